@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# fpulab: build, test, install. GNU make.
+#
+# Layout: every src/<layer>/*.c except src/cli goes into libfpulab.a;
+# src/cli/*.c make the command. ISA code lives in files whose name ends in
+# _sse.c, _avx.c, _avx2.c or _avx512.c, and only those get the -m flags.
+# Benchmarks (src/bench/bench_*.c) and commands (src/cli/cmd_*.c) are listed
+# by file name: adding one is adding a file.
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= gcc
+VERSION  := 0.1.0
+PKGS     := jansson gsl hwloc cmocka
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+OPTFLAGS ?= -O2
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+BASEFLAGS := -std=gnu11 -fPIC -g $(OPTFLAGS) $(WARN) -Iinclude -Isrc -I$(BUILD)/gen \
+	-D_GNU_SOURCE -DFPL_VERSION='"$(VERSION)"' -DFPL_GIT_REV='"$(GIT_REV)"' \
+	-march=x86-64 -mtune=generic $(EXTRA_CFLAGS)
+PKG_CFLAGS = $(shell pkg-config --cflags jansson gsl hwloc 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs jansson gsl hwloc 2>/dev/null)
+CFLAGS_ALL = $(BASEFLAGS) $(PKG_CFLAGS) -DFPL_CFLAGS='"$(strip $(OPTFLAGS) $(EXTRA_CFLAGS))"'
+LDLIBS     = $(PKG_LIBS) -lm -lpthread $(EXTRA_LDFLAGS)
+
+# Per-file ISA flags. -mno-vzeroupper: gcc would otherwise put YMM/ZMM state
+# back to init at every function exit (METHOD.md), which falsifies state
+# set-up and hides the cost being measured.
+ISA_sse    := -msse2
+ISA_avx    := -mavx -mno-vzeroupper
+ISA_avx2   := -mavx2 -mfma -mno-vzeroupper
+ISA_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mno-vzeroupper
+isa_of = $(foreach i,sse avx avx2 avx512,$(if $(filter %_$(i),$(basename $(notdir $(1)))),$(ISA_$(i))))
+
+LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+BENCHES  := $(patsubst src/bench/bench_%.c,%,$(sort $(wildcard src/bench/bench_*.c)))
+CMDS     := $(patsubst src/cli/cmd_%.c,%,$(sort $(wildcard src/cli/cmd_*.c)))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIBA     := $(BUILD)/libfpulab.a
+BIN      := $(BUILD)/fpulab
+GEN      := $(BUILD)/gen/fpl_benches.h $(BUILD)/gen/fpl_cmds.h
+
+.PHONY: all run check test deps install clean asan fuzz
+all: $(BIN) $(LIBA) $(BUILD)/fpulab.pc
+
+deps:
+	@scripts/deps.sh
+
+# The README's two set-up commands.
+# What `make run` shows once built (the default suite when it exists).
+RUN_CMD ?= info
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) $(RUN_CMD)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test
+
+test: $(BIN) $(TESTS)
+	@FPL_BIN=$(abspath $(BIN)) FPL_BUILD=$(abspath $(BUILD)) tests/run-tests.sh $(TESTS)
+
+$(BUILD)/gen/fpl_benches.h: $(wildcard src/bench/bench_*.c) Makefile
+	@mkdir -p $(@D)
+	@printf '/* generated from src/bench/bench_*.c */\n' > $@.tmp
+	@for b in $(BENCHES); do printf 'FPL_BENCH(%s)\n' $$b; done >> $@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/gen/fpl_cmds.h: $(wildcard src/cli/cmd_*.c) Makefile
+	@mkdir -p $(@D)
+	@printf '/* generated from src/cli/cmd_*.c */\n' > $@.tmp
+	@for c in $(CMDS); do printf 'FPL_CMD(%s)\n' $$c; done >> $@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/%.o: %.c $(GEN)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(call isa_of,$<) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIBA)
+	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(call isa_of,$<) $(shell pkg-config --cflags cmocka) -Itests \
+		-o $@ $< $(LIBA) $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(BUILD)/fpulab.pc: Makefile
+	@mkdir -p $(@D)
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: fpulab\nDescription: measure and model x86 FPU/SIMD extended-state costs\nVersion: %s\nRequires.private: jansson gsl hwloc\nLibs: -L$${libdir} -lfpulab\nLibs.private: -lm -lpthread\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(VERSION)' > $@
+
+WIS_NAMES := context_switch1_processes context_switch1_threads signal1_processes signal1_threads
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/fpulab $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fpulab
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libfpulab.a
+	install -m 644 include/fpulab/*.h $(DESTDIR)$(PREFIX)/include/fpulab/
+	install -m 644 $(BUILD)/fpulab.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/fpulab.pc
+	if [ -f docs/fpulab.1 ]; then install -m 644 docs/fpulab.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	for n in $(WIS_NAMES); do ln -sf fpulab $(DESTDIR)$(PREFIX)/bin/$$n; done
+
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS=-O1 \
+		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined' test
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Benchmark descriptors: one per file in src/bench, found by name, run by the harness. */
+#ifndef FPULAB_BENCH_H
+#define FPULAB_BENCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fpulab/base.h"
+#include "fpulab/cpu.h"
+#include "fpulab/result.h"
+
+struct fpl_clock;	/* fpulab/clock.h: created once per process */
+
+enum fpl_opt_type {
+	FPL_OPT_INT,	/* integer in [min, max]; accepts 0x.. and k/M/G suffixes (1024) */
+	FPL_OPT_REAL,	/* real number in [min, max] */
+	FPL_OPT_STR,	/* free text, or one of choices when given */
+	FPL_OPT_FLAG,	/* present or not; no value */
+};
+
+struct fpl_opt {
+	const char *name;	/* long option without dashes: "mask" is --mask */
+	enum fpl_opt_type type;
+	const char *def;	/* default, as text; NULL for none */
+	double min, max;	/* numbers only */
+	const char *const *choices;	/* STR only: NULL-terminated, or NULL for any */
+	const char *help;
+};
+
+/* One option value as given on the command line. */
+struct fpl_optval {
+	const char *name;
+	const char *value;	/* NULL for a flag */
+};
+
+struct fpl_bench;
+
+struct fpl_bench_env {
+	const struct fpl_bench *bench;
+	const struct fpl_cpu *cpu;
+	struct fpl_clock *clock;
+	bool quick;		/* suite settings: the whole suite within 60 s */
+	double budget_s;	/* time budget for this benchmark; 0 = its default */
+	int pin_cpu;		/* CPU the harness pinned to, -1 if none */
+	const struct fpl_optval *opts;
+	size_t nopts;
+	/* Optional: called now and then with the fraction done (0..1). */
+	void (*progress)(void *arg, const char *bench, double frac, const char *what);
+	void *progress_arg;
+	/* Set asynchronously (SIGINT/SIGTERM): stop soon, keep what was measured. */
+	volatile sig_atomic_t *stop;
+};
+
+struct fpl_bench {
+	const char *name;
+	const char *summary;
+	const struct fpl_opt *opts;	/* terminated by an entry with name NULL */
+	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. */
+	int (*supported)(const struct fpl_cpu *cpu, const char **why);
+	/* Records runs into result; never prints. 0 or -errno. */
+	int (*run)(const struct fpl_bench_env *env, struct fpl_result *result);
+};
+
+/* Every benchmark, in name order (generated from src/bench/bench_*.c). */
+extern const struct fpl_bench *const fpl_benches[];
+extern const size_t fpl_nbenches;
+const struct fpl_bench *fpl_bench_find(const char *name);
+const struct fpl_opt *fpl_bench_find_opt(const struct fpl_bench *b, const char *name);
+
+/*
+ * Check values against the descriptor: unknown names, values out of range,
+ * not a number, not one of the choices. -EINVAL with diag naming the option.
+ */
+int fpl_bench_check_opts(const struct fpl_bench *b, const struct fpl_optval *v,
+			 size_t n, struct fpl_diag *diag);
+
+/* The value given on the command line, else the default (NULL if neither). */
+const char *fpl_bench_opt(const struct fpl_bench_env *env, const char *name);
+bool fpl_bench_flag(const struct fpl_bench_env *env, const char *name);
+/* Parsed values (already checked by fpl_bench_check_opts); def if absent. */
+long long fpl_bench_opt_int(const struct fpl_bench_env *env, const char *name, long long def);
+double fpl_bench_opt_real(const struct fpl_bench_env *env, const char *name, double def);
+
+/* Parse an integer with optional 0x prefix and k/M/G (binary) suffix. 0 or -EINVAL. */
+int fpl_parse_int(const char *s, long long *out);
+
+/* Report progress through env->progress if set. */
+void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char *what);
+static inline bool fpl_bench_stopped(const struct fpl_bench_env *env)
+{
+	return env->stop && *env->stop;
+}
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* CPU snapshot: CPUID leaves and XCR0 read once, and feature predicates on them. */
+#ifndef FPULAB_CPU_H
+#define FPULAB_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fpulab/base.h"
+
+/*
+ * Features fpulab cares about. fpl_cpu_has() answers "usable": the CPUID bit
+ * is set AND, for anything with register state, the OS enabled that state in
+ * XCR0 (and CR4.OSXSAVE for the XSAVE family). fpl_cpu_has_cpuid() is the
+ * bare CPUID bit.
+ */
+enum fpl_feature {
+	FPL_FEAT_FXSR,
+	FPL_FEAT_SSE,
+	FPL_FEAT_SSE2,
+	FPL_FEAT_SSE3,
+	FPL_FEAT_SSSE3,
+	FPL_FEAT_SSE4_1,
+	FPL_FEAT_SSE4_2,
+	FPL_FEAT_AVX,
+	FPL_FEAT_AVX2,
+	FPL_FEAT_FMA,
+	FPL_FEAT_AVX512F,
+	FPL_FEAT_AVX512DQ,
+	FPL_FEAT_AVX512CD,
+	FPL_FEAT_AVX512BW,
+	FPL_FEAT_AVX512VL,
+	FPL_FEAT_AVX512IFMA,
+	FPL_FEAT_AVX512VBMI,
+	FPL_FEAT_AVX512VBMI2,
+	FPL_FEAT_AVX512VNNI,
+	FPL_FEAT_AVX512BITALG,
+	FPL_FEAT_AVX512VPOPCNTDQ,
+	FPL_FEAT_AVX512BF16,
+	FPL_FEAT_AVX512FP16,
+	FPL_FEAT_AMX_TILE,
+	FPL_FEAT_AMX_INT8,
+	FPL_FEAT_AMX_BF16,
+	FPL_FEAT_XSAVE,
+	FPL_FEAT_OSXSAVE,
+	FPL_FEAT_XSAVEOPT,
+	FPL_FEAT_XSAVEC,
+	FPL_FEAT_XGETBV1,
+	FPL_FEAT_XSAVES,
+	FPL_FEAT_XFD,
+	FPL_FEAT_PKU,
+	FPL_FEAT_OSPKE,
+	FPL_FEAT_MPX,
+	FPL_FEAT_RDTSCP,
+	FPL_FEAT_TSC_INVARIANT,
+	FPL_FEAT_HYPERVISOR,
+	FPL_FEAT_NR
+};
+
+struct fpl_cpuid_leaf {
+	uint32_t leaf, subleaf;
+	uint32_t eax, ebx, ecx, edx;
+};
+
+#define FPL_CPU_MAX_LEAVES 384
+
+struct fpl_cpu {
+	char vendor[13];
+	char brand[49];
+	unsigned family, model, stepping;	/* display values */
+	uint64_t xcr0;
+	/* false: a dump without XCR0; every user component enumerated is assumed on */
+	bool xcr0_known;
+	bool live;		/* read from the running CPU, not from a dump */
+	char source[256];	/* "live" or the dump's file name */
+	char note[256];		/* how a dump was interpreted, when it needed guessing */
+	unsigned nleaves;
+	struct fpl_cpuid_leaf leaves[FPL_CPU_MAX_LEAVES];
+};
+
+/* Read the running CPU (CPUID, XGETBV(0) when OSXSAVE). Returns 0. */
+int fpl_cpu_read(struct fpl_cpu *cpu);
+
+/*
+ * Load a dump: fpulab's own format (fpl_cpu_save) or InstLatx64/AIDA64's
+ * "CPUID 0000000D: EAX-EBX-ECX-EDX [SL 02]". Only the first logical CPU is
+ * read. Returns 0, -ENOENT/-EIO for the file, -EINVAL for a malformed line
+ * (diag names the file and line).
+ */
+int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag);
+int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
+			struct fpl_diag *diag);
+/* Write the snapshot in fpulab's own dump format. Returns 0 or -errno. */
+int fpl_cpu_save(const struct fpl_cpu *cpu, FILE *f);
+
+/* CPUID from the snapshot; a leaf that was not captured reads as zeros (returns false). */
+bool fpl_cpu_cpuid(const struct fpl_cpu *cpu, uint32_t leaf, uint32_t subleaf,
+		   uint32_t out[4]);
+
+bool fpl_cpu_has(const struct fpl_cpu *cpu, enum fpl_feature f);
+bool fpl_cpu_has_cpuid(const struct fpl_cpu *cpu, enum fpl_feature f);
+const char *fpl_feature_name(enum fpl_feature f);
+/* Lookup by name (case-insensitive, "avx512f"); -1 if unknown. */
+int fpl_feature_by_name(const char *name);
+
+/* Components the CPU enumerates in CPUID 0xD.0 (user) and 0xD.1 ECX:EDX (supervisor). */
+uint64_t fpl_cpu_xfeatures_user(const struct fpl_cpu *cpu);
+uint64_t fpl_cpu_xfeatures_supervisor(const struct fpl_cpu *cpu);
+
+/*
+ * Direct instruction helpers for the running CPU. fpl_xgetbv() must only be
+ * called when OSXSAVE is set (ECX=1 also needs XGETBV1).
+ */
+uint64_t fpl_xgetbv(uint32_t ecx);
+void fpl_cpuid_raw(uint32_t leaf, uint32_t subleaf, uint32_t out[4]);
+
+/* XINUSE (XGETBV ECX=1) where the running CPU has it; false otherwise. */
+bool fpl_xinuse(const struct fpl_cpu *cpu, uint64_t *xinuse);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The result model: host, runs, metrics with every raw sample. Benchmarks fill it, emitters read it. */
+#ifndef FPULAB_RESULT_H
+#define FPULAB_RESULT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "fpulab/base.h"
+
+#define FPL_RESULT_SCHEMA "fpulab/1"
+
+/*
+ * One measured quantity. unit is one of "cycles" (core cycles; say in method
+ * whether estimated from the TSC or counted), "tsc" (TSC ticks), "ns",
+ * "ops/s", "MB/s" (decimal), "bytes", "count", "ratio", "percent".
+ * method says how the samples were taken and how overhead was removed, in
+ * words a reader can check ("throughput: 256 back-to-back XSAVEC per sample,
+ * N vs 2N difference").
+ */
+struct fpl_metric {
+	char *name;
+	char *unit;
+	char *method;
+	double *samples;
+	size_t n, cap;
+	json_t *extra;		/* optional object: anything else worth keeping */
+};
+
+struct fpl_run {
+	char *bench;
+	json_t *params;		/* object: the parameters this run used */
+	struct fpl_metric **metrics;
+	size_t nmetrics;
+	bool skipped;
+	char *skip_reason;	/* why, when skipped (a missing CPU feature ...) */
+	json_t *warnings;	/* array of strings */
+};
+
+struct fpl_result {
+	json_t *host;		/* object: the `fpulab info` host object plus "clock" */
+	struct fpl_run **runs;
+	size_t nruns;
+	json_t *warnings;	/* array of strings: run-wide (clock drift, VM ...) */
+};
+
+struct fpl_result *fpl_result_new(void);
+void fpl_result_free(struct fpl_result *r);
+
+/* NULL on allocation failure. */
+struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench);
+struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
+				      const char *unit, const char *method);
+struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name);
+
+int fpl_metric_add(struct fpl_metric *m, double sample);
+int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n);
+
+/* Parameters: 0 or -ENOMEM. */
+int fpl_run_param_int(struct fpl_run *run, const char *key, long long v);
+int fpl_run_param_real(struct fpl_run *run, const char *key, double v);
+int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v);
+int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v);
+
+int fpl_run_skip(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
+int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
+int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);
+
+#endif

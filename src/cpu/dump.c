@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* CPUID dumps: fpulab's own text format, and InstLatx64/AIDA64 dumps, read into a snapshot. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/cpu.h"
+#include "cpu_internal.h"
+
+#define DUMP_MAGIC "# fpulab cpuid dump 1"
+
+int fpl_cpu_save(const struct fpl_cpu *cpu, FILE *f)
+{
+	fprintf(f, "%s\n# source: %s\n# cpu: %s (%s family 0x%x model 0x%x stepping 0x%x)\n",
+		DUMP_MAGIC, cpu->source, cpu->brand, cpu->vendor, cpu->family,
+		cpu->model, cpu->stepping);
+	fprintf(f, "# cpuid LEAF SUBLEAF EAX EBX ECX EDX\n");
+	if (cpu->xcr0_known)
+		fprintf(f, "xcr0 0x%016" PRIx64 "\n", cpu->xcr0);
+	for (unsigned i = 0; i < cpu->nleaves; i++) {
+		const struct fpl_cpuid_leaf *l = &cpu->leaves[i];
+
+		fprintf(f, "cpuid 0x%08x 0x%02x 0x%08x 0x%08x 0x%08x 0x%08x\n",
+			l->leaf, l->subleaf, l->eax, l->ebx, l->ecx, l->edx);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static int parse_hex32(const char *s, uint32_t *v, const char **end)
+{
+	char *e;
+	unsigned long long x;
+
+	if (!isxdigit((unsigned char)s[0]) && !(s[0] == '0' && s[1] == 'x'))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &e, 16);
+	if (errno || e == s || x > 0xffffffffull)
+		return -EINVAL;
+	*v = (uint32_t)x;
+	*end = e;
+	return 0;
+}
+
+/* "cpuid 0x0000000d 0x00 0x... 0x... 0x... 0x..." or "xcr0 0x..." */
+static int parse_own(struct fpl_cpu *cpu, const char *line, bool *have_xcr0)
+{
+	uint32_t v[6];
+	const char *p;
+
+	if (!strncmp(line, "xcr0", 4) && isspace((unsigned char)line[4])) {
+		char *e;
+
+		errno = 0;
+		p = line + 5;
+		while (isspace((unsigned char)*p))
+			p++;
+		cpu->xcr0 = strtoull(p, &e, 16);
+		if (errno || e == p)
+			return -EINVAL;
+		while (isspace((unsigned char)*e))
+			e++;
+		if (*e)
+			return -EINVAL;
+		*have_xcr0 = true;
+		return 0;
+	}
+	if (strncmp(line, "cpuid", 5) || !isspace((unsigned char)line[5]))
+		return -EINVAL;
+	p = line + 5;
+	for (int i = 0; i < 6; i++) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (parse_hex32(p, &v[i], &p))
+			return -EINVAL;
+		if (*p && !isspace((unsigned char)*p))
+			return -EINVAL;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		return -EINVAL;
+	return fpl_cpu_add_leaf(cpu, v[0], v[1], v + 2);
+}
+
+struct aida {
+	uint32_t last_leaf;
+	uint32_t last_sub;
+	bool any;
+	bool done;		/* a second logical CPU began */
+	unsigned n_d;		/* unlabelled leaf 0xD lines, in order */
+	uint32_t d[64][4];
+};
+
+/* "CPUID 0000000D: 000002E7-00000980-00000988-00000000 [SL 00] [x87]" */
+static int parse_aida(struct fpl_cpu *cpu, struct aida *st, const char *line)
+{
+	uint32_t leaf, r[4], sub = 0;
+	const char *p = line + 6, *sl;
+	bool labelled = false;
+
+	if (parse_hex32(p, &leaf, &p) || *p != ':')
+		return -EINVAL;
+	p++;
+	for (int i = 0; i < 4; i++) {
+		while (*p == ' ')
+			p++;
+		if (parse_hex32(p, &r[i], &p))
+			return -EINVAL;
+		if (i < 3 && *p++ != '-')
+			return -EINVAL;
+	}
+	if (*p && !isspace((unsigned char)*p))
+		return -EINVAL;
+	sl = strstr(p, "[SL ");
+	if (sl) {
+		if (parse_hex32(sl + 4, &sub, &p) || *p != ']')
+			return -EINVAL;
+		labelled = true;
+	}
+	if (leaf == 0 && st->any) {
+		st->done = true;
+		return 0;
+	}
+	if (!labelled && st->any && leaf == st->last_leaf)
+		sub = st->last_sub + 1;
+	st->any = true;
+	st->last_leaf = leaf;
+	st->last_sub = sub;
+	if (leaf == 0xd && !labelled) {
+		if (st->n_d < FPL_ARRAY_SIZE(st->d))
+			memcpy(st->d[st->n_d++], r, sizeof(r));
+		return 0;
+	}
+	return fpl_cpu_add_leaf(cpu, leaf, sub, r);
+}
+
+/*
+ * Old AIDA64 dumps print leaf 0xD without subleaf numbers and leave out some
+ * subleaves (Sandy Bridge: 0 and 2 only). Subleaf 1 holds feature bits in EAX
+ * (values below 0x20); a component subleaf holds its size there (at least 8,
+ * and never first after subleaf 0 when below 0x20). The rest follow the
+ * enumerated components in ascending order.
+ */
+static int place_unlabelled_d(struct fpl_cpu *cpu, const struct aida *st)
+{
+	unsigned i = 1, comp = 2;
+	uint64_t bits;
+	int err;
+
+	if (!st->n_d)
+		return 0;
+	err = fpl_cpu_add_leaf(cpu, 0xd, 0, st->d[0]);
+	if (err)
+		return err;
+	bits = ((uint64_t)st->d[0][3] << 32) | st->d[0][0];
+	if (i < st->n_d && st->d[i][0] < 0x20) {
+		err = fpl_cpu_add_leaf(cpu, 0xd, 1, st->d[i]);
+		if (err)
+			return err;
+		bits |= ((uint64_t)st->d[i][3] << 32) | st->d[i][2];
+		i++;
+	}
+	for (; i < st->n_d; i++) {
+		while (comp < 64 && !(bits >> comp & 1))
+			comp++;
+		if (comp >= 64)
+			break;
+		err = fpl_cpu_add_leaf(cpu, 0xd, comp++, st->d[i]);
+		if (err)
+			return err;
+	}
+	snprintf(cpu->note, sizeof(cpu->note),
+		 "leaf 0xD subleaves were not labelled in the dump; %u lines placed by content",
+		 st->n_d);
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
+			struct fpl_diag *diag)
+{
+	char buf[1024];
+	unsigned lineno = 0;
+	bool have_xcr0 = false, own = false, aida_seen = false;
+	struct aida *st;
+	int err = 0;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return fpl_diag_set(diag, -ENOMEM, "%s: out of memory", name);
+	memset(cpu, 0, sizeof(*cpu));
+	snprintf(cpu->source, sizeof(cpu->source), "%s", name);
+
+	while (fgets(buf, sizeof(buf), f)) {
+		char *line = trim(buf);
+
+		lineno++;
+		if (!strncmp(line, DUMP_MAGIC, strlen(DUMP_MAGIC)))
+			own = true;
+		if (!*line || line[0] == '#')
+			continue;
+		if (!strncmp(line, "CPUID ", 6)) {
+			aida_seen = true;
+			if (st->done)
+				continue;
+			err = parse_aida(cpu, st, line);
+		} else if (strstr(line, "Logical CPU #") && st->any) {
+			st->done = true;
+		} else if (!strncmp(line, "cpuid", 5) || !strncmp(line, "xcr0", 4)) {
+			err = parse_own(cpu, line, &have_xcr0);
+			own = true;
+		} else if (own && !aida_seen) {
+			err = -EINVAL;	/* our format has nothing else */
+		}
+		/* anything else is AIDA64's prose around its CPUID lines */
+		if (err) {
+			err = fpl_diag_set(diag, err == -ENOSPC ? -EINVAL : err,
+					   "%s:%u: not a CPUID dump line: '%.80s'", name,
+					   lineno, line);
+			goto out;
+		}
+	}
+	if (ferror(f)) {
+		err = fpl_diag_set(diag, -EIO, "%s: read error", name);
+		goto out;
+	}
+	err = place_unlabelled_d(cpu, st);
+	if (err) {
+		err = fpl_diag_set(diag, -EINVAL, "%s: too many CPUID leaves", name);
+		goto out;
+	}
+	if (!cpu->nleaves) {
+		err = fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines)",
+				   name, lineno);
+		goto out;
+	}
+	fpl_cpu_decode(cpu);
+	cpu->xcr0_known = have_xcr0;
+	if (!have_xcr0)
+		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ?
+				    fpl_cpu_xfeatures_user(cpu) : 0;
+out:
+	free(st);
+	return err;
+}
+
+int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag)
+{
+	FILE *f = fopen(path, "r");
+	int err;
+
+	if (!f)
+		return fpl_diag_set(diag, -errno, "%s: %s", path, strerror(errno));
+	err = fpl_cpu_load_stream(cpu, f, path, diag);
+	fclose(f);
+	return err;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The result model in memory: owned strings, growable sample arrays, jansson objects for params. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/result.h"
+
+struct fpl_result *fpl_result_new(void)
+{
+	struct fpl_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->host = json_object();
+	r->warnings = json_array();
+	if (!r->host || !r->warnings) {
+		fpl_result_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void metric_free(struct fpl_metric *m)
+{
+	if (!m)
+		return;
+	free(m->name);
+	free(m->unit);
+	free(m->method);
+	free(m->samples);
+	json_decref(m->extra);
+	free(m);
+}
+
+static void run_free(struct fpl_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->nmetrics; i++)
+		metric_free(run->metrics[i]);
+	free(run->metrics);
+	free(run->bench);
+	free(run->skip_reason);
+	json_decref(run->params);
+	json_decref(run->warnings);
+	free(run);
+}
+
+void fpl_result_free(struct fpl_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nruns; i++)
+		run_free(r->runs[i]);
+	free(r->runs);
+	json_decref(r->host);
+	json_decref(r->warnings);
+	free(r);
+}
+
+static int grow(void **arr, size_t n, size_t size)
+{
+	void *p = realloc(*arr, (n + 1) * size);
+
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	return 0;
+}
+
+struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench)
+{
+	struct fpl_run *run = calloc(1, sizeof(*run));
+
+	if (!run)
+		return NULL;
+	run->bench = strdup(bench);
+	run->params = json_object();
+	run->warnings = json_array();
+	if (!run->bench || !run->params || !run->warnings ||
+	    grow((void **)&r->runs, r->nruns, sizeof(*r->runs))) {
+		run_free(run);
+		return NULL;
+	}
+	r->runs[r->nruns++] = run;
+	return run;
+}
+
+struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
+				      const char *unit, const char *method)
+{
+	struct fpl_metric *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->name = strdup(name);
+	m->unit = strdup(unit);
+	m->method = strdup(method ? method : "");
+	if (!m->name || !m->unit || !m->method ||
+	    grow((void **)&run->metrics, run->nmetrics, sizeof(*run->metrics))) {
+		metric_free(m);
+		return NULL;
+	}
+	run->metrics[run->nmetrics++] = m;
+	return m;
+}
+
+struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (!strcmp(run->metrics[i]->name, name))
+			return run->metrics[i];
+	return NULL;
+}
+
+int fpl_metric_add(struct fpl_metric *m, double sample)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		double *p = realloc(m->samples, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		m->samples = p;
+		m->cap = cap;
+	}
+	m->samples[m->n++] = sample;
+	return 0;
+}
+
+int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fpl_metric_add(m, samples[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static int set_param(struct fpl_run *run, const char *key, json_t *v)
+{
+	return v && !json_object_set_new(run->params, key, v) ? 0 : -ENOMEM;
+}
+
+int fpl_run_param_int(struct fpl_run *run, const char *key, long long v)
+{
+	return set_param(run, key, json_integer(v));
+}
+
+int fpl_run_param_real(struct fpl_run *run, const char *key, double v)
+{
+	return set_param(run, key, json_real(v));
+}
+
+int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v)
+{
+	return set_param(run, key, json_string(v));
+}
+
+int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v)
+{
+	return set_param(run, key, json_boolean(v));
+}
+
+static int append_fmt(json_t *arr, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	return json_array_append_new(arr, json_string(buf)) ? -ENOMEM : 0;
+}
+
+int fpl_run_skip(struct fpl_run *run, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(run->skip_reason);
+	run->skip_reason = strdup(buf);
+	run->skipped = true;
+	return run->skip_reason ? 0 : -ENOMEM;
+}
+
+int fpl_run_warn(struct fpl_run *run, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = append_fmt(run->warnings, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int fpl_result_warn(struct fpl_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = append_fmt(r->warnings, fmt, ap);
+	va_end(ap);
+	return err;
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/cpu: the live snapshot, dump round trips, feature logic on other CPUs' dumps. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/cpu.h"
+
+#define DATA "tests/data/cpuid/"
+
+static struct fpl_cpu *load(const char *name)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	int err;
+
+	assert_non_null(cpu);
+	err = fpl_cpu_load(cpu, name, &diag);
+	if (err)
+		fail_msg("%s: %s", name, diag.msg);
+	return cpu;
+}
+
+static void test_live_matches_instructions(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	uint32_t r[4], s[4];
+
+	fpl_cpu_read(cpu);
+	assert_true(cpu->live);
+	fpl_cpuid_raw(1, 0, r);
+	assert_true(fpl_cpu_cpuid(cpu, 1, 0, s));
+	assert_memory_equal(r, s, sizeof(r));
+	if (fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE))
+		assert_int_equal(cpu->xcr0, fpl_xgetbv(0));
+	else
+		assert_int_equal(cpu->xcr0, 0);
+	/* Every x86-64 CPU has SSE2 and FXSR. */
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_SSE2));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_FXSR));
+	assert_true(strlen(cpu->vendor) == 12);
+	free(cpu);
+}
+
+static void test_save_load_roundtrip(void **state)
+{
+	struct fpl_cpu *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct fpl_diag diag;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fpl_cpu_read(a);
+	assert_int_equal(fpl_cpu_save(a, f), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	assert_int_equal(fpl_cpu_load_stream(b, f, "mem", &diag), 0);
+	fclose(f);
+	assert_int_equal(a->nleaves, b->nleaves);
+	assert_memory_equal(a->leaves, b->leaves, a->nleaves * sizeof(a->leaves[0]));
+	assert_true(b->xcr0_known);
+	assert_int_equal(a->xcr0, b->xcr0);
+	assert_string_equal(a->brand, b->brand);
+	assert_int_equal(a->family, b->family);
+	assert_int_equal(a->model, b->model);
+	for (int i = 0; i < FPL_FEAT_NR; i++)
+		assert_int_equal(fpl_cpu_has(a, i), fpl_cpu_has(b, i));
+	assert_false(b->live);
+	free(buf);
+	free(a);
+	free(b);
+}
+
+static void test_genoa(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "genoa.cpuid");
+
+	assert_string_equal(cpu->vendor, "AuthenticAMD");
+	assert_string_equal(cpu->brand, "AMD EPYC 9654 96-Core Processor");
+	assert_int_equal(cpu->family, 0x19);
+	assert_int_equal(cpu->model, 0x11);
+	assert_int_equal(cpu->stepping, 1);
+	/* No xcr0 line: every enumerated user component is assumed enabled. */
+	assert_false(cpu->xcr0_known);
+	assert_int_equal(cpu->xcr0, 0x2e7);
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX512F));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX512BW));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX512BF16));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_XSAVEC));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_XGETBV1));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_XSAVES));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XFD));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AMX_TILE));
+	assert_int_equal(fpl_cpu_xfeatures_user(cpu), 0x2e7);
+	assert_int_equal(fpl_cpu_xfeatures_supervisor(cpu), 0x1800);
+	free(cpu);
+}
+
+static void test_xcr0_gates_features(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "genoa-xcr0-avx.cpuid");
+
+	assert_true(cpu->xcr0_known);
+	assert_int_equal(cpu->xcr0, 0x7);
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_AVX512F));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX512F));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX512VL));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX2));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX));
+	free(cpu);
+}
+
+static void test_no_osxsave(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "no-osxsave.cpuid");
+
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_AVX));
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVE));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XSAVE));
+	assert_int_equal(cpu->xcr0, 0);
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_SSE4_2));
+	free(cpu);
+}
+
+static void test_vermeer_aida(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "vermeer.aida");
+	uint32_t r[4];
+
+	assert_string_equal(cpu->brand, "AMD Ryzen 7 5800X3D 8-Core Processor");
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX2));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX512F));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_XSAVEC));
+	/* Unlabelled lines: subleaf 1 is recognised, the AVX component follows. */
+	assert_true(fpl_cpu_cpuid(cpu, 0xd, 2, r));
+	assert_int_equal(r[0], 0x100);
+	assert_int_equal(r[1], 0x240);
+	/* The second logical CPU's zeros did not overwrite the first's. */
+	assert_true(fpl_cpu_cpuid(cpu, 0xd, 0, r));
+	assert_int_equal(r[0], 0x207);
+	assert_true(cpu->note[0] != 0);
+	free(cpu);
+}
+
+static void test_sandybridge_aida(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "sandybridge.aida");
+	uint32_t r[4];
+
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_AVX));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX2));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_XSAVE));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XSAVEOPT));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XSAVEC));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XGETBV1));
+	assert_int_equal(cpu->xcr0, 0x7);
+	assert_true(fpl_cpu_cpuid(cpu, 0xd, 2, r));
+	assert_int_equal(r[1], 0x240);
+	assert_false(fpl_cpu_cpuid(cpu, 0xd, 1, r));
+	free(cpu);
+}
+
+static void test_nehalem_aida(void **state)
+{
+	struct fpl_cpu *cpu = load(DATA "nehalem.aida");
+
+	assert_string_equal(cpu->vendor, "GenuineIntel");
+	assert_int_equal(cpu->family, 6);
+	assert_int_equal(cpu->model, 0x1a);
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_XSAVE));
+	assert_false(fpl_cpu_has(cpu, FPL_FEAT_AVX));
+	assert_true(fpl_cpu_has(cpu, FPL_FEAT_SSE4_2));
+	assert_int_equal(cpu->xcr0, 0);
+	free(cpu);
+}
+
+static void expect_reject(const char *path, const char *needle)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+
+	assert_int_equal(fpl_cpu_load(cpu, path, &diag), -EINVAL);
+	if (!strstr(diag.msg, needle))
+		fail_msg("'%s' does not contain '%s'", diag.msg, needle);
+	free(cpu);
+}
+
+static void test_bad_dumps(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+
+	expect_reject(DATA "bad-line.cpuid", "bad-line.cpuid:3:");
+	expect_reject(DATA "bad-aida.aida", "bad-aida.aida:2:");
+	expect_reject("Makefile", "no CPUID leaves");
+	assert_int_equal(fpl_cpu_load(cpu, DATA "does-not-exist", &diag), -ENOENT);
+	assert_non_null(strstr(diag.msg, "does-not-exist"));
+	free(cpu);
+}
+
+static void test_feature_names(void **state)
+{
+	for (int i = 0; i < FPL_FEAT_NR; i++) {
+		const char *n = fpl_feature_name(i);
+
+		assert_non_null(n);
+		assert_int_equal(fpl_feature_by_name(n), i);
+	}
+	assert_int_equal(fpl_feature_by_name("AVX512F"), FPL_FEAT_AVX512F);
+	assert_int_equal(fpl_feature_by_name("nonsense"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_matches_instructions),
+		cmocka_unit_test(test_save_load_roundtrip),
+		cmocka_unit_test(test_genoa),
+		cmocka_unit_test(test_xcr0_gates_features),
+		cmocka_unit_test(test_no_osxsave),
+		cmocka_unit_test(test_vermeer_aida),
+		cmocka_unit_test(test_sandybridge_aida),
+		cmocka_unit_test(test_nehalem_aida),
+		cmocka_unit_test(test_bad_dumps),
+		cmocka_unit_test(test_feature_names),
+	};
+
+	return cmocka_run_group_tests_name("cpu", tests, NULL, NULL);
+}
