@@ -51,7 +51,7 @@ LIBA     := $(BUILD)/libfpulab.a
 BIN      := $(BUILD)/fpulab
 GEN      := $(BUILD)/gen/fpl_benches.h $(BUILD)/gen/fpl_cmds.h
 
-.PHONY: all run check test deps install clean asan fuzz
+.PHONY: all run check test deps install clean asan fuzz fuzz-build
 all: $(BIN) $(LIBA) $(BUILD)/fpulab.pc
 
 deps:
@@ -122,6 +122,36 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS=-O1 \
 		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 		EXTRA_LDFLAGS='-fsanitize=address,undefined' test
+
+# libFuzzer targets: fuzz/fuzz_<name>.c, each linked against the library built
+# by clang with ASan+UBSan in build-fuzz/, each run FUZZ_SECONDS on its seeds
+# (fuzz/seeds/<name>/; new inputs go to build-fuzz/corpus/<name>/).
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS   ?=
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS    := $(FUZZ_SRC:fuzz/%.c=build-fuzz/fuzz/%)
+
+fuzz:
+	@command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPTFLAGS=-O1 \
+		EXTRA_CFLAGS='$(FUZZ_SAN) -fsanitize=fuzzer-no-link' \
+		EXTRA_LDFLAGS='$(FUZZ_SAN)' fuzz-build
+	@for t in $(FUZZ_SRC:fuzz/fuzz_%.c=%); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s (log: build-fuzz/fuzz_$$t.log)"; \
+		build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/crashes/$$t- $(FUZZ_FLAGS) \
+			build-fuzz/corpus/$$t fuzz/seeds/$$t >build-fuzz/fuzz_$$t.log 2>&1 || \
+			{ tail -n 40 build-fuzz/fuzz_$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
+		grep -E '^(Done|stat::number_of_executed_units)' build-fuzz/fuzz_$$t.log; \
+	done
+
+fuzz-build: $(FUZZ_BINS)
+
+build-fuzz/fuzz/%: fuzz/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(LIBA) $(LDLIBS)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -38,7 +38,7 @@ const struct fpl_opt *fpl_bench_find_opt(const struct fpl_bench *b, const char *
 int fpl_parse_int(const char *s, long long *out)
 {
 	char *end;
-	long long v;
+	long long v, mul = 1;
 
 	if (!s || !*s)
 		return -EINVAL;
@@ -47,12 +47,13 @@ int fpl_parse_int(const char *s, long long *out)
 	if (errno || end == s)
 		return -EINVAL;
 	switch (*end) {
-	case 'k': case 'K': v *= 1024; end++; break;
-	case 'M': v *= 1024 * 1024; end++; break;
-	case 'G': v *= 1024LL * 1024 * 1024; end++; break;
+	case 'k': case 'K': mul = 1024; end++; break;
+	case 'M': mul = 1024 * 1024; end++; break;
+	case 'G': mul = 1024LL * 1024 * 1024; end++; break;
 	default: break;
 	}
-	if (*end)
+	/* "9000000000G" must be an error, not signed overflow */
+	if (*end || __builtin_mul_overflow(v, mul, &v))
 		return -EINVAL;
 	*out = v;
 	return 0;
