@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Test helper: run a command with a time limit, capture stdout and stderr, report how it ended. */
+#ifndef FPL_TESTS_CMDRUN_H
+#define FPL_TESTS_CMDRUN_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cmd_out {
+	int status;		/* as from waitpid */
+	bool timed_out;		/* killed by us after the limit */
+	char *out, *err;	/* NUL-terminated, malloc'd */
+	size_t nout, nerr;
+};
+
+static inline double cmd_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void cmd_append(char **buf, size_t *n, const char *p, size_t k)
+{
+	char *b = realloc(*buf, *n + k + 1);
+
+	if (!b)
+		abort();
+	memcpy(b + *n, p, k);
+	*n += k;
+	b[*n] = 0;
+	*buf = b;
+}
+
+static inline void cmd_out_free(struct cmd_out *o)
+{
+	free(o->out);
+	free(o->err);
+	o->out = o->err = NULL;
+}
+
+/* Exit code, or 128 + signal for a death by signal (as a shell reports it). */
+static inline int cmd_code(const struct cmd_out *o)
+{
+	if (WIFEXITED(o->status))
+		return WEXITSTATUS(o->status);
+	if (WIFSIGNALED(o->status))
+		return 128 + WTERMSIG(o->status);
+	return -1;
+}
+
+/*
+ * Start argv; if sig_after_s >= 0, send sig to the child that many seconds
+ * after start. Kill it with SIGKILL after limit_s. stdin is /dev/null.
+ * Returns 0, or -errno when it could not start.
+ */
+static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
+			      double sig_after_s, struct cmd_out *o)
+{
+	int po[2], pe[2];
+	pid_t pid;
+	double t0 = cmd_now();
+	bool sent = false;
+	int open_fds = 2;
+
+	memset(o, 0, sizeof(*o));
+	cmd_append(&o->out, &o->nout, "", 0);
+	cmd_append(&o->err, &o->nerr, "", 0);
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		dup2(nul, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	while (open_fds) {
+		struct pollfd p[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+		double t = cmd_now() - t0;
+		char buf[4096];
+		double wait_s = 0.05;
+		struct timespec ts;
+
+		if (!sent && sig_after_s >= 0 && t >= sig_after_s) {
+			kill(pid, sig);
+			sent = true;
+		}
+		/* a killed child's own children may keep the pipes open */
+		if (o->timed_out && t > limit_s + 2)
+			break;
+		if (t > limit_s && !o->timed_out) {
+			kill(pid, SIGKILL);
+			o->timed_out = true;
+		}
+		if (!sent && sig_after_s >= 0 && sig_after_s - t < wait_s)
+			wait_s = sig_after_s - t > 0 ? sig_after_s - t : 0;
+		ts.tv_sec = (time_t)wait_s;
+		ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
+		if (ppoll(p, 2, &ts, NULL) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++) {
+			ssize_t k;
+
+			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			k = read(p[i].fd, buf, sizeof(buf));
+			if (k > 0) {
+				if (i)
+					cmd_append(&o->err, &o->nerr, buf, k);
+				else
+					cmd_append(&o->out, &o->nout, buf, k);
+			} else {
+				close(p[i].fd);
+				if (i)
+					pe[0] = -1;
+				else
+					po[0] = -1;
+				open_fds--;
+			}
+		}
+	}
+	if (po[0] >= 0)
+		close(po[0]);
+	if (pe[0] >= 0)
+		close(pe[0]);
+	if (!sent && sig_after_s >= 0)
+		kill(pid, sig);		/* it finished before; harmless on a zombie */
+	while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+static inline int cmd_run(const char *const argv[], double limit_s, struct cmd_out *o)
+{
+	return cmd_run_sig(argv, limit_s, 0, -1, o);
+}
+
+/* The fpulab under test: $FPL_BIN (set by make test), else build/fpulab. */
+static inline const char *cmd_fpl_bin(void)
+{
+	const char *b = getenv("FPL_BIN");
+
+	return b && *b ? b : "build/fpulab";
+}
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab under qemu-user CPU models without AVX-512, AVX or XSAVE: clean skips, never SIGILL, true layouts. */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/cpu.h"
+#include "cmdrun.h"
+
+/*
+ * What qemu-user 7.2 (TCG) presents, found by probing (see the report of
+ * this test's commit): XSAVEC is never offered; AVX-512 never (Skylake-Server
+ * enumerates the AVX-512 components in CPUID 0xD.0 but leaves them out of
+ * XCR0 and clears the CPUID.7 bits); RDTSCP is absent on qemu64 and Westmere;
+ * Westmere's maximum basic leaf is 0xB, and CPUID 0xD there returns leaf
+ * 0xB's topology data, so 0xD must not be read above the maximum leaf.
+ * Instructions of absent features raise SIGILL, as on hardware.
+ */
+struct model {
+	const char *name;
+	bool xsave;		/* OSXSAVE: XSAVE usable */
+	bool avx;		/* AVX usable (CPUID and XCR0) */
+	const char *lacks;	/* for messages */
+};
+
+static const struct model models[] = {
+	{ "qemu64", false, false, "XSAVE, AVX, AVX-512, RDTSCP" },
+	{ "Westmere", false, false, "XSAVE, AVX, AVX-512, RDTSCP; max leaf 0xB" },
+	{ "Skylake-Client", true, true, "AVX-512, XSAVEC" },
+	{ "Skylake-Server", true, true, "AVX-512 in XCR0 (enumerated in 0xD), XSAVEC" },
+};
+
+/* Generous: fpulab starts in well under a second even under TCG. */
+#define LIMIT_S 20.0
+
+static const char *qemu_path(void)
+{
+	static const char *const dirs[] = { "/usr/bin/", "/usr/local/bin/", "/bin/" };
+	static char path[64];
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(dirs); i++) {
+		snprintf(path, sizeof(path), "%sqemu-x86_64", dirs[i]);
+		if (!access(path, X_OK))
+			return path;
+	}
+	return NULL;
+}
+
+/* qemu-user cannot run an ASan binary (its shadow mapping hangs the emulator). */
+static bool sanitized(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return true;
+#else
+	const char *b = getenv("FPL_BUILD");
+
+	return b && strstr(b, "asan");
+#endif
+}
+
+static void need_qemu(void)
+{
+	if (!qemu_path()) {
+		print_message("qemu-x86_64 not installed (apt-get install qemu-user): skipped\n");
+		skip();
+	}
+	if (sanitized()) {
+		print_message("sanitizer build: qemu-user cannot run it; `make test` covers this\n");
+		skip();
+	}
+}
+
+/* The probe below, run under the model: what CPUID and XGETBV say there. */
+struct probe {
+	uint32_t max_leaf;
+	bool xsave, osxsave, avx_cpuid, avx512f_cpuid;
+	uint64_t xcr0;
+	uint32_t size_xcr0;		/* CPUID 0xD.0 EBX */
+	uint32_t size[64], offset[64];	/* CPUID 0xD.i for i in XCR0 */
+	/* the library's view under the same model */
+	uint64_t lib_xcr0;
+	bool lib_avx, lib_avx2, lib_avx512f, lib_xsave;
+};
+
+static int probe_main(void)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	uint32_t r[4];
+	uint64_t xcr0 = 0;
+
+	fpl_cpuid_raw(0, 0, r);
+	printf("max_leaf %u\n", r[0]);
+	if (r[0] >= 0xd) {
+		fpl_cpuid_raw(1, 0, r);
+		if (r[2] >> 27 & 1) {
+			xcr0 = fpl_xgetbv(0);
+			fpl_cpuid_raw(0xd, 0, r);
+			printf("size_xcr0 %u\n", r[1]);
+			for (unsigned i = 2; i < 64; i++) {
+				if (!(xcr0 >> i & 1))
+					continue;
+				fpl_cpuid_raw(0xd, i, r);
+				printf("comp %u %u %u\n", i, r[0], r[1]);
+			}
+		}
+	}
+	fpl_cpuid_raw(1, 0, r);
+	printf("xsave %u\nosxsave %u\navx %u\nxcr0 0x%" PRIx64 "\n", r[2] >> 26 & 1,
+	       r[2] >> 27 & 1, r[2] >> 28 & 1, xcr0);
+	fpl_cpuid_raw(0, 0, r);
+	if (r[0] >= 7) {
+		fpl_cpuid_raw(7, 0, r);
+		printf("avx512f %u\n", r[1] >> 16 & 1);
+	}
+	fpl_cpu_read(cpu);
+	printf("lib_xcr0 0x%" PRIx64 "\nlib_avx %d\nlib_avx2 %d\nlib_avx512f %d\nlib_xsave %d\n",
+	       cpu->xcr0, fpl_cpu_has(cpu, FPL_FEAT_AVX), fpl_cpu_has(cpu, FPL_FEAT_AVX2),
+	       fpl_cpu_has(cpu, FPL_FEAT_AVX512F), fpl_cpu_has(cpu, FPL_FEAT_OSXSAVE));
+	free(cpu);
+	return 0;
+}
+
+static void parse_probe(const char *text, struct probe *p)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	memset(p, 0, sizeof(*p));
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[32];
+		unsigned long long v, a, b;
+
+		if (sscanf(line, "comp %llu %llu %llu", &v, &a, &b) == 3 && v < 64) {
+			p->size[v] = a;
+			p->offset[v] = b;
+			continue;
+		}
+		if (sscanf(line, "%31s %lli", key, &v) != 2)
+			continue;
+#define KEY(k, field) if (!strcmp(key, k)) p->field = v
+		KEY("max_leaf", max_leaf);
+		KEY("size_xcr0", size_xcr0);
+		KEY("xsave", xsave);
+		KEY("osxsave", osxsave);
+		KEY("avx", avx_cpuid);
+		KEY("avx512f", avx512f_cpuid);
+		KEY("xcr0", xcr0);
+		KEY("lib_xcr0", lib_xcr0);
+		KEY("lib_avx", lib_avx);
+		KEY("lib_avx2", lib_avx2);
+		KEY("lib_avx512f", lib_avx512f);
+		KEY("lib_xsave", lib_xsave);
+#undef KEY
+	}
+	free(copy);
+}
+
+static char self_path[4096];
+
+/* Run the probe (this very test binary) under the model. */
+static void probe_model(const struct model *m, struct probe *p)
+{
+	const char *argv[] = { qemu_path(), "-cpu", m->name, self_path, "--probe", NULL };
+	struct cmd_out o;
+
+	assert_int_equal(cmd_run(argv, LIMIT_S, &o), 0);
+	if (cmd_code(&o) != 0)
+		fail_msg("probe under %s: exit %d\n%s", m->name, cmd_code(&o), o.err);
+	parse_probe(o.out, p);
+	cmd_out_free(&o);
+}
+
+/* Lines of qemu's own ("TCG doesn't support requested feature") are not fpulab's. */
+static char *strip_qemu_warnings(const char *err)
+{
+	char *s = strdup(err), *w = s;
+
+	for (const char *l = err; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l + 1) : strlen(l);
+
+		if (strncmp(l, "qemu-x86_64: warning:", 21)) {
+			memcpy(w, l, n);
+			w += n;
+		}
+		l += n;
+	}
+	*w = 0;
+	return s;
+}
+
+/*
+ * Run fpulab ARGS under the model. Returns the exit code; fails the test for
+ * a death by signal (132 is SIGILL: an instruction the model lacks) or a
+ * time-out. 77 must come with a reason on stderr or stdout.
+ */
+static int run_under(const struct model *m, const char *const *args, struct cmd_out *o)
+{
+	const char *argv[32] = { qemu_path(), "-cpu", m->name, cmd_fpl_bin() };
+	size_t n = 4;
+	char cmdline[256] = "";
+	char *err;
+	int code;
+
+	for (size_t i = 0; args[i] && n < FPL_ARRAY_SIZE(argv) - 1; i++) {
+		argv[n++] = args[i];
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), " %s",
+			 args[i]);
+	}
+	argv[n] = NULL;
+	assert_int_equal(cmd_run(argv, LIMIT_S, o), 0);
+	code = cmd_code(o);
+	err = strip_qemu_warnings(o->err);
+	if (o->timed_out)
+		fail_msg("%s: fpulab%s: no exit within %.0f s", m->name, cmdline, LIMIT_S);
+	if (WIFSIGNALED(o->status))
+		fail_msg("%s (lacks %s): fpulab%s: killed by signal %d%s\n%s", m->name, m->lacks,
+			 cmdline, WTERMSIG(o->status),
+			 WTERMSIG(o->status) == SIGILL ? " (SIGILL: ran an absent instruction)" : "",
+			 err);
+	if (code != 0 && code != 77)
+		fail_msg("%s: fpulab%s: exit %d\n%s", m->name, cmdline, code, err);
+	if (code == 77 && !*err && !o->nout)
+		fail_msg("%s: fpulab%s: exit 77 without a reason", m->name, cmdline);
+	print_message("  %-15s fpulab%s: exit %d\n", m->name, cmdline, code);
+	free(err);
+	return code;
+}
+
+static void check_probe(const struct model *m, const struct probe *p)
+{
+	/* The model is what this test believes it is. */
+	assert_int_equal(p->osxsave, m->xsave);
+	assert_int_equal(p->avx_cpuid && (p->xcr0 & 6) == 6, m->avx);
+	assert_false(p->xcr0 & 0xe0);	/* no model here enables AVX-512 state */
+	/* The library reads the same. */
+	assert_int_equal(p->lib_xcr0, p->xcr0);
+	assert_int_equal(p->lib_xsave, m->xsave);
+	assert_int_equal(p->lib_avx, m->avx);
+	assert_false(p->lib_avx512f);
+	if (m->xsave) {
+		/* XCR0 has x87|SSE; the sizes CPUID gives are consistent with the offsets. */
+		assert_int_equal(p->xcr0 & 3, 3);
+		for (unsigned i = 2; i < 64; i++)
+			if (p->xcr0 >> i & 1)
+				assert_true(p->offset[i] + p->size[i] <= p->size_xcr0);
+	}
+}
+
+static void test_probe(void **state)
+{
+	need_qemu();
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(models); i++) {
+		struct probe p;
+
+		probe_model(&models[i], &p);
+		print_message("  %-15s max leaf 0x%x, xsave %d, xcr0 0x%" PRIx64
+			      ", 0xD.0 EBX %u, avx %d, avx512f (CPUID) %d\n", models[i].name,
+			      p.max_leaf, p.osxsave, p.xcr0, p.size_xcr0, p.lib_avx,
+			      p.avx512f_cpuid);
+		check_probe(&models[i], &p);
+	}
+}
+
+static void test_info(void **state)
+{
+	static const char *const plain[] = { "info", NULL };
+
+	need_qemu();
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(models); i++) {
+		struct cmd_out o;
+
+		assert_int_equal(run_under(&models[i], plain, &o), 0);
+		assert_true(o.nout > 0);
+		cmd_out_free(&o);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_info),
+	};
+	ssize_t n;
+
+	if (argc > 1 && !strcmp(argv[1], "--probe"))
+		return probe_main();
+	n = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	if (n > 0)
+		self_path[n] = 0;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
