@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Bad input on every input path of every command: a clear message, exit 2, nothing written. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "fpulab/base.h"
+#include "cmdrun.h"
+#include "fixtures.h"
+
+/*
+ * One row: a command line with fixture names (fixtures.h) in place of
+ * files, and the exit codes allowed. An output that cannot be created (a
+ * directory, a missing directory) may be 1 (failure) or 2 (usage); anything
+ * a person typed wrong is 2.
+ */
+struct row {
+	const char *args[12];
+	int code, alt;		/* alt: a second accepted exit code, 0 for none */
+	const char *says;	/* stderr must contain this (case-insensitive), or NULL */
+	const char *needs;	/* run only when the command's --help mentions this */
+};
+
+#define E2 2, 0
+#define E12 2, 1
+
+static const struct row rows[] = {
+	/* info */
+	{ { "info", "extra" }, E2, "extra", NULL },
+	{ { "info", "--no-such-option" }, E2, "no-such-option", NULL },
+	{ { "info", "--cpuid" }, E2, NULL, "--cpuid" },
+	{ { "info", "--cpuid", "@NOFILE" }, E2, "@NOFILE", "--cpuid" },
+	{ { "info", "--cpuid", "@DIR" }, E2, NULL, "--cpuid" },
+	{ { "info", "--cpuid", "@EMPTY" }, E2, "@EMPTY", "--cpuid" },
+	{ { "info", "--cpuid", "@GARBAGE" }, E2, "@GARBAGE", "--cpuid" },
+	{ { "info", "--cpuid", "@BADDUMP" }, E2, "@BADDUMP", "--cpuid" },
+	{ { "info", "--cpuid", "@JSON" }, E2, "@JSON", "--cpuid" },
+	{ { "info", "--dump-cpuid", "-o" }, E2, NULL, "--dump-cpuid" },
+	{ { "info", "--dump-cpuid", "-o", "@DIR" }, E12, NULL, "--dump-cpuid" },
+	{ { "info", "--dump-cpuid", "-o", "@NODIR/out" }, E12, NULL, "--dump-cpuid" },
+	{ { "info", "--json", "--dump-cpuid", "extra", "-o", "@OUT" }, E2, NULL, "--dump-cpuid" },
+	/* list */
+	{ { "list", "--no-such-option" }, E2, "no-such-option", NULL },
+	/* run */
+	{ { "run", "no-such-benchmark" }, E2, "no-such-benchmark", NULL },
+	{ { "run", "--no-such-option" }, E2, "no-such-option", NULL },
+	{ { "run", "--quick", "--budget", "0", "-o", "@OUT" }, E2, "budget", NULL },
+	{ { "run", "--quick", "--budget", "abc", "-o", "@OUT" }, E2, "budget", NULL },
+	{ { "run", "--quick", "--cpu", "-1", "-o", "@OUT" }, E2, "cpu", NULL },
+	{ { "run", "--quick", "--cpu", "100000", "-o", "@OUT" }, E2, "cpu", NULL },
+	{ { "run", "--quick", "--format", "xml", "-o", "@OUT" }, E2, "format", NULL },
+	{ { "run", "--quick", "-o" }, E2, NULL, NULL },
+	/* compare */
+	{ { "compare" }, E2, NULL, NULL },
+	{ { "compare", "@NOFILE", "@NUMS" }, E2, "@NOFILE", NULL },
+	{ { "compare", "@EMPTY", "@NUMS" }, E2, "@EMPTY", NULL },
+	{ { "compare", "@GARBAGE", "@NUMS" }, E2, "@GARBAGE", NULL },
+	{ { "compare", "@TEXT", "@NUMS" }, E2, "@TEXT", NULL },
+	{ { "compare", "@JSON", "@JSON" }, E2, "@JSON", NULL },
+	{ { "compare", "@BADJSON", "@BADJSON" }, E2, "@BADJSON", NULL },
+	{ { "compare", "@WISNOAVG", "@WISNOAVG" }, E2, "@WISNOAVG", NULL },
+	{ { "compare", "@NUMS", "@WIS" }, E2, NULL, NULL },
+	{ { "compare", "@INF", "@NUMS" }, E2, "@INF", NULL },
+	{ { "compare", "--trim", "50", "@NUMS", "@NUMS" }, E2, "trim", "--trim" },
+	{ { "compare", "--trim", "-1", "@NUMS", "@NUMS" }, E2, "trim", "--trim" },
+	{ { "compare", "--trim", "abc", "@NUMS", "@NUMS" }, E2, "trim", "--trim" },
+	{ { "compare", "--confidence", "100", "@NUMS", "@NUMS" }, E2, "confidence", "--confidence" },
+	{ { "compare", "--confidence", "0", "@NUMS", "@NUMS" }, E2, "confidence", "--confidence" },
+	{ { "compare", "--confidence", "nan", "@NUMS", "@NUMS" }, E2, "confidence", "--confidence" },
+	{ { "compare", "--bootstrap=-5", "@NUMS", "@NUMS" }, E2, "bootstrap", "--bootstrap" },
+	{ { "compare", "--bootstrap=99999999999999999999", "@NUMS", "@NUMS" }, E2, "bootstrap", "--bootstrap" },
+	{ { "compare", "--seed=x", "@NUMS", "@NUMS" }, E2, "seed", "--seed" },
+	{ { "compare", "--format", "xml", "@NUMS", "@NUMS" }, E2, "format", "--format" },
+	{ { "compare", "--metric", "no-such-metric*", "@NUMS", "@NUMS" }, E2, NULL, "--metric" },
+	/* decode */
+	{ { "decode" }, E2, NULL, NULL },
+	{ { "decode", "@NOFILE" }, E2, "@NOFILE", NULL },
+	{ { "decode", "@DIR" }, E2, NULL, NULL },
+	{ { "decode", "@EMPTY" }, E2, "@EMPTY", NULL },
+	{ { "decode", "@TEXT" }, E2, NULL, NULL },
+	{ { "decode", "--format", "zz", "@IMAGE" }, E2, "format", "--format" },
+	{ { "decode", "--cpuid", "@NOFILE", "@IMAGE" }, E2, "@NOFILE", "--cpuid" },
+	{ { "decode", "--cpuid", "@BADDUMP", "@IMAGE" }, E2, "@BADDUMP", "--cpuid" },
+	{ { "decode", "--rfbm", "nosuch", "@IMAGE" }, E2, "rfbm", "--rfbm" },
+	{ { "decode", "--to", "sideways", "-o", "@OUT", "@IMAGE" }, E2, "to", "--to" },
+	{ { "decode", "--to", "standard", "@IMAGE" }, E2, NULL, "--to" },
+	{ { "decode", "-o", "@OUT", "@IMAGE" }, E2, NULL, NULL },
+	{ { "decode", "--to", "standard", "-o", "@OUT", "@EMPTY" }, E2, NULL, "--to" },
+	{ { "decode", "--to", "standard", "-o", "@OUT", "@TEXT" }, E2, NULL, "--to" },
+	{ { "decode", "--to", "standard", "-o", "@DIR", "@IMAGE" }, E12, NULL, "--to" },
+};
+
+/* Names of the commands this build has, from `fpulab --help`. */
+static char commands[64][32];
+static size_t ncommands;
+
+static void read_commands(void)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
+	struct cmd_out o;
+	bool in = false;
+
+	assert_int_equal(cmd_run(argv, 30, &o), 0);
+	assert_int_equal(cmd_code(&o), 0);
+	ncommands = 0;
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9)) {
+			in = true;
+			continue;
+		}
+		if (in && l[0] == ' ' && ncommands < FPL_ARRAY_SIZE(commands))
+			sscanf(l, " %31s", commands[ncommands++]);
+		else if (in && l[0] != ' ')
+			in = false;
+	}
+	cmd_out_free(&o);
+	assert_true(ncommands > 0);
+}
+
+static bool have_command(const char *name)
+{
+	for (size_t i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i], name))
+			return true;
+	return false;
+}
+
+static char helps[64][4096];
+
+/* The command's --help text, or "" when the command is not in this build. */
+static const char *help_of(const char *cmd)
+{
+	for (size_t i = 0; i < ncommands; i++) {
+		const char *argv[] = { cmd_fpl_bin(), cmd, "--help", NULL };
+		struct cmd_out o;
+
+		if (strcmp(commands[i], cmd))
+			continue;
+		if (!helps[i][0]) {
+			assert_int_equal(cmd_run(argv, 30, &o), 0);
+			snprintf(helps[i], sizeof(helps[i]), "%s", o.out);
+			cmd_out_free(&o);
+		}
+		return helps[i];
+	}
+	return "";
+}
+
+static unsigned failures;
+
+static void bad(const char *fmt, ...) FPL_PRINTF(1, 2);
+
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("FAIL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	va_end(ap);
+	failures++;
+}
+
+/* Run one command line in a fresh fixture directory and check the rules. */
+static void check_row(const struct row *r, bool *ran)
+{
+	struct fixtures fx;
+	const char *argv[16] = { cmd_fpl_bin() };
+	char line[512] = "fpulab", says[256] = "";
+	struct cmd_out o;
+	size_t n = 1;
+	int code;
+
+	*ran = false;
+	if (!have_command(r->args[0]) || (r->needs && !strstr(help_of(r->args[0]), r->needs)))
+		return;
+	*ran = true;
+	fx_create(&fx);
+	for (size_t i = 0; r->args[i]; i++) {
+		argv[n++] = fx_subst(&fx, r->args[i]);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s", r->args[i]);
+	}
+	argv[n] = NULL;
+	if (r->says)
+		snprintf(says, sizeof(says), "%s", fx_subst(&fx, r->says));
+	assert_int_equal(cmd_run(argv, 60, &o), 0);
+	code = cmd_code(&o);
+	if (o.timed_out || WIFSIGNALED(o.status))
+		bad("%s: %s (signal %d)\n%s", line, o.timed_out ? "timed out" : "killed",
+		    WIFSIGNALED(o.status) ? WTERMSIG(o.status) : 0, o.err);
+	else if (code != r->code && !(r->alt && code == r->alt))
+		bad("%s: exit %d, expected %d\n  stdout: %.300s\n  stderr: %.500s", line, code,
+		    r->code, o.out, o.err);
+	else if (!strstr(o.err, "fpulab"))
+		bad("%s: exit %d without a message of fpulab's on stderr: '%.300s'", line, code,
+		    o.err);
+	else if (says[0] && !strcasestr(o.err, says))
+		bad("%s: the message does not name '%s': %.300s", line, says, o.err);
+	if (!fx_untouched(&fx, line, bad))
+		print_message("  (fixtures of the failing line kept in %s)\n", fx.dir);
+	else
+		fx_destroy(&fx);
+	cmd_out_free(&o);
+}
+
+static void test_table(void **state)
+{
+	failures = 0;
+	size_t ran = 0, skipped = 0;
+	char missing[256] = "";
+
+	read_commands();
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(rows); i++) {
+		bool did;
+
+		check_row(&rows[i], &did);
+		if (did) {
+			ran++;
+		} else {
+			skipped++;
+			if (!strstr(missing, rows[i].args[0]))
+				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+					 " %s", rows[i].args[0]);
+		}
+	}
+	print_message("  %zu bad command lines checked, %zu skipped (command or option not in "
+		      "this build:%s)\n", ran, skipped, missing);
+	assert_true(ran > 0);
+	assert_int_equal(failures, 0);
+}
+
+/* Every command, whatever it is: an unknown option is a usage error naming it. */
+static void test_unknown_option_everywhere(void **state)
+{
+	failures = 0;
+	read_commands();
+	for (size_t i = 0; i < ncommands; i++) {
+		struct row r = { { commands[i], "--no-such-option-zz" }, E2, "no-such-option-zz",
+				 NULL };
+		bool did;
+
+		check_row(&r, &did);
+	}
+	print_message("  %zu commands checked\n", ncommands);
+	assert_int_equal(failures, 0);
+}
+
+/*
+ * Benchmark commands (their --help lists "Common options"): each of their
+ * own options given a bad value, and the common flags with bad values.
+ */
+static void bench_rows(const char *cmd, const char *help, size_t *count)
+{
+	static const char *const common[][2] = {
+		{ "--budget", "0" }, { "--budget", "-1" }, { "--budget", "1e9" },
+		{ "--budget", "x" }, { "--cpu", "-1" }, { "--cpu", "999999" },
+		{ "--cpu", "zero" }, { "--format", "xml" },
+	};
+	char *copy = strdup(help), *save = NULL;
+	bool own = false;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(common); i++) {
+		struct row r = { { cmd, "--quick", "-q", common[i][0], common[i][1], "-o", "@OUT" },
+				 E2, common[i][0] + 2, NULL };
+		bool did;
+
+		check_row(&r, &did);
+		(*count)++;
+	}
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char name[64], kind[16] = "";
+		char opt[80], bad[3][80];
+		size_t nbad = 0;
+		double lo, hi;
+		const char *br;
+
+		if (!strncmp(l, "Options:", 8))
+			own = true;
+		if (!strncmp(l, "Common options:", 15))
+			break;
+		if (!own || sscanf(l, "  --%63s %15s", name, kind) < 1 || l[2] != '-')
+			continue;
+		snprintf(opt, sizeof(opt), "--%s", name);
+		if (!strcmp(kind, "N") || !strcmp(kind, "X")) {
+			snprintf(bad[nbad++], sizeof(bad[0]), "not-a-number");
+			br = strstr(l, " [");
+			if (br && sscanf(br, " [%lg..%lg]", &lo, &hi) == 2) {
+				snprintf(bad[nbad++], sizeof(bad[0]), "%.17g", hi * 2 + 1);
+				if (lo > 0 || lo < 0)
+					snprintf(bad[nbad++], sizeof(bad[0]), "%.17g",
+						 lo < 0 ? lo * 2 - 1 : lo / 2 - 1);
+			}
+		} else if (!strcmp(kind, "TEXT") && strchr(l, '|')) {
+			snprintf(bad[nbad++], sizeof(bad[0]), "not-a-choice");
+		} else if (strcmp(kind, "TEXT")) {
+			/* a flag given a value */
+			snprintf(opt, sizeof(opt), "--%s=zz", name);
+		}
+		for (size_t k = 0; k < (nbad ? nbad : 1); k++) {
+			char arg[400];
+			struct row r = { { cmd, "--quick", "-q", arg, "-o", "@OUT" }, E2, name,
+					 NULL };
+			bool did;
+
+			if (nbad)
+				snprintf(arg, sizeof(arg), "%s=%s", opt, bad[k]);
+			else if (strchr(opt, '='))
+				snprintf(arg, sizeof(arg), "%s", opt);
+			else
+				continue;	/* free text: nothing is bad */
+			check_row(&r, &did);
+			(*count)++;
+		}
+	}
+	free(copy);
+}
+
+static void test_benchmark_options(void **state)
+{
+	size_t count = 0, nbench = 0;
+
+	failures = 0;
+
+	read_commands();
+	for (size_t i = 0; i < ncommands; i++) {
+		const char *argv[] = { cmd_fpl_bin(), commands[i], "--help", NULL };
+		struct cmd_out o;
+
+		assert_int_equal(cmd_run(argv, 30, &o), 0);
+		if (cmd_code(&o) == 0 && strstr(o.out, "Common options:") &&
+		    strcmp(commands[i], "run")) {
+			bench_rows(commands[i], o.out, &count);
+			nbench++;
+		}
+		cmd_out_free(&o);
+	}
+	print_message("  %zu bad option values over %zu benchmark commands\n", count, nbench);
+	if (!nbench)
+		skip();
+	assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_unknown_option_everywhere),
+		cmocka_unit_test(test_benchmark_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

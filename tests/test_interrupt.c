@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* SIGINT at random moments to every command that writes a file: afterwards no file or a whole one. */
+#include <dirent.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/base.h"
+#include "cmdrun.h"
+#include "fixtures.h"
+
+/*
+ * What the written file must be. SAME: byte for byte what an uninterrupted
+ * run wrote (deterministic outputs: a CPUID dump, a converted image), so a
+ * file cut at a line boundary is caught. RESULTS: a whole fpulab/1 document
+ * (measurements differ from run to run; a cut document does not parse).
+ */
+enum kind { SAME, RESULTS };
+
+struct target {
+	const char *args[14];
+	enum kind kind;
+	const char *needs;	/* the command's --help must mention it */
+	unsigned tries;
+};
+
+static const struct target fixed_targets[] = {
+	{ { "info", "--dump-cpuid", "-o", "@OUT" }, SAME, "--dump-cpuid", 24 },
+	{ { "decode", "--to", "standard", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 24 },
+	{ { "decode", "--to", "compacted", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 12 },
+	{ { "run", "--quick", "-q", "--budget", "0.05", "-o", "@OUT" }, RESULTS, "-o FILE", 4 },
+};
+
+static unsigned failures;
+
+static void bad(const char *fmt, ...) FPL_PRINTF(1, 2);
+
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("FAIL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	va_end(ap);
+	failures++;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static bool whole_results(const char *path, char *why, size_t n)
+{
+	json_error_t e;
+	json_t *doc = json_load_file(path, 0, &e);
+	bool ok;
+
+	if (!doc) {
+		snprintf(why, n, "does not parse: %s at line %d", e.text, e.line);
+		return false;
+	}
+	ok = json_is_string(json_object_get(doc, "schema")) &&
+	     !strncmp(json_string_value(json_object_get(doc, "schema")), "fpulab/", 7) &&
+	     json_is_array(json_object_get(doc, "runs"));
+	if (!ok)
+		snprintf(why, n, "parses, but is not an fpulab results document");
+	json_decref(doc);
+	return ok;
+}
+
+/* Substitute fixtures into a command line. */
+static size_t build_argv(struct fixtures *fx, const struct target *t, const char **argv,
+			 char *line, size_t n)
+{
+	size_t k = 1;
+
+	argv[0] = cmd_fpl_bin();
+	snprintf(line, n, "fpulab");
+	for (size_t i = 0; t->args[i]; i++) {
+		argv[k++] = fx_subst(fx, t->args[i]);
+		snprintf(line + strlen(line), n - strlen(line), " %s", t->args[i]);
+	}
+	argv[k] = NULL;
+	return k;
+}
+
+static bool have_option(const char *cmd, const char *needs)
+{
+	const char *argv[] = { cmd_fpl_bin(), cmd, "--help", NULL };
+	struct cmd_out o;
+	bool have;
+
+	assert_int_equal(cmd_run(argv, 30, &o), 0);
+	have = cmd_code(&o) == 0 && strstr(o.out, needs);
+	cmd_out_free(&o);
+	return have;
+}
+
+/* Anything in the directory that is neither a fixture nor the output is litter. */
+static void check_litter(const struct fixtures *fx, const char *line, double at)
+{
+	struct dirent *d;
+	DIR *dir = opendir(fx->dir);
+
+	assert_non_null(dir);
+	while ((d = readdir(dir))) {
+		bool known = d->d_name[0] == '.' || !strcmp(d->d_name, "subdir");
+
+		for (size_t i = 0; i < FX_N && !known; i++)
+			known = !strcmp(d->d_name, fx_table[i].file);
+		if (!known)
+			bad("%s, SIGINT at %.4f s: left %s behind", line, at, d->d_name);
+	}
+	closedir(dir);
+}
+
+static void check_target(const struct target *t, unsigned *runs)
+{
+	const char *argv[20];
+	char line[512], out_path[600], why[200];
+	struct fixtures fx;
+	struct cmd_out o;
+	char *ref = NULL, *got;
+	size_t ref_len = 0, got_len;
+	double t0, dur;
+
+	/* An uninterrupted run: how long it takes, and the reference output. */
+	fx_create(&fx);
+	build_argv(&fx, t, argv, line, sizeof(line));
+	fx_path(&fx, "out.json", out_path, sizeof(out_path));
+	t0 = cmd_now();
+	assert_int_equal(cmd_run(argv, 120, &o), 0);
+	dur = cmd_now() - t0;
+	if (cmd_code(&o) == 77) {
+		print_message("  %s: not supported here (77), skipped\n", line);
+		cmd_out_free(&o);
+		fx_destroy(&fx);
+		return;
+	}
+	if (cmd_code(&o) != 0) {
+		bad("%s: exit %d without an interruption\n%s", line, cmd_code(&o), o.err);
+		cmd_out_free(&o);
+		return;
+	}
+	cmd_out_free(&o);
+	ref = slurp(out_path, &ref_len);
+	assert_non_null(ref);
+	if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why)))
+		bad("%s: uninterrupted output %s", line, why);
+	fx_destroy(&fx);
+
+	for (unsigned i = 0; i < t->tries; i++) {
+		/* Half the runs overwrite an existing file, half create one. */
+		bool existed = i % 2 == 0;
+		double at = dur * 1.2 * (double)rand() / RAND_MAX;
+		const void *sentinel;
+		size_t sentinel_len;
+
+		fx_create(&fx);
+		build_argv(&fx, t, argv, line, sizeof(line));
+		fx_path(&fx, "out.json", out_path, sizeof(out_path));
+		if (!existed)
+			unlink(out_path);
+		assert_int_equal(cmd_run_sig(argv, 120, SIGINT, at, &o), 0);
+		(*runs)++;
+		if (o.timed_out)
+			bad("%s, SIGINT at %.4f s: still running after 120 s", line, at);
+		else if (WIFSIGNALED(o.status) && WTERMSIG(o.status) != SIGINT)
+			bad("%s, SIGINT at %.4f s: killed by signal %d\n%s", line, at,
+			    WTERMSIG(o.status), o.err);
+		else if (WIFEXITED(o.status) && cmd_code(&o) != 0 && cmd_code(&o) != 1 &&
+			 cmd_code(&o) != 130)
+			bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
+		cmd_out_free(&o);
+
+		fx_content(&fx_table[0], &sentinel, &sentinel_len);
+		got = slurp(out_path, &got_len);
+		if (!got) {
+			if (existed)
+				bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
+		} else if (existed && got_len == sentinel_len && !memcmp(got, sentinel, got_len)) {
+			/* untouched */
+		} else if (t->kind == SAME && (got_len != ref_len || memcmp(got, ref, got_len))) {
+			bad("%s, SIGINT at %.4f s: a partial file (%zu of %zu bytes)", line, at,
+			    got_len, ref_len);
+		} else if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why))) {
+			bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
+		}
+		free(got);
+		check_litter(&fx, line, at);
+		fx_destroy(&fx);
+	}
+	print_message("  %-60s %2u interruptions in [0, %.3f s]\n", line, t->tries, dur * 1.2);
+	free(ref);
+}
+
+static char commands[64][32];
+static size_t ncommands;
+
+static void read_commands(void)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
+	struct cmd_out o;
+	bool in = false;
+
+	assert_int_equal(cmd_run(argv, 30, &o), 0);
+	ncommands = 0;
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9))
+			in = true;
+		else if (in && l[0] == ' ' && ncommands < FPL_ARRAY_SIZE(commands))
+			sscanf(l, " %31s", commands[ncommands++]);
+		else if (in)
+			in = false;
+	}
+	cmd_out_free(&o);
+}
+
+static bool have_command(const char *name)
+{
+	for (size_t i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i], name))
+			return true;
+	return false;
+}
+
+static void test_sigint(void **state)
+{
+	unsigned runs = 0, covered = 0;
+	const char *seed_env = getenv("FPL_TEST_SEED");
+	unsigned seed = seed_env ? (unsigned)strtoul(seed_env, NULL, 0) : (unsigned)time(NULL);
+	cpu_set_t one;
+
+	/* CPUID differs per CPU (APIC IDs): keep every run on this one. */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	print_message("  seed %u (FPL_TEST_SEED repeats a run)\n", seed);
+	srand(seed);
+	failures = 0;
+	read_commands();
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(fixed_targets); i++) {
+		const struct target *t = &fixed_targets[i];
+
+		if (!have_command(t->args[0]) || !have_option(t->args[0], t->needs))
+			continue;
+		check_target(t, &runs);
+		covered++;
+	}
+	/* Every benchmark command (its --help lists the common options), with a tiny budget. */
+	for (size_t i = 0; i < ncommands; i++) {
+		struct target t = { { commands[i], "--quick", "-q", "--budget", "0.02", "-o", "@OUT" },
+				    RESULTS, "Common options:", 3 };
+
+		if (!strcmp(commands[i], "run") || !have_option(commands[i], t.needs))
+			continue;
+		check_target(&t, &runs);
+		covered++;
+	}
+	print_message("  %u command lines, %u interrupted runs\n", covered, runs);
+	assert_int_equal(failures, 0);
+	if (!covered)
+		skip();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sigint),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
