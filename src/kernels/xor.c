@@ -32,9 +32,13 @@ static bool has_avx(const struct fpl_cpu *cpu, const char **why)
 	return need(cpu, FPL_FEAT_AVX, why, "needs AVX with YMM state enabled in XCR0");
 }
 
+/* the file is built with F, BW, VL and DQ, so gcc may use any of them */
 static bool has_avx512(const struct fpl_cpu *cpu, const char **why)
 {
-	return need(cpu, FPL_FEAT_AVX512F, why, "needs AVX-512F with ZMM state enabled in XCR0");
+	return need(cpu, FPL_FEAT_AVX512F, why, "needs AVX-512F with ZMM state enabled in XCR0") &&
+	       need(cpu, FPL_FEAT_AVX512BW, why, "needs AVX-512BW") &&
+	       need(cpu, FPL_FEAT_AVX512VL, why, "needs AVX-512VL") &&
+	       need(cpu, FPL_FEAT_AVX512DQ, why, "needs AVX-512DQ");
 }
 
 #define ROW(n, i, sh, xf, sup, p) { .name = n, .isa = i, .shape = sh, .xfeatures = xf,	\
