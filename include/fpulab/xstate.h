@@ -137,6 +137,8 @@ void fpl_xsavec64(void *buf, uint64_t rfbm);
 void fpl_xrstor64(const void *buf, uint64_t rfbm);
 /* Dispatch on insn (not XSAVES). FXSAVE ignores rfbm. */
 void fpl_xstate_save(enum fpl_save_insn insn, void *buf, uint64_t rfbm);
+/* Restore an image written by insn: FXRSTOR for FXSAVE, XRSTOR otherwise (either format). */
+void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm);
 
 /*
  * Register state control on the running CPU.
