@@ -276,6 +276,38 @@ static void test_regs_set_sets_xinuse(void **state)
 	free(l);
 }
 
+/* The path for CPUs without XSAVE (FXSAVE/FXRSTOR only), run on this CPU with XSAVE ignored. */
+static void test_fxsave_only_path(void **state)
+{
+	struct live *l = live_get();
+	struct fpl_xstate xs = l->xs;
+	uint8_t *pat = fpl_xstate_alloc(4096), *a = fpl_xstate_alloc(512),
+		*b = fpl_xstate_alloc(512);
+
+	xs.xsave = false;
+	xs.xcr0 = xs.user = FPL_XFEATURE_MASK_FPSSE;
+	xs.size_std_max = 512;
+	fpl_xstate_pattern(&xs, FPL_XFEATURE_MASK_FPSSE, 11, pat);
+	assert_int_equal(fpl_regs_set(&xs, FPL_XFEATURE_MASK_FPSSE, 11), 0);
+	fpl_fxsave64(a);
+	assert_comp_equal(&xs, FPL_XFEATURE_FP, pat, 0, a, 0, "fxrstor x87");
+	assert_comp_equal(&xs, FPL_XFEATURE_SSE, pat, 0, a, 0, "fxrstor SSE");
+	/* Setting SSE alone leaves x87 as it was. */
+	assert_int_equal(fpl_regs_set(&xs, FPL_XFEATURE_MASK_SSE, 12), 0);
+	fpl_fxsave64(b);
+	assert_comp_equal(&xs, FPL_XFEATURE_FP, a, 0, b, 0, "x87 kept");
+	assert_memory_not_equal(a + 160, b + 160, 256);
+	assert_int_equal(fpl_regs_init(&xs, FPL_XFEATURE_MASK_FPSSE), 0);
+	fpl_fxsave64(b);
+	assert_init_bytes(&xs, FPL_XFEATURE_FP, b);
+	assert_init_bytes(&xs, FPL_XFEATURE_SSE, b);
+	assert_int_equal(fpl_regs_set(&xs, FPL_XFEATURE_MASK_YMM, 1), -ENOTSUP);
+	free(pat);
+	free(a);
+	free(b);
+	free(l);
+}
+
 static void test_regs_unsupported(void **state)
 {
 	struct live *l = live_get();
@@ -608,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_xsavec_extent),
 		cmocka_unit_test(test_init_reads_back_as_init),
 		cmocka_unit_test(test_regs_set_sets_xinuse),
+		cmocka_unit_test(test_fxsave_only_path),
 		cmocka_unit_test(test_regs_unsupported),
 		cmocka_unit_test(test_layout_sapphirerapids),
 		cmocka_unit_test(test_layout_skylakex),

@@ -79,6 +79,8 @@ struct fpl_xstate {
 
 /* Short kernel-style names: "x87", "SSE", "AVX", "MPX_BNDREGS", ... "AMX_TILEDATA", "APX". */
 const char *fpl_xfeature_name(unsigned id);
+/* "x87|SSE|AVX" for a mask ("none" for 0); truncated to n. Returns buf. */
+char *fpl_xfeature_mask_names(uint64_t mask, char *buf, size_t n);
 
 /*
  * Fill the table from a snapshot (live or a dump). Without usable XSAVE the

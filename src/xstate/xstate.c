@@ -2,6 +2,7 @@
 /* Extended-state components from CPUID 0xD, their layouts, and component-mask parsing. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +18,27 @@ static const char *const xfeature_names[FPL_XFEATURE_MAX] = {
 const char *fpl_xfeature_name(unsigned id)
 {
 	return id < FPL_XFEATURE_MAX ? xfeature_names[id] : "?";
+}
+
+char *fpl_xfeature_mask_names(uint64_t mask, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (!n)
+		return buf;
+	buf[0] = 0;
+	if (!mask)
+		snprintf(buf, n, "none");
+	for (unsigned i = 0; i < 64 && len < n; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		if (i < FPL_XFEATURE_MAX)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "|" : "",
+						xfeature_names[i]);
+		else
+			len += (size_t)snprintf(buf + len, n - len, "%sbit%u", len ? "|" : "", i);
+	}
+	return buf;
 }
 
 /* The legacy area holds x87 (with its pointers) at 0 and the XMM registers at 160. */
@@ -58,7 +80,8 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu)
 		fpl_cpu_cpuid(cpu, 0xd, i, r);
 		c->enumerated = true;
 		c->size = r[0];
-		c->supervisor = r[2] & 1;
+		/* The 0xD.1 mask decides, also for a dump that lacks the subleaf. */
+		c->supervisor = (xs->supervisor >> i & 1) || (r[2] & 1);
 		c->align64 = r[2] >> 1 & 1;
 		c->xfd = r[2] >> 2 & 1;
 		c->offset = c->supervisor ? 0 : r[1];
