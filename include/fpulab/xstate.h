@@ -151,8 +151,12 @@ void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm)
  * fpl_regs_set() makes the components in mask live with that pattern (by
  * XRSTOR of such an image; FXRSTOR without XSAVE). fpl_regs_init() returns
  * the components in mask to their init state. Both return 0, -ENOTSUP for a
- * component the CPU or the OS lacks. No libc call may come between these and
- * what depends on them: glibc's string functions use AVX-512 here.
+ * component the CPU or the OS lacks (or AMX tile data the kernel refused:
+ * both ask ARCH_REQ_XCOMP_PERM once when XFD guards it), -EINVAL for tile data
+ * without TILECFG in fpl_regs_set's mask. No libc call may come between these
+ * and what depends on them: glibc's string functions use AVX-512 here. The
+ * pattern keeps the x87 stack empty, every exception masked, rounding at
+ * default and PKRU key 0 open, so compiled code keeps working.
  */
 void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed, void *image);
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);

@@ -162,13 +162,18 @@ static int amx_permission(void)
 	return 0;
 }
 
-static int check_mask(const struct fpl_xstate *xs, uint64_t mask)
+/*
+ * XRSTOR of tile data while XFD still arms it raises #NM, which the kernel
+ * turns into SIGILL for a process without permission: ask first, for init too.
+ */
+static int check_mask(const struct fpl_xstate *xs, uint64_t mask, bool loading)
 {
 	if (mask & ~xs->xcr0)
 		return -ENOTSUP;
 	if (mask & FPL_XFEATURE_MASK_XTILE_DATA) {
-		if (!(mask & FPL_XFEATURE_MASK_XTILE_CFG))
-			return -EINVAL;	/* data without a configuration cannot be loaded */
+		/* Data without a configuration cannot be loaded. */
+		if (loading && !(mask & FPL_XFEATURE_MASK_XTILE_CFG))
+			return -EINVAL;
 		if (xs->comp[FPL_XFEATURE_XTILE_DATA].xfd)
 			return amx_permission();
 	}
@@ -178,7 +183,7 @@ static int check_mask(const struct fpl_xstate *xs, uint64_t mask)
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
 {
 	unsigned char *img = image_buf;
-	int err = check_mask(xs, mask);
+	int err = check_mask(xs, mask, true);
 
 	if (err || !mask)
 		return err;
@@ -202,7 +207,7 @@ int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 {
 	unsigned char *img = image_buf;
-	int err = check_mask(xs, mask & ~FPL_XFEATURE_MASK_XTILE_DATA);
+	int err = check_mask(xs, mask, false);
 
 	if (err || !mask)
 		return err;
