@@ -14,9 +14,12 @@
 /*
  * Serialised reads for tight timing (METHOD.md): lfence;rdtsc before the
  * timed code (earlier instructions have finished, later ones have not
- * started), rdtscp;lfence after (the timed code has finished, what follows
- * waits for the read). Use them in pairs around a batch, never around one
- * instruction: a pair costs about two timer steps.
+ * started), lfence;rdtsc;lfence after (the timed code has finished, what
+ * follows waits for the read). The end read is not rdtscp;lfence because
+ * CPUs and VMs exist (this project's KVM guest) that do not enumerate
+ * RDTSCP; LFENCE is dispatch-serialising on Intel and on AMD under Linux,
+ * which is all rdtscp would add. Use them in pairs around a batch, never
+ * around one instruction: a pair costs about two timer steps.
  */
 static inline uint64_t fpl_tsc_begin(void)
 {
@@ -28,9 +31,9 @@ static inline uint64_t fpl_tsc_begin(void)
 
 static inline uint64_t fpl_tsc_end(void)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
@@ -38,6 +41,7 @@ static inline uint64_t fpl_tsc_end(void)
 enum fpl_tsc_source {
 	FPL_TSC_CPUID_15,	/* CPUID 0x15: crystal and ratio */
 	FPL_TSC_CPUID_16,	/* CPUID 0x16: base frequency in MHz */
+	FPL_TSC_HYPERVISOR,	/* CPUID 0x40000010 EAX: TSC kHz (VMware/KVM timing leaf) */
 	FPL_TSC_CALIBRATED,	/* against CLOCK_MONOTONIC_RAW */
 };
 
@@ -53,7 +57,7 @@ enum fpl_core_source {
 struct fpl_clock {
 	int cpu;			/* pinned CPU, -1 if not pinned */
 	bool tsc_invariant;		/* CPUID 0x80000007 EDX[8] */
-	bool rdtscp;			/* fpl_tsc_end needs it; without it the read is cpuid-serialised */
+	bool rdtscp;			/* CPUID enumerates RDTSCP (informational: not used) */
 
 	/* TSC frequency */
 	enum fpl_tsc_source tsc_source;
