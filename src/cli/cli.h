@@ -56,6 +56,8 @@ struct fpl_session {
 	const char *cmd;		/* for messages: "xsave" */
 	/* common flags */
 	enum fpl_format format;		/* --format, --json */
+	bool format_given;		/* --format given */
+	bool json_stdout;		/* --json */
 	const char *out_path;		/* -o FILE (written atomically) */
 	int cpu_id;			/* --cpu N, -1: the current CPU */
 	bool quick;			/* --quick */
