@@ -95,12 +95,15 @@ int fpl_cmp_emit(const struct fpl_cmp *c, enum fpl_cmp_format format, FILE *out)
  * ministat's text plot of up to 7 sorted samples, width columns wide (ministat:
  * 74). Points as x + * % # @ O, a bar per sample: |__ mean +/- stddev __|, M
  * the median, A the mean. median is passed so a caller can use ministat's.
+ * max_rows > 0 scales the tallest stack down to that many rows (ministat: 0,
+ * every point drawn; 10^6 points would make 10^4 rows).
  */
 struct fpl_plot_set {
 	const double *sorted;
 	size_t n;
 	double mean, stddev, median;
 };
-int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int width);
+int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int width,
+		 int max_rows);
 
 #endif

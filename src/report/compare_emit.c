@@ -112,7 +112,7 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 		if (c->ncases <= 7) {
 			for (size_t i = 0; i < c->ncases; i++)
 				fprintf(out, "%c case %zu\n", " x+*%#@O"[i + 1], i + 1);
-			if (fpl_cmp_plot(out, ps, c->ncases, 74))
+			if (fpl_cmp_plot(out, ps, c->ncases, 74, 20))
 				return -ENOMEM;
 		}
 		table_summary(c, m, out);

@@ -140,17 +140,15 @@ static char *slurp(const char *path, size_t *len, struct fpl_diag *diag, int *er
 	return buf;
 }
 
+/* Does a line of buf start with word? strstr is vectorised: far faster than walking lines. */
 static bool line_starts(const char *buf, const char *word)
 {
-	size_t l = strlen(word);
+	char nl[32];
 
-	for (const char *p = buf; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, word, l))
-			return true;
-	}
-	return false;
+	if (!strncmp(buf, word, strlen(word)))
+		return true;
+	snprintf(nl, sizeof(nl), "\n%s", word);
+	return strstr(buf, nl) != NULL;
 }
 
 static enum fpl_cmp_kind detect(const char *buf)

@@ -2,6 +2,7 @@
 /* ministat's text plot and its whole output (--ministat), rewritten to match Debian's ministat 20150715. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,20 +18,20 @@ static int column(double v, double x0, double dx)
 	return (int)((v - x0) / dx);
 }
 
-/* The deepest stack of points in one column, plus one (ministat's row 0 is never drawn). */
-static int stack_height(const struct fpl_plot_set *s, double x0, double dx)
+/* Points per column; ministat stacks a column's points in rows 1, 2, ... */
+static int column_counts(const struct fpl_plot_set *s, double x0, double dx, int width,
+			 size_t *count)
 {
-	int best = 1, run = 0, last = -1;
+	size_t best = 0;
 
+	memset(count, 0, width * sizeof(*count));
 	for (size_t k = 0; k < s->n; k++) {
 		int x = column(s->sorted[k], x0, dx);
 
-		run = x == last ? run + 1 : 1;
-		last = x;
-		if (run > best)
-			best = run;
+		if (++count[x] > best)
+			best = count[x];
 	}
-	return best + 1;
+	return best > (size_t)INT32_MAX - 1 ? -1 : (int)best;
 }
 
 static void draw_bar(char *bar, const struct fpl_plot_set *s, double x0, double dx)
@@ -62,11 +63,13 @@ static void border(FILE *out, int width)
  * set's stack height, and rows a taller earlier set left above it are only
  * cleared when a later set grows the plot again.
  */
-int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int width)
+int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int width,
+		 int max_rows)
 {
 	double lo = 999e99, hi = -999e99, span, dx, x0;
-	int height = 0, cap = 0;
+	int height = 0, cap = 0, err = 0;
 	char *data = NULL, *bar;
+	size_t *count = NULL;
 
 	if (nsets > PLOT_MAX_SETS || width < 2)
 		return -EINVAL;
@@ -88,19 +91,26 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 	dx = span / (width - 1.0);
 	x0 = lo - .5 * dx;
 	bar = calloc(width, 1);
-	if (!bar)
-		return -ENOMEM;
+	count = calloc(width, sizeof(*count));
+	if (!bar || !count) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < nsets; i++) {
 		const struct fpl_plot_set *s = &sets[i];
-		int m = stack_height(s, x0, dx), run = 0, last = -1;
+		int best = column_counts(s, x0, dx, width, count), m;
 
+		/* Scale tall stacks down to max_rows; 0 draws every point, as ministat does. */
+		if (max_rows > 0 && best > max_rows)
+			for (int x = 0; x < width; x++)
+				count[x] = (count[x] * max_rows + best - 1) / best;
+		m = (max_rows > 0 && best > max_rows ? max_rows : best) + 1;
 		if (m > cap) {
 			char *p = realloc(data, (size_t)m * width);
 
 			if (!p) {
-				free(data);
-				free(bar);
-				return -ENOMEM;
+				err = -ENOMEM;
+				goto out;
 			}
 			data = p;
 			cap = m;
@@ -108,13 +118,9 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 		if (m > height)
 			memset(data + (size_t)height * width, 0, (size_t)(m - height) * width);
 		height = m;
-		for (size_t k = 0; k < s->n; k++) {
-			int x = column(s->sorted[k], x0, dx);
-
-			run = x == last ? run + 1 : 1;
-			last = x;
-			data[run * width + x] |= (char)(i + 1);
-		}
+		for (int x = 0; x < width; x++)
+			for (size_t row = 1; row <= count[x]; row++)
+				data[row * width + x] |= (char)(i + 1);
 		draw_bar(bar, s, x0, dx);
 	}
 	border(out, width);
@@ -135,9 +141,11 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 		fputc(bar[j] ? bar[j] : ' ', out);
 	fputs("|\n", out);
 	border(out, width);
+out:
+	free(count);
 	free(data);
 	free(bar);
-	return 0;
+	return err;
 }
 
 /* The values ministat would see: all of them, or the middle after trimming. */
@@ -165,7 +173,7 @@ static int ministat_metric(const struct fpl_cmp *c, const struct fpl_cmp_metric 
 		ministat_view(c, &m->s[i], &ms[i], &ps[i]);
 		fprintf(out, "%c %s\n", plot_sym[i + 1], c->paths[i]);
 	}
-	err = fpl_cmp_plot(out, ps, c->ncases, 74);
+	err = fpl_cmp_plot(out, ps, c->ncases, 74, 0);
 	if (err)
 		return err;
 	fputs("    N           Min           Max        Median           Avg        Stddev\n", out);
