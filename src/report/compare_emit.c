@@ -98,7 +98,7 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 	fputs(".\n", out);
 	for (size_t j = 0; j < c->nm; j++) {
 		const struct fpl_cmp_metric *m = &c->m[j];
-		struct fpl_plot_set ps[7];
+		struct fpl_plot_set ps[7] = { { 0 } };
 		char v[256];
 
 		fprintf(out, "\n== %s (%s; %s)\n", m->label, unit_of(m), m->method);

@@ -165,8 +165,8 @@ static void ministat_view(const struct fpl_cmp *c, const struct fpl_cmp_series *
 
 static int ministat_metric(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, FILE *out)
 {
-	struct fpl_ministat ms[PLOT_MAX_SETS];
-	struct fpl_plot_set ps[PLOT_MAX_SETS];
+	struct fpl_ministat ms[PLOT_MAX_SETS] = { { 0 } };
+	struct fpl_plot_set ps[PLOT_MAX_SETS] = { { 0 } };
 	int err;
 
 	for (size_t i = 0; i < c->ncases; i++) {
