@@ -399,6 +399,55 @@ static void test_fxsave_only_path(void **state)
 	free(l);
 }
 
+/* fpl_regs_set_exact: the mask live, everything else in init, whatever libc did before. */
+static void test_regs_set_exact(void **state)
+{
+	struct live *l = live_get();
+	const struct fpl_xstate *xs = &l->xs;
+	uint8_t *a = fpl_xstate_alloc(xs->size_std_max);
+	struct tracking t;
+	uint64_t xinuse = 0, masks[FPL_XFEATURE_MAX + 2];
+	unsigned n = 0;
+	bool have;
+	int e;
+
+	if (!xs->xsave) {
+		free(a);
+		free(l);
+		skip();
+	}
+	t = tracks_init(&l->cpu, xs);
+	masks[n++] = 0;
+	masks[n++] = xs->xcr0;
+	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
+		if (xs->xcr0 >> id & 1)
+			masks[n++] = 1ull << id;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t m = masks[i];
+
+		/* Dirty what glibc dirties (and more) first. */
+		memset(a, 0x5a, xs->size_std_max);
+		e = fpl_regs_set(xs, xs->xcr0, 3);
+		assert_int_equal(e, 0);
+		e = fpl_regs_set_exact(xs, m, 4);
+		have = fpl_xinuse(&l->cpu, &xinuse);
+		fpl_xsave64(a, xs->xcr0);
+		assert_int_equal(e, 0);
+		if (have && (xinuse & t.xinuse) != (m & t.xinuse))
+			fail_msg("set_exact(0x%llx): XINUSE 0x%llx", (unsigned long long)m,
+				 (unsigned long long)xinuse);
+		if ((get64(a + 512) & t.bv) != (m & t.bv))
+			fail_msg("set_exact(0x%llx): XSTATE_BV 0x%llx", (unsigned long long)m,
+				 (unsigned long long)get64(a + 512));
+		for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
+			if ((xs->xcr0 & ~m) >> id & 1)
+				assert_init_bytes(xs, id, a);
+	}
+	assert_int_equal(fpl_regs_set_exact(xs, xs->xcr0 | ~xs->xcr0, 1), -ENOTSUP);
+	free(a);
+	free(l);
+}
+
 static void test_regs_unsupported(void **state)
 {
 	struct live *l = live_get();
@@ -419,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_xsavec_extent),
 		cmocka_unit_test(test_init_reads_back_as_init),
 		cmocka_unit_test(test_regs_set_sets_xinuse),
+		cmocka_unit_test(test_regs_set_exact),
 		cmocka_unit_test(test_fxsave_only_path),
 		cmocka_unit_test(test_regs_unsupported),
 	};
