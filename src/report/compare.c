@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* compare: match metrics across cases, summarise, test against the baseline, Holm over the family. */
+/* compare: match metrics across cases, summarise, test against the baseline, Holm. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>

@@ -81,8 +81,8 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		fprintf(out, "; Mann-Whitney U = %g, p = %.4g (normal approximation)\n", t->mw.u,
 			t->mw.p);
 		if (c->opts.bootstrap)
-			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g] (%zu resamples, seed %lu, percentile)\n",
-				center_name(c), t->boot.ratio, t->boot.lo, t->boot.hi, t->boot.reps,
+			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g]"
+				" (%zu resamples, seed %lu, percentile)\n", center_name(c), t->boot.ratio, t->boot.lo, t->boot.hi, t->boot.reps,
 				t->boot.seed);
 	}
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Read compare's cases: plain numbers, will-it-scale output, fpulab results JSON; kind by content. */
+/* Read compare's cases: plain numbers, will-it-scale output, results JSON; kind by content. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
