@@ -21,11 +21,15 @@
 
 #define DATA "tests/data/compare/"
 
+/* Absolute: some tests run it from another directory. */
 static const char *bin(void)
 {
+	static char path[4096];
 	const char *b = getenv("FPL_BIN");
 
-	return b ? b : "build/fpulab";
+	if (!path[0] && !realpath(b ? b : "build/fpulab", path))
+		snprintf(path, sizeof(path), "%s", b ? b : "build/fpulab");
+	return path;
 }
 
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
