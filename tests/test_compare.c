@@ -183,6 +183,11 @@ static void test_results_json(void **state)
 		json_array_get(metrics, 0), "comparisons"), 0), "proven")));
 	json_decref(root);
 	free(out);
+	/* A null sample (not taken) is left out, and said so. */
+	assert_int_equal(compare(DATA "json/a.json " DATA "json/nulls.json", &out), 0);
+	assert_non_null(strstr(out, "note: xsave insn=xsavec mask=0x7: cycles: case 2: 2 null samples left out"));
+	assert_non_null(strstr(out, "\n2          18 "));
+	free(out);
 	/* --metric selects by name or bench/name. */
 	assert_int_equal(compare("-f csv -m 'xsave/time' " DATA "json/a.json " DATA "json/b.json",
 				 &out), 0);

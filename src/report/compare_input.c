@@ -322,8 +322,9 @@ static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_di
 	struct fpl_result *res;
 	int err = fpl_result_load(path, &res, diag);
 
+	/* A missing or unreadable file is bad input like any other. */
 	if (err)
-		return err;
+		return err == -ENOMEM ? err : -EINVAL;
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
 		char *params;
@@ -358,8 +359,12 @@ static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_di
 				if (!label || !r->bench || !r->name || !r->params || !r->method)
 					err = -ENOMEM;
 			}
+			/* The reader turns a null sample (not taken) into NaN. */
 			for (size_t k = 0; k < m->n && !err; k++)
-				err = push(r, m->samples[k]);
+				if (isfinite(m->samples[k]))
+					err = push(r, m->samples[k]);
+				else
+					r->dropped++;
 		}
 		free(params);
 	}
