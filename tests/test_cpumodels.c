@@ -83,7 +83,9 @@ struct probe {
 	bool xsave, osxsave, avx_cpuid, avx512f_cpuid;
 	uint64_t xcr0;
 	uint32_t size_xcr0;		/* CPUID 0xD.0 EBX */
-	uint32_t size[64], offset[64];	/* CPUID 0xD.i for i in XCR0 */
+	uint64_t user;			/* CPUID 0xD.0 EDX:EAX */
+	bool xsaveopt, xsavec;		/* CPUID 0xD.1 EAX */
+	uint32_t size[64], offset[64], ecx[64];	/* CPUID 0xD.i for i in user */
 	/* the library's view under the same model */
 	uint64_t lib_xcr0;
 	bool lib_avx, lib_avx2, lib_avx512f, lib_xsave;
@@ -92,30 +94,32 @@ struct probe {
 static int probe_main(void)
 {
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
-	uint32_t r[4];
+	uint32_t r[4], max;
 	uint64_t xcr0 = 0;
 
 	fpl_cpuid_raw(0, 0, r);
-	printf("max_leaf %u\n", r[0]);
-	if (r[0] >= 0xd) {
-		fpl_cpuid_raw(1, 0, r);
-		if (r[2] >> 27 & 1) {
-			xcr0 = fpl_xgetbv(0);
-			fpl_cpuid_raw(0xd, 0, r);
-			printf("size_xcr0 %u\n", r[1]);
-			for (unsigned i = 2; i < 64; i++) {
-				if (!(xcr0 >> i & 1))
-					continue;
-				fpl_cpuid_raw(0xd, i, r);
-				printf("comp %u %u %u\n", i, r[0], r[1]);
-			}
+	max = r[0];
+	printf("max_leaf %u\n", max);
+	fpl_cpuid_raw(1, 0, r);
+	printf("xsave %u\nosxsave %u\navx %u\n", r[2] >> 26 & 1, r[2] >> 27 & 1, r[2] >> 28 & 1);
+	if (max >= 0xd && (r[2] >> 27 & 1)) {
+		uint64_t user;
+
+		xcr0 = fpl_xgetbv(0);
+		fpl_cpuid_raw(0xd, 0, r);
+		user = (uint64_t)r[3] << 32 | r[0];
+		printf("size_xcr0 %u\nuser 0x%" PRIx64 "\n", r[1], user);
+		fpl_cpuid_raw(0xd, 1, r);
+		printf("xsaveopt %u\nxsavec %u\n", r[0] & 1, r[0] >> 1 & 1);
+		for (unsigned i = 2; i < 64; i++) {
+			if (!(user >> i & 1))
+				continue;
+			fpl_cpuid_raw(0xd, i, r);
+			printf("comp %u %u %u %u\n", i, r[0], r[1], r[2]);
 		}
 	}
-	fpl_cpuid_raw(1, 0, r);
-	printf("xsave %u\nosxsave %u\navx %u\nxcr0 0x%" PRIx64 "\n", r[2] >> 26 & 1,
-	       r[2] >> 27 & 1, r[2] >> 28 & 1, xcr0);
-	fpl_cpuid_raw(0, 0, r);
-	if (r[0] >= 7) {
+	printf("xcr0 0x%" PRIx64 "\n", xcr0);
+	if (max >= 7) {
 		fpl_cpuid_raw(7, 0, r);
 		printf("avx512f %u\n", r[1] >> 16 & 1);
 	}
@@ -136,9 +140,12 @@ static void parse_probe(const char *text, struct probe *p)
 		char key[32];
 		unsigned long long v, a, b;
 
-		if (sscanf(line, "comp %llu %llu %llu", &v, &a, &b) == 3 && v < 64) {
+		unsigned long long c;
+
+		if (sscanf(line, "comp %llu %llu %llu %llu", &v, &a, &b, &c) == 4 && v < 64) {
 			p->size[v] = a;
 			p->offset[v] = b;
+			p->ecx[v] = c;
 			continue;
 		}
 		if (sscanf(line, "%31s %lli", key, &v) != 2)
@@ -146,6 +153,9 @@ static void parse_probe(const char *text, struct probe *p)
 #define KEY(k, field) if (!strcmp(key, k)) p->field = v
 		KEY("max_leaf", max_leaf);
 		KEY("size_xcr0", size_xcr0);
+		KEY("user", user);
+		KEY("xsaveopt", xsaveopt);
+		KEY("xsavec", xsavec);
 		KEY("xsave", xsave);
 		KEY("osxsave", osxsave);
 		KEY("avx", avx_cpuid);
@@ -282,11 +292,171 @@ static void test_info(void **state)
 	}
 }
 
+static uint64_t hex_field(json_t *o, const char *key, bool *ok)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return (uint64_t)json_integer_value(v);
+	if (json_is_string(v))
+		return strtoull(json_string_value(v), NULL, 0);
+	*ok = false;
+	return 0;
+}
+
+static json_t *component(json_t *host, unsigned id)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(host, "components"), i, c)
+		if (json_integer_value(json_object_get(c, "id")) == (json_int_t)id)
+			return c;
+	return NULL;
+}
+
+static bool insn_supported(json_t *host, const char *name)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(host, "save_instructions"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")) ?: "", name))
+			return json_is_true(json_object_get(c, "supported"));
+	fail_msg("info --json: no save instruction '%s'", name);
+	return false;
+}
+
+#define EXPECT(cond, ...) do { if (!(cond)) fail_msg(__VA_ARGS__); } while (0)
+
+/* info --json under the model against CPUID under the same model (the probe). */
+static void check_info_json(const struct model *m, const struct probe *p, const char *text)
+{
+	json_error_t e;
+	json_t *doc = json_loads(text, 0, &e), *host, *c;
+	bool ok = true;
+	uint64_t xcr0;
+	uint32_t coff = 576;
+
+	EXPECT(doc, "%s: info --json does not parse: %s", m->name, e.text);
+	host = json_object_get(doc, "host");
+	EXPECT(json_is_object(host), "%s: info --json has no host object", m->name);
+	EXPECT(json_is_true(json_object_get(host, "xsave")) == p->osxsave,
+	       "%s: info says xsave %s, CPUID says OSXSAVE %d", m->name,
+	       json_is_true(json_object_get(host, "xsave")) ? "true" : "false", p->osxsave);
+	EXPECT(insn_supported(host, "fxsave"), "%s: FXSAVE not supported?", m->name);
+	EXPECT(insn_supported(host, "xsave") == p->osxsave, "%s: xsave support", m->name);
+	EXPECT(insn_supported(host, "xsaveopt") == (p->osxsave && p->xsaveopt),
+	       "%s: xsaveopt support", m->name);
+	EXPECT(insn_supported(host, "xsavec") == (p->osxsave && p->xsavec),
+	       "%s: info says XSAVEC %d, CPUID 0xD.1 says %d", m->name,
+	       insn_supported(host, "xsavec"), p->xsavec);
+	EXPECT(!insn_supported(host, "xsaves"), "%s: XSAVES offered in ring 3", m->name);
+	if (!p->osxsave) {
+		/* FXSAVE only: the legacy area, x87 and SSE, nothing else claimed. */
+		json_t *x = json_object_get(host, "xcr0");
+
+		EXPECT(json_is_null(x) || (json_is_string(x) && strtoull(json_string_value(x),
+			NULL, 0) <= 3), "%s: an XCR0 beyond x87|SSE on a CPU without XSAVE",
+		       m->name);
+		EXPECT(hex_field(host, "xsave_size_standard", &ok) == 512 && ok,
+		       "%s: the FXSAVE area is 512 bytes", m->name);
+		for (unsigned i = 2; i < 64; i++) {
+			c = component(host, i);
+			EXPECT(!c || !json_is_true(json_object_get(c, "enabled")),
+			       "%s: component %u enabled without XSAVE", m->name, i);
+		}
+		json_decref(doc);
+		return;
+	}
+	xcr0 = hex_field(host, "xcr0", &ok);
+	EXPECT(ok && xcr0 == p->xcr0, "%s: info XCR0 0x%" PRIx64 ", XGETBV 0x%" PRIx64, m->name,
+	       xcr0, p->xcr0);
+	EXPECT(hex_field(host, "xsave_size_standard", &ok) == p->size_xcr0,
+	       "%s: standard size %" PRIu64 ", CPUID 0xD.0 EBX %u", m->name,
+	       hex_field(host, "xsave_size_standard", &ok), p->size_xcr0);
+	for (unsigned i = 2; i < 64; i++) {
+		bool enabled = xcr0 >> i & 1;
+
+		if (!(p->user >> i & 1))
+			continue;
+		c = component(host, i);
+		EXPECT(c, "%s: component %u (CPUID enumerates it) missing from info", m->name, i);
+		EXPECT(json_is_true(json_object_get(c, "enabled")) == enabled,
+		       "%s: component %u enabled %d, XCR0 says %d", m->name, i,
+		       json_is_true(json_object_get(c, "enabled")), enabled);
+		EXPECT(hex_field(c, "size", &ok) == p->size[i] &&
+		       hex_field(c, "offset", &ok) == p->offset[i],
+		       "%s: component %u size %" PRIu64 " offset %" PRIu64 ", CPUID %u %u", m->name,
+		       i, hex_field(c, "size", &ok), hex_field(c, "offset", &ok), p->size[i],
+		       p->offset[i]);
+		if (!enabled)
+			continue;
+		/* Compacted: XCR0's components in order from 576, aligned where ECX[1] says. */
+		if (p->ecx[i] & 2)
+			coff = (coff + 63) & ~63u;
+		EXPECT(hex_field(c, "compacted_offset", &ok) == coff,
+		       "%s: component %u compacted offset %" PRIu64 ", expected %u", m->name, i,
+		       hex_field(c, "compacted_offset", &ok), coff);
+		coff += p->size[i];
+	}
+	EXPECT(hex_field(host, "xsave_size_compacted", &ok) == coff,
+	       "%s: compacted size %" PRIu64 ", expected %u", m->name,
+	       hex_field(host, "xsave_size_compacted", &ok), coff);
+	json_decref(doc);
+}
+
+static void test_info_json(void **state)
+{
+	static const char *const args[] = { "info", "--json", NULL };
+
+	need_qemu();
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(models); i++) {
+		struct cmd_out o;
+		struct probe p;
+
+		probe_model(&models[i], &p);
+		assert_int_equal(run_under(&models[i], args, &o), 0);
+		check_info_json(&models[i], &p, o.out);
+		cmd_out_free(&o);
+	}
+}
+
+/* A dump taken under the model describes the same CPU when read back natively. */
+static void test_dump_roundtrip(void **state)
+{
+	char dir[] = "/tmp/fpl-cpumodels-XXXXXX", path[64];
+
+	need_qemu();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dump", dir);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(models); i++) {
+		const char *dump[] = { "info", "--dump-cpuid", "-o", path, NULL };
+		const char *native[] = { cmd_fpl_bin(), "info", "--cpuid", path, "--json", NULL };
+		struct cmd_out o;
+		struct probe p;
+
+		probe_model(&models[i], &p);
+		assert_int_equal(run_under(&models[i], dump, &o), 0);
+		cmd_out_free(&o);
+		assert_int_equal(cmd_run(native, LIMIT_S, &o), 0);
+		if (cmd_code(&o))
+			fail_msg("%s: info --cpuid of its dump: exit %d\n%s", models[i].name,
+				 cmd_code(&o), o.err);
+		check_info_json(&models[i], &p, o.out);
+		cmd_out_free(&o);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_info_json),
+		cmocka_unit_test(test_dump_roundtrip),
 	};
 	ssize_t n;
 
