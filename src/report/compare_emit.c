@@ -22,7 +22,8 @@ static const char *center_name(const struct fpl_cmp *c)
 /* Decimals that show a percentage's half-width to two significant digits. */
 static int pct_decimals(double half)
 {
-	int d = half > 0 ? 1 - (int)floor(log10(half)) : 2;
+	/* inf when the baseline's center is 0: (int) of inf is undefined */
+	int d = half > 0 && isfinite(half) ? 1 - (int)floor(log10(half)) : 2;
 
 	return d < 2 ? 2 : d > 8 ? 8 : d;
 }

@@ -111,6 +111,11 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 		fputs("[no plot, span is zero width]\n", out);
 		return 0;
 	}
+	/* Values near DBL_MAX overflow the mean or stddev: columns would be (int) of inf. */
+	if (!isfinite(span)) {
+		fputs("[no plot, values too large to draw]\n", out);
+		return 0;
+	}
 	dx = span / (width - 1.0);
 	x0 = lo - .5 * dx;
 	bar = calloc(width, 1);

@@ -20,16 +20,36 @@ size_t fpl_trim_count(size_t n, double trim)
 	return (size_t)floor((double)n * trim / 100.0);
 }
 
+/*
+ * Student's t quantile and tail. Values near DBL_MAX make the variances inf
+ * and df NaN or inf, and GSL then fails through its error handler, whose
+ * default aborts the process. Beyond 1e7 degrees of freedom the normal
+ * distribution is the same to 7 digits.
+ */
+static double t_qinv(double q, double df)
+{
+	if (!(df > 0))
+		return NAN;
+	return df > 1e7 ? gsl_cdf_ugaussian_Qinv(q) : gsl_cdf_tdist_Qinv(q, df);
+}
+
+static double t_q(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	return df > 1e7 ? gsl_cdf_ugaussian_Q(t) : gsl_cdf_tdist_Q(t, df);
+}
+
 /* Fill t, p, tcrit and the interval from diff, se and df. */
 static void finish(struct fpl_ttest *r, double conf)
 {
 	double alpha = 1.0 - conf / 100.0;
 
 	r->diff = r->center_b - r->center_a;
-	r->tcrit = gsl_cdf_tdist_Qinv(alpha / 2, r->df);
+	r->tcrit = t_qinv(alpha / 2, r->df);
 	if (r->se > 0) {
 		r->t = r->diff / r->se;
-		r->p = 2 * gsl_cdf_tdist_Q(fabs(r->t), r->df);
+		r->p = 2 * t_q(fabs(r->t), r->df);
 	} else {
 		r->t = NAN;
 		r->p = NAN;
