@@ -450,6 +450,96 @@ static void test_dump_roundtrip(void **state)
 	rmdir(dir);
 }
 
+/* Commands that run benchmarks: `run` and every command whose --help lists the common options. */
+static size_t bench_commands(char names[][32], size_t max)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
+	struct cmd_out o;
+	size_t n = 0;
+	bool in = false;
+
+	assert_int_equal(cmd_run(argv, LIMIT_S, &o), 0);
+	for (char *l = strtok(o.out, "\n"); l && n < max; l = strtok(NULL, "\n")) {
+		char name[32];
+		const char *h[] = { cmd_fpl_bin(), name, "--help", NULL };
+		struct cmd_out ho;
+
+		if (!strncmp(l, "Commands:", 9)) {
+			in = true;
+			continue;
+		}
+		if (!in || l[0] != ' ' || sscanf(l, " %31s", name) != 1) {
+			in = in && l[0] == ' ';
+			continue;
+		}
+		assert_int_equal(cmd_run(h, LIMIT_S, &ho), 0);
+		if (!strcmp(name, "run") || strstr(ho.out, "Common options:"))
+			snprintf(names[n++], 32, "%s", name);
+		cmd_out_free(&ho);
+	}
+	cmd_out_free(&o);
+	return n;
+}
+
+/* Every skipped run says why; the host is the model's. */
+static void check_results(const struct model *m, const struct probe *p, const char *cmd,
+			  const char *text, unsigned *skipped, unsigned *measured)
+{
+	json_error_t e;
+	json_t *doc = json_loads(text, 0, &e), *run, *host;
+	bool ok = true;
+	size_t i;
+
+	EXPECT(doc, "%s: fpulab %s --json: output does not parse: %s", m->name, cmd, e.text);
+	host = json_object_get(doc, "host");
+	if (json_object_get(host, "xcr0") && p->osxsave)
+		EXPECT(hex_field(host, "xcr0", &ok) == p->xcr0,
+		       "%s: fpulab %s: host XCR0 is not XGETBV's 0x%" PRIx64, m->name, cmd, p->xcr0);
+	json_array_foreach(json_object_get(doc, "runs"), i, run) {
+		json_t *why = json_object_get(run, "skip_reason");
+
+		if (json_is_true(json_object_get(run, "skipped"))) {
+			EXPECT(json_is_string(why) && json_string_length(why) > 0,
+			       "%s: fpulab %s: runs[%zu] skipped without a reason", m->name, cmd, i);
+			(*skipped)++;
+		} else {
+			(*measured)++;
+		}
+	}
+	json_decref(doc);
+}
+
+/* Each benchmark command and the quick suite, tiny budget: 0 or 77, skips with reasons. */
+static void test_benchmarks(void **state)
+{
+	char names[32][32];
+	size_t n;
+
+	need_qemu();
+	n = bench_commands(names, FPL_ARRAY_SIZE(names));
+	if (!n) {
+		print_message("  no benchmark commands in this build yet\n");
+		skip();
+	}
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(models); i++) {
+		struct probe p;
+
+		probe_model(&models[i], &p);
+		for (size_t k = 0; k < n; k++) {
+			const char *args[] = { names[k], "--quick", "-q", "--budget", "0.02", "--json",
+					       NULL };
+			unsigned skipped = 0, measured = 0;
+			struct cmd_out o;
+
+			run_under(&models[i], args, &o);
+			check_results(&models[i], &p, names[k], o.out, &skipped, &measured);
+			print_message("  %-15s   %u runs measured, %u skipped with a reason\n",
+				      models[i].name, measured, skipped);
+			cmd_out_free(&o);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +547,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_info_json),
 		cmocka_unit_test(test_dump_roundtrip),
+		cmocka_unit_test(test_benchmarks),
 	};
 	ssize_t n;
 
