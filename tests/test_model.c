@@ -50,7 +50,7 @@ struct scenario {
 	int nsections;
 	uint64_t fill, cmp, seed;
 	uint32_t mxcsr_begin;		/* read right after the first begin */
-	uint16_t fcw_begin;
+	uint16_t fcw_begin, fsw_begin;
 	uint8_t *inside;		/* XSAVE inside the first section, after the clobber */
 	uint8_t *after_end;		/* XSAVE after the first end, before return to user */
 	uint8_t *after;			/* XSAVE after return to user */
@@ -76,6 +76,7 @@ static NOVEC void run_sections(struct scenario *sc)
 		if (i == 0) {
 			__asm__ volatile("stmxcsr %0" : "=m"(sc->mxcsr_begin));
 			__asm__ volatile("fnstcw %0" : "=m"(sc->fcw_begin));
+			__asm__ volatile("fnstsw %0" : "=m"(sc->fsw_begin));
 		}
 		fpl_fpu_clobber(cpu, sc->fill, sc->seed + 1 + (uint64_t)i);
 		if (i == 0)
@@ -182,7 +183,7 @@ static void check_one(enum fpl_save_insn insn, enum fpl_fpu_policy pol, unsigned
 	char label[96];
 	const char *what;
 	uint32_t at = 0, pat_mxcsr;
-	uint16_t pat_fcw;
+	uint16_t pat_fcw, pat_fsw;
 
 	snprintf(label, sizeof(label), "%s/%s/%s", fpl_save_insn_name(insn),
 		 fpl_fpu_policy_name(pol), fpl_kfpu_mask_name(kfpu));
@@ -194,7 +195,13 @@ static void check_one(enum fpl_save_insn insn, enum fpl_fpu_policy pol, unsigned
 	sc.after = fpl_xstate_alloc(size);
 	assert_non_null(pattern);
 	assert_non_null(sc.after);
-	fpl_xstate_pattern(&xs, sc.fill, seed, pattern);
+	/* A pattern whose MXCSR is the default would make the KFPU_MXCSR check prove nothing. */
+	do {
+		memset(pattern, 0, size);
+		fpl_xstate_pattern(&xs, sc.fill, seed, pattern);
+		memcpy(&pat_mxcsr, pattern + 24, 4);
+	} while (pat_mxcsr == FPL_MXCSR_DEFAULT && ++seed);
+	sc.seed = seed;
 
 	run_sections(&sc);
 
@@ -210,12 +217,13 @@ static void check_one(enum fpl_save_insn insn, enum fpl_fpu_policy pol, unsigned
 	if (pol == FPL_FPU_LAZY && !what)
 		fail_msg("%s: lazy end restored the owner already", label);
 
-	memcpy(&pat_mxcsr, pattern + 24, 4);
+	/* The mask acts after the save, on the registers only. FNINIT clears TOP and flags. */
 	memcpy(&pat_fcw, pattern, 2);
-	assert_int_not_equal(pat_mxcsr, FPL_MXCSR_DEFAULT);	/* else the check below proves nothing */
-	assert_int_not_equal(pat_fcw, FPL_FCW_DEFAULT);
+	memcpy(&pat_fsw, pattern + 2, 2);
+	assert_int_not_equal(pat_fsw, 0);	/* else the FNINIT check proves nothing */
 	assert_int_equal(sc.mxcsr_begin, kfpu & FPL_KFPU_MXCSR ? FPL_MXCSR_DEFAULT : pat_mxcsr);
 	assert_int_equal(sc.fcw_begin, kfpu & FPL_KFPU_387 ? FPL_FCW_DEFAULT : pat_fcw);
+	assert_int_equal(sc.fsw_begin, kfpu & FPL_KFPU_387 ? 0 : pat_fsw);
 
 	assert_int_equal(sc.ctx.st.sections, 3);
 	assert_int_equal(sc.ctx.st.saves, pol == FPL_FPU_LAZY ? 1 : 3);
