@@ -47,6 +47,9 @@ int fpl_parse_sizes(const char *s, size_t lo, size_t hi, size_t unit, size_t *ou
  */
 int fpl_section_check(const struct fpl_bench_env *env, struct fpl_diag *diag);
 
+/* The same for the xor benchmark (templates, sizes, arities, section masks). */
+int fpl_xor_bench_check(const struct fpl_bench_env *env, struct fpl_diag *diag);
+
 /* A figure with its 95% confidence interval. */
 struct fpl_ci {
 	size_t n;		/* pairs or samples used */

@@ -119,13 +119,13 @@ static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fp
 				found = impl_listed(&probe, item);
 			}
 			if (!found)
-				return fpl_diag_set(diag, -EINVAL, "section: --impl: no implementation "
+				return fpl_diag_set(diag, -EINVAL, "--impl: no implementation "
 						    "named '%s'", item);
 			s += len + (s[len] == ',');
 		}
 	}
 	if (!p->nwork)
-		return fpl_diag_set(diag, -EINVAL, "section: no %s implementation is built in",
+		return fpl_diag_set(diag, -EINVAL, "no %s implementation is built in",
 				    wl);
 	return 0;
 }
@@ -139,7 +139,7 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 	memset(p, 0, sizeof(*p));
 	p->total = (size_t)fpl_bench_opt_int(env, "total", 65536);
 	if (p->total < 4096 || p->total > MAX_TOTAL)
-		return fpl_diag_set(diag, -EINVAL, "section: --total %zu is outside [4096, %u]",
+		return fpl_diag_set(diag, -EINVAL, "--total %zu is outside [4096, %u]",
 				    p->total, MAX_TOTAL);
 	err = fpl_parse_sizes(fpl_bench_opt(env, "chunks"), MIN_CHUNK, p->total, MIN_CHUNK,
 			      p->chunk, MAX_CHUNKS, &p->nchunk, diag);
@@ -147,12 +147,12 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 		char m[sizeof(diag->msg)];
 
 		snprintf(m, sizeof(m), "%s", diag->msg);
-		return fpl_diag_set(diag, err, "section: --chunks: %s (with --total %zu)", m,
+		return fpl_diag_set(diag, err, "--chunks: %s (with --total %zu)", m,
 				    p->total);
 	}
 	for (size_t i = 0; i < p->nchunk; i++)
 		if (p->total % p->chunk[i])
-			return fpl_diag_set(diag, -EINVAL, "section: --chunks: %zu does not divide "
+			return fpl_diag_set(diag, -EINVAL, "--chunks: %zu does not divide "
 					    "--total %zu", p->chunk[i], p->total);
 	if (!strcmp(pol, "both") || !strcmp(pol, "eager"))
 		p->pol[p->npol++] = FPL_FPU_EAGER;
@@ -168,7 +168,7 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 			char m[sizeof(diag->msg)];
 
 			snprintf(m, sizeof(m), "%s", diag->msg);
-			return fpl_diag_set(diag, err, "section: --mask: %s", m);
+			return fpl_diag_set(diag, err, "--mask: %s", m);
 		}
 		p->nkfpu = 1;
 	}
