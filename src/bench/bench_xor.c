@@ -165,10 +165,13 @@ struct calib_cell {
 	bool sectioned;
 };
 
+/* section_skip: why the sectioned cells cannot run (no such save instruction), or NULL. */
 static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *result,
-		       const struct xplan *p, struct calib_cell *cells, size_t *ncells)
+		       const struct xplan *p, const char *section_skip, struct calib_cell *cells,
+		       size_t *ncells)
 {
 	const char *era = fpl_bench_opt(env, "kernel-era");
+	const struct fpl_xor_impl *forced = fpl_xor_kernel_forced(env->cpu);
 	size_t n = 0;
 
 	for (size_t i = 0; i < p->nimpl; i++) {
@@ -187,9 +190,12 @@ static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *resul
 									: "no section") ||
 			    fpl_run_param_str(c->run, "kernel_era", era) ||
 			    (k && fpl_run_param_str(c->run, "policy", fpl_bench_opt(env, "policy"))) ||
-			    (k && fpl_run_param_str(c->run, "insn", fpl_bench_opt(env, "insn"))))
+			    (k && fpl_run_param_str(c->run, "insn", fpl_bench_opt(env, "insn"))) ||
+			    (forced && fpl_run_param_str(c->run, "kernel_forced", forced->name)))
 				return -ENOMEM;
-			if (!c->impl->supported(env->cpu, &why)) {
+			if (k && section_skip)
+				why = section_skip;
+			if ((k && section_skip) || !c->impl->supported(env->cpu, &why)) {
 				if (fpl_run_skip(c->run, "%s", why ? why : "not supported"))
 					return -ENOMEM;
 				continue;
@@ -253,9 +259,6 @@ static int calibrate(const struct fpl_bench_env *env, struct fpl_result *result,
 
 	if (!cells || fpl_xor_calib_buffers(&region, &b1, &b2))
 		goto out;
-	err = calib_cells(env, result, p, cells, &ncells);
-	if (err)
-		goto out;
 	if (p->nkfpu > 1) {
 		err = fpl_xstate_init(&xs, env->cpu);
 		if (!err)
@@ -264,12 +267,16 @@ static int calibrate(const struct fpl_bench_env *env, struct fpl_result *result,
 						       fpl_bench_opt(env, "policy")),
 					       (enum fpl_save_insn)fpl_save_insn_by_name(
 						       fpl_bench_opt(env, "insn")), &diag);
-		if (err) {
-			fpl_result_warn(result, "no sections: %s", diag.msg);
+		if (err == -ENOMEM)
 			goto out;
-		}
-		have_ctx = true;
+		have_ctx = !err;
+		if (err && !diag.msg[0])
+			fpl_diag_set(&diag, err, "no extended-state layout for this CPU");
 	}
+	err = calib_cells(env, result, p, p->nkfpu > 1 && !have_ctx ? diag.msg : NULL, cells,
+			  &ncells);
+	if (err)
+		goto out;
 	/* Interleaved: every template and mask once per round, in the kernel's order. */
 	for (long long r = 0; r < repeat && !err; r++) {
 		for (size_t i = 0; i < ncells && !err; i++) {

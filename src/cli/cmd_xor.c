@@ -222,15 +222,14 @@ static void print_calibrate(const struct fpl_result *r, FILE *f)
 				"(modelled: %s restore, %s):\n", cols[c], policy, insn);
 		print_lines(r, era, cols[c], 0, f);
 	}
-	if (era == FPL_XOR_ERA_CURRENT) {
-		struct fpl_cpu cpu;
+	for (size_t i = 0; i < r->nruns && era == FPL_XOR_ERA_CURRENT; i++) {
+		const char *forced = fpl_fpucmd_param_str(r->runs[i], "kernel_forced");
 
-		fpl_cpu_read(&cpu);
-		if (fpl_xor_kernel_forced(&cpu) &&
-		    fpl_xor_line_forced(line, sizeof(line), era,
-					fpl_xor_kernel_forced(&cpu)->name) >= 0)
+		if (*forced && fpl_xor_line_forced(line, sizeof(line), era, forced) >= 0) {
 			fprintf(f, "# a 6.x kernel on this CPU skips the calibration and prints: %s\n",
 				line);
+			break;
+		}
 	}
 	if (reps > 1 || ncol > 1)
 		print_table(r, cols, ncol, f);
