@@ -110,14 +110,11 @@ static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fp
 
 		for (const char *s = impl; *s;) {
 			size_t len = strcspn(s, ",");
-			struct fpl_section_work probe;
 			bool found = false;
 
 			snprintf(item, sizeof(item), "%.*s", (int)len, s);
-			for (size_t i = 0; i < n && !found; i++) {
-				probe = all[i];
-				found = impl_listed(&probe, item);
-			}
+			for (size_t i = 0; i < n && !found; i++)
+				found = impl_listed(&all[i], item);
 			if (!found)
 				return fpl_diag_set(diag, -EINVAL, "--impl: no implementation "
 						    "named '%s'", item);
