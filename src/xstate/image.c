@@ -240,6 +240,11 @@ static void check_xrstor(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 {
 	size_t need;
 
+	if (!img->xs->xsave) {
+		add(img, FPL_IMAGE_FAULT, "xrstor.unsupported", 0,
+		    "this CPU has no usable XSAVE: XRSTOR raises #UD (SIGILL)");
+		return;
+	}
 	if (cfg->check_align && ((uintptr_t)img->buf & (FPL_XSAVE_ALIGN - 1)))
 		add(img, FPL_IMAGE_FAULT, "xrstor.align", 0,
 		    "the buffer at %p is not 64-byte aligned", (const void *)img->buf);
