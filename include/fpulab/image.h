@@ -32,9 +32,6 @@ const char *fpl_image_format_name(enum fpl_image_format f);
 /* Also accepts "standard" for raw. -1 if unknown. */
 int fpl_image_format_by_name(const char *name);
 
-/* Component names of a mask, space-separated ("x87 SSE AVX"), "none" for 0. */
-void fpl_image_mask_names(uint64_t mask, char *buf, size_t n);
-
 #define FPL_FP_XSTATE_MAGIC1		0x46505853u	/* "SXPF" at byte 464 */
 #define FPL_FP_XSTATE_MAGIC2		0x46505845u	/* "EXPF" after the image */
 #define FPL_FP_XSTATE_MAGIC2_SIZE	4

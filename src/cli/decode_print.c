@@ -217,15 +217,15 @@ int fpl_decode_print_table(FILE *f, const char *path, const struct fpl_cpu *cpu,
 
 	fprintf(f, "file        %s (%zu bytes)\n", path, img->len);
 	fprintf(f, "format      %s (%s)\n", fpl_image_format_name(img->format), img->why);
-	fpl_image_mask_names(img->xcr0, names, sizeof(names));
+	fpl_xfeature_mask_names(img->xcr0, names, sizeof(names));
 	fprintf(f, "cpu         %s%s%s (%s), XCR0 0x%" PRIx64 " (%s)\n", cpu->live ? "" : "dump ",
 		cpu->live ? "" : cpu->source, cpu->brand[0] ? cpu->brand : "?", cpu->vendor,
 		img->xcr0, names);
-	fpl_image_mask_names(img->xstate_bv, names, sizeof(names));
+	fpl_xfeature_mask_names(img->xstate_bv, names, sizeof(names));
 	fprintf(f, "XSTATE_BV   0x%016" PRIx64 "  %s\n", img->xstate_bv, names);
 	fprintf(f, "XCOMP_BV    0x%016" PRIx64 "  %s form\n", img->xcomp_bv,
 		img->compacted ? "compacted" : "standard");
-	fpl_image_mask_names(img->rfbm, names, sizeof(names));
+	fpl_xfeature_mask_names(img->rfbm, names, sizeof(names));
 	fprintf(f, "RFBM        0x%" PRIx64 " (%s)\n", img->rfbm, names);
 	if (img->format == FPL_IMAGE_SIGNAL)
 		fprintf(f, "sw bytes    magic1 0x%08" PRIx32 " extended_size %" PRIu32 " xfeatures 0x%"

@@ -78,23 +78,6 @@ void fpl_image_cfg_init(struct fpl_image_cfg *cfg, const struct fpl_cpu *cpu,
 	cfg->rfbm = ~0ull;
 }
 
-void fpl_image_mask_names(uint64_t mask, char *buf, size_t n)
-{
-	size_t used = 0;
-
-	if (n)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < 64 && used < n; i++) {
-		if (!(mask >> i & 1))
-			continue;
-		used += i < FPL_XFEATURE_MAX ?
-			snprintf(buf + used, n - used, "%s%s", used ? " " : "", fpl_xfeature_name(i)) :
-			snprintf(buf + used, n - used, "%sbit%u", used ? " " : "", i);
-	}
-	if (!mask && n)
-		snprintf(buf, n, "none");
-}
-
 static void add(struct fpl_image *img, enum fpl_image_severity sev, const char *rule,
 		size_t offset, const char *fmt, ...) FPL_PRINTF(5, 6);
 
@@ -172,7 +155,7 @@ static void check_xrstor_standard(struct fpl_image *img, const struct fpl_image_
 	char names[128];
 
 	if (outside) {
-		fpl_image_mask_names(outside, names, sizeof(names));
+		fpl_xfeature_mask_names(outside, names, sizeof(names));
 		add(img, FPL_IMAGE_FAULT, "xrstor.xstate_bv", bit_offset(512, outside),
 		    "XSTATE_BV 0x%" PRIx64 " has %s, not enabled in XCR0 0x%" PRIx64
 		    " (checked whatever RFBM is)", img->xstate_bv, names, img->xcr0);
@@ -212,13 +195,13 @@ static void check_xrstor_compacted(struct fpl_image *img, const struct fpl_image
 		return;
 	}
 	if (outside) {
-		fpl_image_mask_names(outside, names, sizeof(names));
+		fpl_xfeature_mask_names(outside, names, sizeof(names));
 		add(img, FPL_IMAGE_FAULT, "xrstor.xcomp_bv", bit_offset(520, outside),
 		    "XCOMP_BV 0x%" PRIx64 " has %s, not enabled in XCR0 0x%" PRIx64,
 		    img->xcomp_bv, names, img->xcr0);
 	}
 	if (missing) {
-		fpl_image_mask_names(missing, names, sizeof(names));
+		fpl_xfeature_mask_names(missing, names, sizeof(names));
 		add(img, FPL_IMAGE_FAULT, "xrstor.xstate_bv_not_in_xcomp_bv",
 		    bit_offset(512, missing),
 		    "XSTATE_BV 0x%" PRIx64 " has %s, missing from XCOMP_BV 0x%" PRIx64
@@ -326,7 +309,7 @@ static void check_signal(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 		    "extended_size %" PRIu32 " is not xstate_size + 4 as the kernel writes it",
 		    sw->extended_size);
 	if (sw->xfeatures & ~img->xcr0) {
-		fpl_image_mask_names(sw->xfeatures & ~img->xcr0, names, sizeof(names));
+		fpl_xfeature_mask_names(sw->xfeatures & ~img->xcr0, names, sizeof(names));
 		add(img, FPL_IMAGE_NOTE, "sigframe.xfeatures", 472,
 		    "xfeatures 0x%" PRIx64 " has %s outside XCR0: sigreturn ignores them",
 		    sw->xfeatures, names);

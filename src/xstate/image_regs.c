@@ -196,7 +196,7 @@ int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t m
 				    img->nfindings ? img->findings[0].rule : "?",
 				    img->nfindings ? img->findings[0].offset : 0);
 	if (img->xstate_bv & ~comp) {
-		fpl_image_mask_names(img->xstate_bv & ~comp, names, sizeof(names));
+		fpl_xfeature_mask_names(img->xstate_bv & ~comp, names, sizeof(names));
 		return fpl_diag_set(diag, -EINVAL, "XSTATE_BV 0x%" PRIx64 " has %s, outside the "
 				    "target mask 0x%" PRIx64 ": converting would lose it",
 				    img->xstate_bv, names, comp);
