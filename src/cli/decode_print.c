@@ -218,8 +218,8 @@ int fpl_decode_print_table(FILE *f, const char *path, const struct fpl_cpu *cpu,
 	fprintf(f, "file        %s (%zu bytes)\n", path, img->len);
 	fprintf(f, "format      %s (%s)\n", fpl_image_format_name(img->format), img->why);
 	fpl_xfeature_mask_names(img->xcr0, names, sizeof(names));
-	fprintf(f, "cpu         %s%s%s (%s), XCR0 0x%" PRIx64 " (%s)\n", cpu->live ? "" : "dump ",
-		cpu->live ? "" : cpu->source, cpu->brand[0] ? cpu->brand : "?", cpu->vendor,
+	fprintf(f, "cpu         %s%s%s (%s), XCR0 0x%" PRIx64 " (%s)\n", cpu->live ? "" : cpu->source,
+		cpu->live ? "" : ": ", cpu->brand[0] ? cpu->brand : "?", cpu->vendor,
 		img->xcr0, names);
 	fpl_xfeature_mask_names(img->xstate_bv, names, sizeof(names));
 	fprintf(f, "XSTATE_BV   0x%016" PRIx64 "  %s\n", img->xstate_bv, names);

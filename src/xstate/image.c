@@ -172,9 +172,9 @@ static void check_xrstor_standard(struct fpl_image *img, const struct fpl_image_
 	nz = first_nonzero(img, 536, 576);
 	if (nz)
 		add(img, FPL_IMAGE_NOTE, "xrstor.header_24_63", nz,
-		    "header byte %zu is 0x%02x: reserved, but the standard form of XRSTOR does not "
-		    "check bytes 24..63 (SDM 13.8.1; confirmed on %s Zen 4); PTRACE_SETREGSET "
-		    "refuses it", nz - 512, img->buf[nz], cfg->amd ? "this" : "AMD");
+		    "header byte %zu is 0x%02x: reserved, but the standard form of XRSTOR checks "
+		    "only bytes 8..23 (SDM 13.8.1, and so measured on AMD family 1Ah); "
+		    "PTRACE_SETREGSET refuses it", nz - 512, img->buf[nz]);
 	/* The standard form loads MXCSR whenever RFBM has SSE or AVX, even if XSTATE_BV does not. */
 	if (img->rfbm & (FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM))
 		check_mxcsr(img, cfg, FPL_IMAGE_FAULT, "xrstor.mxcsr",
