@@ -150,6 +150,7 @@ static void decode_ok(struct live *l, const uint8_t *buf, size_t len, enum fpl_i
 {
 	struct fpl_diag diag = { "" };
 
+	l->cfg.format = FPL_IMAGE_AUTO;
 	if (fpl_image_decode(buf, len, &l->cfg, &l->img, &diag))
 		fail_msg("%s", diag.msg);
 	assert_int_equal(l->img.format, f);
@@ -273,6 +274,126 @@ static void test_ptrace_setregset_agrees(void **state)
 	assert_true(rejected > n / 10 && rejected < n - n / 10);
 	free(good);
 	free(buf);
+}
+
+static const uint8_t *sr_image;
+static size_t sr_len;
+
+static void on_usr2(int sig, siginfo_t *si, void *ucv)
+{
+	memcpy(((ucontext_t *)ucv)->uc_mcontext.fpregs, sr_image, sr_len);
+}
+
+/* Mutate a kernel-written frame in the places the kernel's and XRSTOR's checks look at. */
+static void mutate_frame(uint8_t *t, size_t len, uint64_t xcr0, uint64_t *s)
+{
+	static const uint32_t sizes[] = { 575, 576, 1000, 2432, 2433, 4096 };
+	uint64_t r;
+
+#define RND() (*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17, *s)
+	r = RND();
+	if (r % 10 == 0)
+		t[464 + (r >> 8) % 4] ^= 0x10;
+	if ((r >> 12) % 10 == 0)
+		memcpy(t + 480, &sizes[(r >> 16) % 6], 4);
+	if ((r >> 20) % 10 == 0)
+		memcpy(t + 468, &(uint32_t){ (uint32_t)((r >> 24) % 2 ? 2431 : 0) }, 4);
+	if ((r >> 28) % 10 == 0)
+		t[len - 1] ^= 1;
+	r = RND();
+	if (r % 4 == 0)
+		memcpy(t + 472, &(uint64_t){ (r >> 8) & (xcr0 | 1ull << 9) }, 8);
+	if ((r >> 16) % 4 == 0)
+		memcpy(t + 512, &(uint64_t){ (r >> 24) & (xcr0 | 1ull << 9) }, 8);
+	r = RND();
+	if (r % 8 == 0)
+		t[512 + 16 + (r >> 8) % 48] = 1;
+	if ((r >> 16) % 8 == 0)
+		t[24 + 2] = (uint8_t)(r >> 24);
+	if ((r >> 32) % 8 == 0)
+		memcpy(t + 520, &(uint64_t){ FPL_XCOMP_BV_COMPACTED | xcr0 }, 8);
+#undef RND
+}
+
+/*
+ * sigreturn against the validator's signal-frame rules: a handler replaces its
+ * frame's fpstate with a mutated one. Expected: SIGSEGV when the validator
+ * says XRSTOR (or FXRSTOR) faults; otherwise XMM0 and the upper YMM0 as
+ * XRSTOR with RFBM = xfeatures (or, when the software bytes fail the kernel's
+ * check, FXRSTOR of the legacy area) leaves them.
+ */
+static void test_sigreturn_agrees(void **state)
+{
+	struct live *l = *state;
+	uint8_t *base = fpl_xstate_alloc(CAP), *t = fpl_xstate_alloc(CAP);
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	unsigned n = 300, segv = 0, fx_only = 0;
+	size_t len;
+
+	if (!l)
+		skip();
+	len = capture_signal(l, l->xs.xcr0, base);
+	l->cfg.format = FPL_IMAGE_SIGNAL;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t want[32], got[32];
+		int fds[2], st;
+		pid_t pid;
+
+		memcpy(t, base, len);
+		mutate_frame(t, len, l->xs.xcr0, &s);
+		assert_int_equal(fpl_image_decode(t, len, &l->cfg, &l->img, NULL), 0);
+		assert_int_equal(pipe(fds), 0);
+		pid = fork();
+		if (!pid) {
+			struct sigaction sa = { .sa_sigaction = on_usr2, .sa_flags = SA_SIGINFO };
+			long me = getpid(), tid = syscall(SYS_gettid);
+			uint8_t *after = fpl_xstate_alloc(CAP);
+
+			sr_image = t;
+			sr_len = len;
+			signal(SIGSEGV, SIG_DFL);	/* not cmocka's: the parent wants to see it */
+			sigaction(SIGUSR2, &sa, NULL);
+			raw_syscall3(SYS_tgkill, me, tid, SIGUSR2);
+			fpl_xsave64(after, ~0ull);
+			memcpy(got, after + 160, 16);
+			memcpy(got + 16, after + l->xs.comp[2].offset, 16);
+			if (!(after[512] & FPL_XFEATURE_MASK_YMM))
+				memset(got + 16, 0, 16);
+			_exit(write(fds[1], got, 32) == 32 ? 0 : 1);
+		}
+		close(fds[1]);
+		waitpid(pid, &st, 0);
+		if (l->img.xrstor_faults != (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV))
+			fail_msg("frame %u: sigreturn %s, validator %s (%s)", i,
+				 WIFSIGNALED(st) ? "killed the task" : "returned",
+				 l->img.xrstor_faults ? "expects a fault" : "expects none",
+				 l->img.nfindings ? l->img.findings[0].rule : "no findings");
+		segv += l->img.xrstor_faults;
+		if (!l->img.xrstor_faults) {
+			uint8_t y[32];
+
+			assert_int_equal(read(fds[0], got, 32), 32);
+			memset(want, 0, 32);
+			if (!l->img.sw.valid) {
+				memcpy(want, t + 160, 16);
+				fx_only++;
+			} else {
+				if (l->img.rfbm & FPL_XFEATURE_MASK_SSE)
+					fpl_image_vector(&l->img, 0, 16, want);
+				if (l->img.rfbm & FPL_XFEATURE_MASK_YMM &&
+				    !fpl_image_vector(&l->img, 0, 32, y))
+					memcpy(want + 16, y + 16, 16);
+			}
+			assert_memory_equal(got, want, 32);
+		}
+		close(fds[0]);
+	}
+	l->cfg.format = FPL_IMAGE_AUTO;
+	printf("sigreturn differential: %u mutated frames, %u killed by SIGSEGV, %u restored "
+	       "x87/SSE only (software bytes refused), 0 disagreements\n", n, segv, fx_only);
+	assert_true(segv > 10 && fx_only > 10 && segv + fx_only < n - 10);
+	free(base);
+	free(t);
 }
 
 /* XRSTOR of the converted image loads the same state as XRSTOR of the original. */
@@ -445,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_signal_frame),
 		cmocka_unit_test(test_ptrace_dump),
 		cmocka_unit_test(test_ptrace_setregset_agrees),
+		cmocka_unit_test(test_sigreturn_agrees),
 		cmocka_unit_test(test_convert_on_hardware),
 		cmocka_unit_test(test_x87_tags_on_hardware),
 		cmocka_unit_test(test_fixtures),
