@@ -112,14 +112,38 @@ static void mutate(struct env *e, uint8_t *img, uint64_t *rfbm)
 	*rfbm = chance(e, 40) ? ~0ull : chance(e, 80) ? interesting_bits(e) : rnd(e);
 }
 
+/* An image made of random bytes, header words biased towards zero and towards XCR0's bits. */
+static void random_image(struct env *e, uint8_t *img)
+{
+	for (unsigned i = 0; i < e->xs.size_std_max; i += 8) {
+		uint64_t v = rnd(e);
+
+		memcpy(img + i, &v, 8);
+	}
+	for (unsigned i = 512; i < 576; i += 8) {
+		uint64_t v = chance(e, 60) ? 0 : i < 528 ? interesting_bits(e) : rnd(e);
+
+		if (i == 520 && chance(e, 40))
+			v |= FPL_XCOMP_BV_COMPACTED;
+		memcpy(img + i, &v, 8);
+	}
+	if (chance(e, 70))
+		memcpy(img + 24, &(uint32_t){ 0x1f80 }, 4);
+}
+
 static void make_batch(struct env *e, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		struct shared *sh = e->sh;
+		uint8_t *img;
 
 		sh->shift[i] = chance(e, 2) ? 1 + rnd(e) % 63 : 0;
-		memcpy(sh->slots[i] + sh->shift[i], e->base[rnd(e) % NBASE], e->xs.size_std_max);
-		mutate(e, sh->slots[i] + sh->shift[i], &sh->rfbm[i]);
+		img = sh->slots[i] + sh->shift[i];
+		if (chance(e, 10))
+			random_image(e, img);
+		else
+			memcpy(img, e->base[rnd(e) % NBASE], e->xs.size_std_max);
+		mutate(e, img, &sh->rfbm[i]);
 		sh->verdict[i] = V_PENDING;
 	}
 }

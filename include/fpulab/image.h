@@ -68,6 +68,7 @@ struct fpl_image_finding {
 struct fpl_image_cfg {
 	const struct fpl_xstate *xs;
 	uint32_t mxcsr_mask;
+	const char *mxcsr_mask_source;	/* how mxcsr_mask was found, for the reader */
 	bool xsavec;			/* compacted form supported (CPUID 0xD.1 EAX[1]) */
 	bool amd;
 	enum fpl_image_format format;	/* FPL_IMAGE_AUTO: detect */

@@ -105,8 +105,9 @@ static void print_verdict(FILE *f, const struct fpl_image_cfg *cfg, const struct
 			img->xrstor_faults && img->kernel_rejects ? "; " : "",
 			img->kernel_rejects ? "the kernel would refuse it" : "");
 	else
-		fprintf(f, "verdict     accepted: %s would load it (rules of %s, MXCSR mask 0x%"
-			PRIx32 ")\n", who, cfg->amd ? "AMD" : "Intel/SDM", cfg->mxcsr_mask);
+		fprintf(f, "verdict     accepted: %s would load it\n", who);
+	fprintf(f, "rules       SDM XRSTOR rules (checked against XRSTOR on AMD family 1Ah); "
+		"MXCSR mask 0x%" PRIx32 " (%s)\n", cfg->mxcsr_mask, cfg->mxcsr_mask_source);
 	print_findings(f, img);
 }
 
@@ -349,7 +350,7 @@ int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		"format", fpl_image_format_name(img->format), "format_reason", img->why,
 		"cpu", "vendor", cpu->vendor, "source", cpu->source, "live", cpu->live,
 		"xcr0", hex64(img->xcr0), "mxcsr_mask", hex64(cfg->mxcsr_mask),
-		"rules", cfg->amd ? "AMD" : "Intel/SDM",
+		"mxcsr_mask_source", cfg->mxcsr_mask_source,
 		"xstate_bv", hex64(img->xstate_bv), "xcomp_bv", hex64(img->xcomp_bv),
 		"compacted", img->compacted, "rfbm", hex64(img->rfbm),
 		"verdict", verdict_json(img), "components", components_json(img),

@@ -69,10 +69,18 @@ void fpl_image_cfg_init(struct fpl_image_cfg *cfg, const struct fpl_cpu *cpu,
 	cfg->xsavec = xs->xsave && (r[0] & 2);
 	if (cpu->live) {
 		cfg->mxcsr_mask = live_mxcsr_mask();
+		cfg->mxcsr_mask_source = "FXSAVE MXCSR_MASK of this CPU";
 	} else {
 		fpl_cpu_cpuid(cpu, 0x80000001, 0, r);
 		/* MXCSR.MM (bit 17) exists on AMD parts with MisAlignSse (ECX[7]). */
-		cfg->mxcsr_mask = cfg->amd && (r[2] & (1u << 7)) ? 0x2ffff : 0xffff;
+		if (cfg->amd && (r[2] & (1u << 7))) {
+			cfg->mxcsr_mask = 0x2ffff;
+			cfg->mxcsr_mask_source = "AMD with MisAlignSse: MXCSR.MM writable";
+		} else {
+			cfg->mxcsr_mask = 0xffff;
+			cfg->mxcsr_mask_source = cfg->amd ? "AMD without MisAlignSse" :
+							    "Intel and others: DAZ, no MM";
+		}
 	}
 	cfg->format = FPL_IMAGE_AUTO;
 	cfg->rfbm = ~0ull;
