@@ -374,6 +374,12 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	err = fpl_fpu_ctx_init(&c->ctx, env->cpu, c->xs, pol, insn, &diag);
 	if (err)
 		return err == -ENOMEM ? err : fpl_run_skip(run, "%s", diag.msg);
+	if (insn == FPL_INSN_FXSAVE && (c->xs->xcr0 & ~FPL_XFEATURE_MASK_FPSSE) &&
+	    fpl_run_warn(run, "FXSAVE keeps x87 and SSE only: the owner's AVX and AVX-512 "
+			 "state is not preserved, as on a kernel that used FXSAVE here")) {
+		fpl_fpu_ctx_destroy(&c->ctx);
+		return -ENOMEM;
+	}
 	fpl_harness_defaults(env, &cfg);
 	cfg.budget_s = budget;
 	cfg.warmup_s = budget * 0.1;

@@ -200,6 +200,11 @@ static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *resul
 					return -ENOMEM;
 				continue;
 			}
+			if (k && !strcmp(fpl_bench_opt(env, "insn"), "fxsave") &&
+			    (env->cpu->xcr0 & ~FPL_XFEATURE_MASK_FPSSE) &&
+			    fpl_run_warn(c->run, "FXSAVE keeps x87 and SSE only: AVX and AVX-512 "
+					 "state is not preserved across these sections"))
+				return -ENOMEM;
 			c->speed = fpl_run_add_metric(c->run, "speed", "MB/s",
 				"the kernel's do_xor_speed() in the era given: 4096-byte do_2 calls "
 				"between mfence pairs timed with CLOCK_MONOTONIC, MB/s = 1000 * "
