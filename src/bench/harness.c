@@ -10,6 +10,65 @@
 #include "fpulab/stats.h"
 
 #define REPS_MAX	(1ull << 32)
+#define RATIO_RING	7
+
+/*
+ * The core clock moves with the host's load on a shared machine (here by
+ * 30% within seconds), so one start figure would turn a frequency change
+ * into a cost change. Each round measures core/TSC once; a sample is
+ * converted with the median of the last RATIO_RING rounds.
+ */
+struct ratio_track {
+	bool fixed;
+	uint64_t reps;
+	double ring[RATIO_RING];
+	size_t n, next;
+	double *all;
+	size_t nall;
+};
+
+static double ratio_now(const struct fpl_clock *c, struct ratio_track *t)
+{
+	double v, tmp[RATIO_RING], *p;
+
+	if (t->fixed)
+		return c->core_per_tsc;
+	v = fpl_clock_ratio_sample(c, t->reps);
+	if (isfinite(v)) {
+		t->ring[t->next] = v;
+		t->next = (t->next + 1) % RATIO_RING;
+		if (t->n < RATIO_RING)
+			t->n++;
+		p = realloc(t->all, (t->nall + 1) * sizeof(*p));
+		if (p) {
+			t->all = p;
+			t->all[t->nall++] = v;
+		}
+	}
+	if (!t->n)
+		return c->core_per_tsc;
+	memcpy(tmp, t->ring, t->n * sizeof(*tmp));
+	fpl_sort(tmp, t->n);
+	return fpl_quantile_sorted(tmp, t->n, 0.5);
+}
+
+/* The ratios used, summarised in each variant's cycles metric. */
+static void ratio_record(const struct fpl_clock *c, const struct ratio_track *t,
+			 struct fpl_variant *v, size_t nv)
+{
+	struct fpl_summary s;
+
+	if (t->fixed || !t->nall || fpl_summarize(t->all, t->nall, 0, &s))
+		return;
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].m_cycles->extra)
+			continue;
+		v[i].m_cycles->extra = json_pack("{s:{s:I, s:f, s:f, s:f, s:f}}", "core_per_tsc",
+						 "n", (json_int_t)s.n, "min", s.min,
+						 "median", s.median, "max", s.max,
+						 "clock_start", c->core_per_tsc_start);
+	}
+}
 
 void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cfg *cfg)
 {
@@ -52,7 +111,7 @@ static double sample(const struct fpl_variant *v)
 	return (b - a) / ((double)v->reps * ops);
 }
 
-static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
+static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start)
 {
 	const char *pfx = v->prefix ? v->prefix : "";
 	char name[3][96], base[640], m[3][900];
@@ -65,8 +124,13 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
 		 (unsigned long long)v->reps, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N");
-	snprintf(m[0], sizeof(m[0]), "%s; core cycles %s, %.4f per TSC tick at start",
-		 base, fpl_clock_core_method(c), c->core_per_tsc);
+	if (ratio_at_start)
+		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
+			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);
+	else
+		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x the core/TSC ratio "
+			 "measured once per round, median of the last %d rounds", base,
+			 fpl_clock_core_method(c), RATIO_RING);
 	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. rdtscp;lfence)", base);
 	snprintf(m[2], sizeof(m[2]), "%s; ns from TSC ticks at %.0f Hz", base, c->tsc_hz);
 	snprintf(name[0], sizeof(name[0]), "%scycles", pfx);
@@ -77,9 +141,8 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
 	v->m_ns = fpl_run_add_metric(v->run, name[2], "ns", m[2]);
 	if (!v->m_cycles || !v->m_tsc || !v->m_ns)
 		return -ENOMEM;
-	extra = json_pack("{s:I, s:f, s:s, s:f}", "reps", (json_int_t)v->reps,
-			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n",
-			  "core_per_tsc", c->core_per_tsc);
+	extra = json_pack("{s:I, s:f, s:s}", "reps", (json_int_t)v->reps,
+			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n");
 	if (!extra)
 		return -ENOMEM;
 	v->m_tsc->extra = extra;
@@ -95,18 +158,22 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		    struct fpl_variant *v, size_t nv)
 {
 	const struct fpl_clock *c = env->clock;
+	struct ratio_track rt = { .fixed = cfg->ratio_at_start };
 	uint64_t t0 = fpl_tsc_end();
-	double last_progress = 0;
+	double last_progress = 0, ratio;
 	size_t round;
-	int err;
+	int err = 0;
 
+	if (!rt.fixed)
+		rt.reps = fpl_clock_ratio_reps(c);
 	for (size_t i = 0; i < nv; i++) {
 		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
-		err = add_metrics(c, &v[i]);
+		err = add_metrics(c, &v[i], rt.fixed);
 		if (err)
 			return err;
 	}
 	do {
+		ratio_now(c, &rt);
 		for (size_t i = 0; i < nv; i++)
 			sample(&v[i]);
 	} while (elapsed_s(c, t0) < cfg->warmup_s && !fpl_bench_stopped(env));
@@ -115,16 +182,21 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	for (round = 0; round < cfg->max_samples; round++) {
 		double e;
 
-		if (fpl_bench_stopped(env))
-			return -EINTR;
-		for (size_t i = 0; i < nv; i++) {
+		if (fpl_bench_stopped(env)) {
+			err = -EINTR;
+			break;
+		}
+		ratio = ratio_now(c, &rt);
+		for (size_t i = 0; i < nv && !err; i++) {
 			double tsc = sample(&v[i]);
 
 			if (fpl_metric_add(v[i].m_tsc, tsc) ||
 			    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
-			    fpl_metric_add(v[i].m_cycles, fpl_clock_tsc_to_cycles(c, tsc)))
-				return -ENOMEM;
+			    fpl_metric_add(v[i].m_cycles, tsc * ratio))
+				err = -ENOMEM;
 		}
+		if (err)
+			break;
 		e = elapsed_s(c, t0);
 		if (e - last_progress > 0.1 && cfg->budget_s > 0) {
 			fpl_bench_progress(env, fmin(1.0, e / cfg->budget_s), v[0].name);
@@ -133,7 +205,9 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s)
 			break;
 	}
-	return 0;
+	ratio_record(c, &rt, v, nv);
+	free(rt.all);
+	return err;
 }
 
 static double metric_median(const struct fpl_metric *m)
