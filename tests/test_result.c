@@ -180,7 +180,9 @@ static void test_table_and_csv(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "skipped: no AVX-512 here"));
 	assert_non_null(strstr(buf, "[1] throughput; N=8"));
-	assert_non_null(strstr(buf, "insn=xsavec mask=231"));
+	assert_non_null(strstr(buf, "xsave insn=xsavec mask=231"));
+	/* the median of the finite samples, with its unit and note */
+	assert_non_null(strstr(buf, "cycles 100.38 cycles (IQR 1.12, MAD 1.12) [1]; n=2"));
 	free(buf);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fpl_emit(r, FPL_FMT_CSV, f, NULL), 0);

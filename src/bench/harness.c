@@ -118,10 +118,11 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ra
 	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
 	json_t *extra;
 
+	/* N varies by cell: it is in extra.reps, so cells of one kind share one method text. */
 	snprintf(base, sizeof(base),
-		 "%s; N=%llu reps per sample, %g op(s) per rep; overhead removed by %s; "
-		 "median of samples", v->method ? v->method : v->name,
-		 (unsigned long long)v->reps, ops,
+		 "%s; N reps per sample (extra.reps), N the smallest power of two with a sample "
+		 ">= 1000 timer steps; %g op(s) per rep; overhead removed by %s; median of samples",
+		 v->method ? v->method : v->name, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N");
 	if (ratio_at_start)
@@ -131,7 +132,7 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ra
 		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x the core/TSC ratio "
 			 "measured once per round, median of the last %d rounds", base,
 			 fpl_clock_core_method(c), RATIO_RING);
-	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. rdtscp;lfence)", base);
+	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence)", base);
 	snprintf(m[2], sizeof(m[2]), "%s; ns from TSC ticks at %.0f Hz", base, c->tsc_hz);
 	snprintf(name[0], sizeof(name[0]), "%scycles", pfx);
 	snprintf(name[1], sizeof(name[1]), "%stsc", pfx);
