@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fpulab/host.h"
+#include "fpulab/sysinfo.h"
+#include "fpulab/xstate.h"
 #include "cli.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -98,34 +100,36 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 	return 1;
 }
 
+/* The `fpulab info` host object, plus what only a measuring run knows: the tool and the clock. */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out)
 {
-	struct utsname u;
-	uint64_t xinuse = 0;
-	char xcr0[24], xin[24];
-	json_t *h;
+	struct fpl_xstate *xs = malloc(sizeof(*xs));
+	struct fpl_sysinfo *si = malloc(sizeof(*si));
+	json_t *h = NULL;
+	int err = -ENOMEM;
 
-	snprintf(xcr0, sizeof(xcr0), "0x%" PRIx64, cpu->xcr0);
-	if (fpl_xinuse(cpu, &xinuse))
-		snprintf(xin, sizeof(xin), "0x%" PRIx64, xinuse);
-	else
-		snprintf(xin, sizeof(xin), "unknown");
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
-	h = json_pack("{s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:i, s:i, s:i, s:b}, "
-		      "s:s, s:s, s:{s:s, s:s}, s:o}",
-		      "tool", "name", "fpulab", "version", FPL_VERSION, "git", FPL_GIT_REV,
-		      "cflags", FPL_CFLAGS,
-		      "cpu", "vendor", cpu->vendor, "brand", cpu->brand, "family", cpu->family,
-		      "model", cpu->model, "stepping", cpu->stepping,
-		      "hypervisor", fpl_cpu_has_cpuid(cpu, FPL_FEAT_HYPERVISOR),
-		      "xcr0", xcr0, "xinuse_start", xin,
-		      "kernel", "sysname", u.sysname, "release", u.release,
-		      "clock", fpl_clock_json(clock));
-	if (!h)
-		return -ENOMEM;
+	if (!xs || !si)
+		goto out;
+	fpl_sysinfo_read(si);
+	err = fpl_xstate_init(xs, cpu);
+	if (!err)
+		err = fpl_host_json(cpu, xs, si, &h);
+	if (err)
+		goto out;
+	if (json_object_set_new(h, "tool", json_pack("{s:s, s:s, s:s, s:s}", "name", "fpulab",
+						     "version", FPL_VERSION, "git", FPL_GIT_REV,
+						     "cflags", FPL_CFLAGS)) ||
+	    json_object_set_new(h, "clock", fpl_clock_json(clock))) {
+		err = -ENOMEM;
+		goto out;
+	}
 	*out = h;
-	return 0;
+	h = NULL;
+out:
+	json_decref(h);
+	free(xs);
+	free(si);
+	return err;
 }
 
 int fpl_session_start(struct fpl_session *s)
