@@ -194,7 +194,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
-	int err;
+	int err, rc;
 
 	if (fpl_bench_check_opts(b, opts, nopts, &diag))
 		return fpl_cli_usage_error(s->cmd, "%s", diag.msg);
@@ -212,8 +212,17 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 				b->name);
 		return FPL_EXIT_FAIL;
 	}
-	if (err == -EINVAL)
-		return fpl_cli_usage_error(s->cmd, "%s: bad parameters", b->name);
+	if (err == -EINVAL) {
+		/* A benchmark that refuses its parameters says why in its last warning. */
+		size_t n = json_array_size(s->result->warnings);
+		const char *reason = n ? json_string_value(json_array_get(s->result->warnings,
+									   n - 1)) : NULL;
+
+		rc = fpl_cli_usage_error(s->cmd, "%s", reason ? reason : "bad parameters");
+		if (n)
+			json_array_remove(s->result->warnings, n - 1);
+		return rc;
+	}
 	if (err)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s: %s", b->name, strerror(-err));
 	return FPL_EXIT_OK;
