@@ -66,6 +66,10 @@ static int setup(struct xs_bench *x, const struct fpl_bench_env *env, struct fpl
 	err = fpl_xstate_init(&x->xs, env->cpu);
 	if (err)
 		return err;
+	x->xcr0 = x->xs.xsave ? x->xs.xcr0 : FPL_XFEATURE_MASK_FPSSE;
+	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
+		if (x->xs.comp[id].xfd)
+			x->xcr0 &= ~(1ull << id);
 	x->xgetbv1 = fpl_cpu_has(env->cpu, FPL_FEAT_XGETBV1);
 	x->avx = fpl_cpu_has(env->cpu, FPL_FEAT_AVX);
 	x->avx512 = fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F) &&
@@ -101,7 +105,7 @@ static size_t masks_of(struct xs_bench *x, uint64_t *out, const char **names, si
 		return 1;
 	}
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(default_masks) && n < max; i++) {
-		uint64_t m = default_masks[i].mask == ~0ull ? x->xs.xcr0 : default_masks[i].mask;
+		uint64_t m = default_masks[i].mask == ~0ull ? x->xcr0 : default_masks[i].mask;
 
 		out[n] = m;
 		names[n++] = default_masks[i].name;

@@ -9,6 +9,12 @@ struct xs_bench {
 	const struct fpl_bench_env *env;
 	struct fpl_result *result;
 	struct fpl_xstate xs;
+	/*
+	 * The components measured: XCR0 without those XFD can arm (AMX tile
+	 * data: XRSTOR of it faults with #NM until the process asks for it),
+	 * x87|SSE without XSAVE. Every XRSTOR here uses it as RFBM.
+	 */
+	uint64_t xcr0;
 	bool xgetbv1, avx, avx512;
 	size_t size;			/* bytes per buffer: the standard size of every user component */
 	size_t max_samples;

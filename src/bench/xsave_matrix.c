@@ -47,8 +47,8 @@ struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, 
 
 void xs_make_compacted(struct xs_bench *x, const void *img, void *out)
 {
-	xs_establish(img, x->xs.xcr0, true, false);
-	fpl_xsavec64(out, x->xs.xcr0);
+	xs_establish(img, x->xcr0, true, false);
+	fpl_xsavec64(out, x->xcr0);
 }
 
 int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *v, size_t n,
@@ -168,7 +168,7 @@ static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *
 		     const char *mask_name, enum xs_state st, bool lat)
 {
 	bool fx = d->op == XS_FXSAVE || d->op == XS_FXRSTOR;
-	uint64_t xcr0 = x->xs.xsave ? x->xs.xcr0 : FPL_XFEATURE_MASK_FPSSE;
+	uint64_t xcr0 = x->xcr0;
 	uint64_t live = st == ST_INIT ? 0 : mask;
 	const struct xs_modify *mod = NULL;
 	struct xs_cell *c = &g->cells[g->n];
@@ -259,14 +259,15 @@ static int op_group(struct xs_bench *x, const struct op_desc *d, bool lat, const
 	for (size_t i = 0; i < (fx ? 1 : nmasks) && !err; i++) {
 		uint64_t mask = fx ? FPL_XFEATURE_MASK_FPSSE : masks[i];
 		const char *mname = fx ? "x87+sse" : names[i];
-		uint64_t xcr0 = x->xs.xsave ? x->xs.xcr0 : FPL_XFEATURE_MASK_FPSSE;
+		uint64_t xcr0 = x->xcr0;
 
 		if (mask & ~xcr0) {
 			struct fpl_run *run = xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 
 			err = run ? fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components not enabled "
-						 "in XCR0 (0x%" PRIx64 ")", mask, xcr0) : -ENOMEM;
+						 "in XCR0 (0x%" PRIx64 ") or armed by XFD", mask,
+						 x->xs.xcr0) : -ENOMEM;
 			continue;
 		}
 		for (enum xs_state st = ST_INIT; st <= ST_UNMOD && !err; st++) {

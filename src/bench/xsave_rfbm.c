@@ -122,7 +122,7 @@ static int rfbm_cell(struct xs_bench *x, struct xs_cell *c, struct fpl_variant *
 		     enum xs_op op, uint64_t rfbm, uint64_t live, void *img, void *cimg,
 		     struct fpl_run *run, const char *prefix, const char *method)
 {
-	uint64_t xcr0 = x->xs.xcr0;
+	uint64_t xcr0 = x->xcr0;
 
 	memset(c, 0, sizeof(*c));
 	c->xcr0 = xcr0;
@@ -147,7 +147,7 @@ int xs_rfbm(struct xs_bench *x, double share)
 	struct xs_cell *cells = calloc(MAXV, sizeof(*cells));
 	struct fpl_variant *v = calloc(MAXV, sizeof(*v));
 	char (*methods)[256] = calloc(MAXV, sizeof(*methods));
-	uint64_t xcr0 = x->xs.xcr0;
+	uint64_t xcr0 = x->xcr0;
 	size_t n = 0;
 	int err = 0;
 
@@ -164,7 +164,7 @@ int xs_rfbm(struct xs_bench *x, double share)
 			void *img, *cimg = NULL;
 			char hex[24];
 
-			if (!(xcr0 & bit) || (x->xs.comp[id].xfd))
+			if (!(xcr0 & bit))
 				continue;
 			run = fpl_result_add_run(x->result, "xsave");
 			img = xs_alloc(x);

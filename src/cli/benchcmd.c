@@ -23,6 +23,40 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
+/* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
+static json_t *loadavg_json(double *one)
+{
+	double a[3];
+	FILE *f = fopen("/proc/loadavg", "r");
+	int n = f ? fscanf(f, "%lf %lf %lf", &a[0], &a[1], &a[2]) : 0;
+
+	if (f)
+		fclose(f);
+	if (n != 3)
+		return NULL;
+	*one = a[0];
+	return json_pack("[f,f,f]", a[0], a[1], a[2]);
+}
+
+/*
+ * Other work on the machine changes what is measured (the sibling SMT
+ * thread shares the microcode sequencer and the ports): record the load and
+ * say so when it is high.
+ */
+static void note_load(struct fpl_session *s, const char *key)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double one = 0;
+	json_t *l = loadavg_json(&one);
+
+	if (!l)
+		return;
+	json_object_set_new(s->result->host, key, l);
+	if (ncpu > 0 && one >= ncpu)
+		fpl_result_warn(s->result, "machine loaded (%s load average %.2f on %ld CPUs): "
+				"figures may include contention from other work", key, one, ncpu);
+}
+
 void fpl_session_init(struct fpl_session *s, const char *cmd)
 {
 	memset(s, 0, sizeof(*s));
@@ -156,6 +190,7 @@ int fpl_session_start(struct fpl_session *s)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
 	json_decref(host);
+	note_load(s, "loadavg_start");
 	if (!s->selfcheck.ok)
 		fpl_result_warn(s->result, "%s", s->selfcheck.text);
 	if (s->clock->warning[0])
@@ -268,9 +303,16 @@ int fpl_session_end(struct fpl_session *s, int rc)
 					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
 					FPL_CLOCK_DRIFT_MAX_PCT);
 		json_t *cj = fpl_clock_json(s->clock);
+		struct fpl_selfcheck end;
 
-		if (cj)
+		/* Again at the end: contention that came during the run shows here. */
+		if (!fpl_selfcheck_run(s->clock, &end) && !end.ok)
+			fpl_result_warn(s->result, "at the end: %s", end.text);
+		note_load(s, "loadavg_end");
+		if (cj) {
 			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
+		}
 		json_object_set_new(s->result->host, "clock", cj);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
 			int e = emit_all(s);
