@@ -167,7 +167,6 @@ struct group {
 static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
 		     const char *mask_name, enum xs_state st, bool lat)
 {
-	bool fx = d->op == XS_FXSAVE || d->op == XS_FXRSTOR;
 	uint64_t xcr0 = x->xcr0;
 	uint64_t live = st == ST_INIT ? 0 : mask;
 	const struct xs_modify *mod = NULL;
@@ -231,7 +230,6 @@ static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *
 	*v = (struct fpl_variant){ .name = d->name, .timed = xs_cell_timed,
 				   .empty = c->empty ? xs_cell_empty : NULL, .arg = c,
 				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
-	(void)fx;
 	g->n++;
 	return 0;
 }
