@@ -142,8 +142,15 @@ static void test_atomic_file(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
+	mode_t old = umask(022);
+	struct stat st;
+
 	assert_int_equal(fpl_emit_file(r, FPL_FMT_JSON, path, &d), 0);
+	umask(old);
 	assert_int_equal(count_entries(dir), 1);
+	/* not mkstemp's 0600: what a new file gets under the umask */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
 	assert_int_equal(fpl_result_load(path, &back, &d), 0);
 	assert_int_equal(back->nruns, 2);
 	fpl_result_free(back);

@@ -51,6 +51,7 @@ struct fpl_harness_cfg {
 	size_t max_samples;	/* at most this many per variant */
 	double budget_s;	/* wall time for the whole call, warm-up included */
 	double warmup_s;	/* spent running every variant before the first kept sample */
+	double hard_s;		/* 0, or stop here even short of min_samples (3 at least) */
 	/*
 	 * false (default): convert to core cycles with the core/TSC ratio
 	 * measured once per round (running median of 7); true: with the

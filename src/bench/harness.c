@@ -20,12 +20,44 @@
  */
 struct ratio_track {
 	bool fixed;
-	uint64_t reps;
+	uint64_t reps, imul_reps;
 	double ring[RATIO_RING];
 	size_t n, next;
+	double last;		/* this round's own ratio */
 	double *all;
 	size_t nall;
+	bool *quiet;		/* per kept round: the IMUL sentinel read 300 +/- QUIET_TOL_PCT */
+	size_t nquiet;
 };
+
+/*
+ * Contention sentinel. On this shared SMT host the sibling's work slows the
+ * 1-cycle add chain more than the 3-cycle IMUL chain, and slows microcoded
+ * instructions (XSAVE*) by 5-20%. Each round also times 100 dependent IMULs
+ * and converts them with the round's own add-chain ratio: off by more than
+ * QUIET_TOL_PCT from 300 cycles, the round was contended. All samples are
+ * kept; the quiet rounds' median is given beside the median of all.
+ */
+#define QUIET_TOL_PCT	1.5
+
+static void sentinel(struct ratio_track *t)
+{
+	double a, b, cyc;
+	bool q = false, *p;
+
+	if (t->fixed)
+		return;
+	a = (double)fpl_chain_imul100(NULL, t->imul_reps);
+	b = (double)fpl_chain_imul100(NULL, 2 * t->imul_reps);
+	cyc = (b - a) / (double)t->imul_reps * t->last;
+	if (isfinite(cyc))
+		q = fabs(cyc / FPL_SELFCHECK_IMUL_EXPECT - 1) * 100 <= QUIET_TOL_PCT;
+	p = realloc(t->quiet, (t->nquiet + 1) * sizeof(*p));
+	if (p) {
+		t->quiet = p;
+		t->quiet[t->nquiet++] = q;
+	}
+}
 
 static double ratio_now(const struct fpl_clock *c, struct ratio_track *t)
 {
@@ -34,6 +66,7 @@ static double ratio_now(const struct fpl_clock *c, struct ratio_track *t)
 	if (t->fixed)
 		return c->core_per_tsc;
 	v = fpl_clock_ratio_sample(c, t->reps);
+	t->last = v;
 	if (isfinite(v)) {
 		t->ring[t->next] = v;
 		t->next = (t->next + 1) % RATIO_RING;
@@ -50,6 +83,43 @@ static double ratio_now(const struct fpl_clock *c, struct ratio_track *t)
 	memcpy(tmp, t->ring, t->n * sizeof(*tmp));
 	fpl_sort(tmp, t->n);
 	return fpl_quantile_sorted(tmp, t->n, 0.5);
+}
+
+/* Median of m's samples taken in quiet rounds; NaN with none. */
+static double quiet_median(const struct ratio_track *t, const struct fpl_metric *m, size_t *k)
+{
+	double *x = malloc((m->n ? m->n : 1) * sizeof(*x)), med = NAN;
+
+	*k = 0;
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < m->n && i < t->nquiet; i++)
+		if (t->quiet[i] && isfinite(m->samples[i]))
+			x[(*k)++] = m->samples[i];
+	if (*k) {
+		fpl_sort(x, *k);
+		med = fpl_quantile_sorted(x, *k, 0.5);
+	}
+	free(x);
+	return med;
+}
+
+static void quiet_record(const struct ratio_track *t, struct fpl_variant *v, size_t nv)
+{
+	for (size_t i = 0; i < nv && t->nquiet; i++) {
+		struct fpl_metric *ms[2] = { v[i].m_cycles, v[i].m_tsc };
+
+		for (int j = 0; j < 2; j++) {
+			size_t k;
+			double med = quiet_median(t, ms[j], &k);
+
+			if (!ms[j]->extra)
+				ms[j]->extra = json_object();
+			json_object_set_new(ms[j]->extra, "quiet_rounds", json_integer((json_int_t)k));
+			json_object_set_new(ms[j]->extra, "quiet_median",
+					    isfinite(med) ? json_real(med) : json_null());
+		}
+	}
 }
 
 /* The ratios used, summarised in each variant's cycles metric. */
@@ -165,8 +235,13 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	size_t round;
 	int err = 0;
 
-	if (!rt.fixed)
+	if (!rt.fixed) {
 		rt.reps = fpl_clock_ratio_reps(c);
+		rt.imul_reps = 1;
+		while (rt.imul_reps < (1u << 20) &&
+		       fpl_chain_imul100(NULL, rt.imul_reps) < c->min_sample_tsc)
+			rt.imul_reps *= 2;
+	}
 	for (size_t i = 0; i < nv; i++) {
 		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
 		err = add_metrics(c, &v[i], rt.fixed);
@@ -188,6 +263,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 			break;
 		}
 		ratio = ratio_now(c, &rt);
+		sentinel(&rt);
 		for (size_t i = 0; i < nv && !err; i++) {
 			double tsc = sample(&v[i]);
 
@@ -205,9 +281,14 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		}
 		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s)
 			break;
+		/* A loaded machine gives few rounds per second: the hard limit wins over min_samples. */
+		if (cfg->hard_s > 0 && e >= cfg->hard_s && round + 1 >= 3)
+			break;
 	}
 	ratio_record(c, &rt, v, nv);
+	quiet_record(&rt, v, nv);
 	free(rt.all);
+	free(rt.quiet);
 	return err;
 }
 

@@ -22,9 +22,13 @@ struct xs_bench {
 	uint64_t one_mask;
 	bool has_one_mask;
 	double budget;			/* seconds for the whole benchmark */
+	uint64_t t_start;		/* TSC at the start: parts share what is left */
 	void **allocs;			/* image buffers, freed at the end */
 	size_t nallocs;
 };
+
+/* Seconds left of the budget for a part that gets share of it, from now on. */
+double xs_left(const struct xs_bench *x, double share_end);
 
 /* A zeroed, 64-byte-aligned buffer of x->size bytes, freed by xs_free. */
 void *xs_alloc(struct xs_bench *x);
@@ -42,10 +46,11 @@ struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, 
 int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *v, size_t n,
 		 double budget_s);
 
+/* Each part runs until share_end of the budget is spent (see xs_left). */
 int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
-	      double share);
-int xs_rfbm(struct xs_bench *x, double share);
-int xs_misc(struct xs_bench *x, double share);
+	      double share_end);
+int xs_rfbm(struct xs_bench *x, double share_end);
+int xs_misc(struct xs_bench *x, double share_end);
 
 /* The compacted image of the state in img (RFBM = XCR0): XRSTOR then XSAVEC. */
 void xs_make_compacted(struct xs_bench *x, const void *img, void *out);

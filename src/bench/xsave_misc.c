@@ -54,7 +54,7 @@ static const struct {
 	  "alone" },
 };
 
-int xs_misc(struct xs_bench *x, double share)
+int xs_misc(struct xs_bench *x, double share_end)
 {
 	size_t n = FPL_ARRAY_SIZE(misc), k = 0;
 	struct misc_cell *cells = calloc(n, sizeof(*cells));
@@ -94,8 +94,9 @@ int xs_misc(struct xs_bench *x, double share)
 		k++;
 	}
 	fpl_harness_defaults(x->env, &cfg);
-	cfg.budget_s = x->budget * share;
+	cfg.budget_s = xs_left(x, share_end);
 	cfg.warmup_s = cfg.budget_s * 0.05;
+	cfg.hard_s = cfg.budget_s * 2;
 	cfg.max_samples = x->max_samples;
 	err = fpl_harness_run(x->env, &cfg, v, k);
 out:

@@ -141,7 +141,7 @@ static int rfbm_cell(struct xs_bench *x, struct xs_cell *c, struct fpl_variant *
 	return 0;
 }
 
-int xs_rfbm(struct xs_bench *x, double share)
+int xs_rfbm(struct xs_bench *x, double share_end)
 {
 	enum { MAXV = 2 * 3 * 20 };
 	struct xs_cell *cells = calloc(MAXV, sizeof(*cells));
@@ -207,7 +207,7 @@ int xs_rfbm(struct xs_bench *x, double share)
 		}
 	}
 	if (!err)
-		err = xs_group_run(x, cells, v, n, x->budget * share);
+		err = xs_group_run(x, cells, v, n, xs_left(x, share_end));
 	for (size_t i = 0; i + 1 < n && (!err || err == -EINTR); i += 2) {
 		int e = add_diff(v[i].run, &v[i], &v[i + 1]);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fpulab/report.h"
@@ -124,6 +125,8 @@ static void table_metric(FILE *f, struct notes *nt, const struct fpl_metric *m, 
 	struct fpl_summary s;
 	json_t *ci = m->extra ? json_object_get(m->extra, "ci95") : NULL;
 	json_t *test = m->extra ? json_object_get(m->extra, "test") : NULL;
+	json_t *quiet = m->extra ? json_object_get(m->extra, "quiet_median") : NULL;
+	json_t *nq = m->extra ? json_object_get(m->extra, "quiet_rounds") : NULL;
 
 	if (!summarize(m, &s)) {
 		fprintf(f, "%s: no samples", m->name);
@@ -131,6 +134,9 @@ static void table_metric(FILE *f, struct notes *nt, const struct fpl_metric *m, 
 	}
 	fprintf(f, "%s %.2f %s (IQR %.2f, MAD %.2f) [%zu]", m->name, s.median, m->unit,
 		s.q3 - s.q1, s.mad, note_of(nt, m->method ? m->method : ""));
+	if (json_is_real(quiet) && json_integer_value(nq) < (json_int_t)s.n)
+		fprintf(f, " quiet %lld: %.2f", (long long)json_integer_value(nq),
+			json_real_value(quiet));
 	if (json_array_size(ci) == 2)
 		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s", json_number_value(json_array_get(ci, 0)),
 			json_number_value(json_array_get(ci, 1)), test ? " (" : "",
@@ -177,8 +183,10 @@ static int emit_table(const struct fpl_result *r, FILE *f)
 			fprintf(f, "    warning: %s\n", json_string_value(w));
 	}
 	if (nt.n)
-		fprintf(f, "\nMedians; IQR: interquartile range (type 7 quantiles); MAD: median "
-			   "absolute deviation, unscaled. Methods:\n");
+		fprintf(f, "\nMedians of all samples; IQR: interquartile range (type 7 quantiles); "
+			   "MAD: median absolute deviation, unscaled; quiet K: median of the K "
+			   "rounds whose IMUL sentinel read 300 cycles +/- 1.5%% (no contention "
+			   "seen). Methods:\n");
 	for (size_t k = 0; k < nt.n; k++)
 		fprintf(f, "[%zu] %s\n", k + 1, nt.text[k]);
 	json_array_foreach(r->warnings, i, w)
@@ -281,6 +289,7 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 	char *dup = strdup(path), *tmp = NULL;
 	FILE *f = NULL;
 	int fd = -1, err = -ENOMEM;
+	mode_t mode;
 
 	if (!*base)
 		return fpl_diag_set(diag, -EISDIR, "%s: names a directory, not a file", path);
@@ -294,6 +303,14 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 		err = fpl_diag_set(diag, -errno, "%s: cannot create a temporary file beside it: %s",
 				   path, strerror(errno));
 		goto out;
+	}
+	/* mkstemp makes it 0600; a results file is as readable as any other new file. */
+	mode = umask(0);
+	umask(mode);
+	if (fchmod(fd, 0666 & ~mode)) {
+		err = -errno;
+		close(fd);
+		goto fail;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
