@@ -82,6 +82,11 @@ int xs_misc(struct xs_bench *x, double share_end)
 			fpl_run_skip(run, "no AVX (CPUID bit or XCR0)");
 			continue;
 		}
+		/* XGETBV raises #UD unless the OS set CR4.OSXSAVE (qemu64, Westmere) */
+		if (misc[i].m == XS_XGETBV0 && !x->xs.xsave) {
+			fpl_run_skip(run, "no XGETBV: XSAVE not enabled by the OS (CPUID.1:ECX.OSXSAVE)");
+			continue;
+		}
 		if (misc[i].xgetbv1 && !x->xgetbv1) {
 			fpl_run_skip(run, "no XGETBV with ECX=1 on this CPU");
 			continue;

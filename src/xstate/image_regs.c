@@ -191,6 +191,14 @@ int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t m
 
 	*out = NULL;
 	*out_len = 0;
+	/*
+	 * Without XSAVE the layout is FXSAVE's 512 bytes: no room for a header.
+	 * A signal frame the kernel would read as fx_only gets here with no
+	 * XRSTOR finding.
+	 */
+	if (!img->xs->xsave)
+		return fpl_diag_set(diag, -EINVAL, "this CPU has no XSAVE: there is no standard or "
+				    "compacted XSAVE form to convert to");
 	if (img->xrstor_faults)
 		return fpl_diag_set(diag, -EINVAL, "XRSTOR would reject this image (%s, byte %zu)",
 				    img->nfindings ? img->findings[0].rule : "?",
