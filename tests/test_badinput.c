@@ -116,6 +116,7 @@ static const struct row rows[] = {
 	/* decode */
 	{ { "decode" }, E2, NULL, NULL },
 	{ { "decode", "@NOFILE" }, E2, "@NOFILE", NULL },
+	{ { "decode", "-" }, E2, NULL, NULL },
 	{ { "decode", "@DIR" }, E2, NULL, NULL },
 	{ { "decode", "@EMPTY" }, E2, "@EMPTY", NULL },
 	{ { "decode", "@TEXT" }, E2, NULL, NULL },
@@ -283,6 +284,21 @@ static void test_unknown_option_everywhere(void **state)
 
 		check_row(&r, &did);
 	}
+	/* and the dispatcher itself */
+	{
+		const char *none[] = { cmd_fpl_bin(), NULL };
+		const char *unknown[] = { cmd_fpl_bin(), "no-such-command", NULL };
+		struct cmd_out o;
+
+		assert_int_equal(cmd_run(none, 30, &o), 0);
+		if (cmd_code(&o) != 2 || !o.nerr)
+			bad("fpulab without a command: exit %d, expected 2 and the usage", cmd_code(&o));
+		cmd_out_free(&o);
+		assert_int_equal(cmd_run(unknown, 30, &o), 0);
+		if (cmd_code(&o) != 2 || !strstr(o.err, "no-such-command"))
+			bad("fpulab no-such-command: exit %d: %s", cmd_code(&o), o.err);
+		cmd_out_free(&o);
+	}
 	print_message("  %zu commands checked\n", ncommands);
 	assert_int_equal(failures, 0);
 }
@@ -295,7 +311,8 @@ static void bench_rows(const char *cmd, const char *help, size_t *count)
 {
 	static const char *const common[][2] = {
 		{ "--budget", "0" }, { "--budget", "-1" }, { "--budget", "1e9" },
-		{ "--budget", "x" }, { "--cpu", "-1" }, { "--cpu", "999999" },
+		{ "--budget", "x" }, { "--budget", "nan" }, { "--budget", "inf" },
+		{ "--cpu", "-1" }, { "--cpu", "999999" }, { "--cpu", "1x" },
 		{ "--cpu", "zero" }, { "--format", "xml" },
 	};
 	char *copy = strdup(help), *save = NULL;
