@@ -68,28 +68,43 @@ static inline uint64_t tsc_end(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * Runs in the handler, possibly on an alternate stack of exactly
+ * AT_MINSIGSTKSZ bytes with a few hundred left below the frame: no calls
+ * (not even memcpy, which sanitizers intercept with deep stacks).
+ */
+static uint64_t rd(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
 static void probe_frame(const ucontext_t *uc)
 {
 	const unsigned char *fp = (const unsigned char *)uc->uc_mcontext.fpregs;
+	const unsigned char *sw = fp + SW_BYTES_OFFSET;
 	struct fpl_sigframe_info *fi = &hs.fi;
 	uintptr_t top, start;
 
-	memset(fi, 0, sizeof(*fi));
-	fi->seen = true;
 	/* The kernel's rt_sigframe: the return address, then the ucontext. */
 	start = (uintptr_t)uc - sizeof(void *);
 	top = hs.on_altstack ? hs.alt_top : (uintptr_t)uc->uc_mcontext.gregs[REG_RSP] - REDZONE;
+	fi->seen = true;
 	fi->frame_bytes = top - start;
+	fi->xsave = false;
 	if (!fp)
 		return;
-	memcpy(&fi->magic1, fp + SW_BYTES_OFFSET, 4);
-	memcpy(&fi->extended_size, fp + SW_BYTES_OFFSET + 4, 4);
-	memcpy(&fi->xfeatures, fp + SW_BYTES_OFFSET + 8, 8);
-	memcpy(&fi->xstate_size, fp + SW_BYTES_OFFSET + 16, 4);
+	fi->fpstate_offset = (uintptr_t)fp - start;
+	fi->magic1 = (uint32_t)rd(sw, 4);
+	fi->extended_size = (uint32_t)rd(sw + 4, 4);
+	fi->xfeatures = rd(sw + 8, 8);
+	fi->xstate_size = (uint32_t)rd(sw + 16, 4);
 	fi->xsave = fi->magic1 == FP_XSTATE_MAGIC1;
 	if (fi->xsave && fi->xstate_size >= FPL_XSAVE_LEGACY_SIZE + FPL_XSAVE_HDR_SIZE)
-		memcpy(&fi->magic2, fp + fi->xstate_size, 4);
-	fi->fpstate_offset = (uintptr_t)fp - start;
+		fi->magic2 = (uint32_t)rd(fp + fi->xstate_size, 4);
 }
 
 static void handler(int sig, siginfo_t *si, void *ctx)
