@@ -65,8 +65,27 @@ int fpl_run_param_real(struct fpl_run *run, const char *key, double v);
 int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v);
 int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v);
 
+/*
+ * Read a results document written by fpulab (schema FPL_RESULT_SCHEMA): host,
+ * runs with params, skip state, warnings and metrics with their raw samples
+ * (the stored summaries are not read: they are recomputed from the samples).
+ * 0, -EINVAL with diag naming the file and what is wrong, -ENOMEM.
+ */
+int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *diag);
+
 int fpl_run_skip(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);
+
+/*
+ * Read a document of schema fpulab/1 (docs/results-schema.md). Samples are
+ * what counts: summaries in the file are not read back (the writer,
+ * fpl_report_json() in fpulab/report.h, computes them from the samples).
+ * Unknown keys are ignored, so later minor additions still load.
+ * 0; -EINVAL with diag naming the file and the JSON path of the first
+ * problem; -ENOENT/-EIO for the file; -ENOMEM.
+ */
+int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *diag);
+int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *diag);
 
 #endif

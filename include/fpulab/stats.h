@@ -28,4 +28,94 @@ void fpl_sort(double *x, size_t n);
 double fpl_quantile_sorted(const double *sorted, size_t n, double p);
 double fpl_trimmed_mean_sorted(const double *sorted, size_t n, double trim);
 
+/*
+ * Two-sample tests. a is the baseline, b the case compared with it; every
+ * difference is b - a. conf is a percentage in (0, 100). p is two-sided.
+ * Functions named _sorted want both samples sorted ascending.
+ */
+struct fpl_ttest {
+	double center_a, center_b;	/* means, or trimmed means for Yuen */
+	double diff;			/* center_b - center_a */
+	double se;			/* standard error of diff */
+	double df;			/* degrees of freedom */
+	double t;			/* diff / se; NaN when se == 0 */
+	double p;			/* NaN when se == 0 */
+	double tcrit;			/* t quantile used for the interval */
+	double lo, hi;			/* confidence interval of diff */
+};
+
+/* Welch's unequal-variance t. -EINVAL when na or nb < 2 or conf outside (0, 100). */
+int fpl_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
+	      struct fpl_ttest *r);
+/* Student's t with pooled variance (what ministat does, here with exact quantiles). */
+int fpl_student(const double *a, size_t na, const double *b, size_t nb, double conf,
+		struct fpl_ttest *r);
+/*
+ * Yuen's trimmed t (Yuen 1974, as in Wilcox's yuen() and R WRS2::yuen): trimmed
+ * means, winsorized variances, g = floor(n * trim / 100) cut from each end.
+ * trim == 0 is Welch's t. -EINVAL when fewer than 2 values remain after trimming.
+ */
+int fpl_yuen_sorted(const double *a, size_t na, const double *b, size_t nb, double trim,
+		    double conf, struct fpl_ttest *r);
+/* Winsorized variance (n - 1 denominator) of sorted data, g values pulled in at each end. */
+double fpl_winsorized_var_sorted(const double *sorted, size_t n, size_t g);
+/* Values cut from each end: floor(n * trim / 100). */
+size_t fpl_trim_count(size_t n, double trim);
+
+/*
+ * Mann-Whitney U (Wilcoxon rank-sum), normal approximation with tie correction
+ * and continuity correction for every n (R's wilcox.test(exact = FALSE,
+ * correct = TRUE)); no exact small-sample distribution. u is the statistic of
+ * b: rank sum of b minus nb(nb+1)/2, so u > na*nb/2 means b tends larger.
+ */
+struct fpl_mwu {
+	double u, mean, sd;	/* U of b, its mean and tie-corrected sd under H0 */
+	double z, p;		/* continuity-corrected z; p is NaN when sd == 0 */
+};
+int fpl_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
+			    struct fpl_mwu *r);
+
+/*
+ * Percentile bootstrap of center(b) / center(a), center = trimmed mean (trim
+ * percent, 0 for the mean). Each case is resampled on its own with
+ * replacement; GSL's MT19937 seeded with seed, so a seed gives one answer.
+ */
+struct fpl_boot {
+	size_t reps;
+	unsigned long seed;
+	double ratio;		/* on the data themselves */
+	double lo, hi;		/* percentile interval of the ratio at conf */
+};
+int fpl_bootstrap_ratio_sorted(const double *a, size_t na, const double *b, size_t nb,
+			       double trim, double conf, size_t reps, unsigned long seed,
+			       struct fpl_boot *r);
+
+/* Holm's step-down adjustment of n p-values (NaN counts as 1). 0 or -ENOMEM. */
+int fpl_holm(const double *p, size_t n, double *adj);
+
+/*
+ * ministat's own conventions, to reproduce its output: median is sorted[n/2]
+ * (upper median), variance from running sums in input order, t quantile
+ * rounded to 3 decimals, the normal quantile beyond 100 df. Its "99.5%" level
+ * uses the one-sided 0.999 quantile (its table's last column), reproduced.
+ */
+struct fpl_ministat {
+	size_t n;
+	double sy, syy;		/* sums in input order */
+	double min, max, median;
+};
+/* x in input order; sorted the same values sorted. */
+void fpl_ministat_set(const double *x, const double *sorted, size_t n, struct fpl_ministat *s);
+double fpl_ministat_avg(const struct fpl_ministat *s);
+double fpl_ministat_stddev(const struct fpl_ministat *s);
+/* ministat's t for its levels 80, 90, 95, 98, 99, 99.5; NaN for any other level. */
+double fpl_ministat_t(double conf, size_t df);
+struct fpl_ministat_rel {
+	double d, e, spool, pct, pct_e;
+	int different;		/* |d| > e */
+};
+/* ds compared with the reference rs, as ministat's Relative(). */
+void fpl_ministat_relative(const struct fpl_ministat *ds, const struct fpl_ministat *rs,
+			   double conf, struct fpl_ministat_rel *r);
+
 #endif

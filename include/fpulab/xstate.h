@@ -79,6 +79,8 @@ struct fpl_xstate {
 
 /* Short kernel-style names: "x87", "SSE", "AVX", "MPX_BNDREGS", ... "AMX_TILEDATA", "APX". */
 const char *fpl_xfeature_name(unsigned id);
+/* "x87|SSE|AVX" for a mask ("none" for 0); truncated to n. Returns buf. */
+char *fpl_xfeature_mask_names(uint64_t mask, char *buf, size_t n);
 
 /*
  * Fill the table from a snapshot (live or a dump). Without usable XSAVE the
@@ -137,6 +139,8 @@ void fpl_xsavec64(void *buf, uint64_t rfbm);
 void fpl_xrstor64(const void *buf, uint64_t rfbm);
 /* Dispatch on insn (not XSAVES). FXSAVE ignores rfbm. */
 void fpl_xstate_save(enum fpl_save_insn insn, void *buf, uint64_t rfbm);
+/* Restore an image written by insn: FXRSTOR for FXSAVE, XRSTOR otherwise (either format). */
+void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm);
 
 /*
  * Register state control on the running CPU.
@@ -147,8 +151,12 @@ void fpl_xstate_save(enum fpl_save_insn insn, void *buf, uint64_t rfbm);
  * fpl_regs_set() makes the components in mask live with that pattern (by
  * XRSTOR of such an image; FXRSTOR without XSAVE). fpl_regs_init() returns
  * the components in mask to their init state. Both return 0, -ENOTSUP for a
- * component the CPU or the OS lacks. No libc call may come between these and
- * what depends on them: glibc's string functions use AVX-512 here.
+ * component the CPU or the OS lacks (or AMX tile data the kernel refused:
+ * both ask ARCH_REQ_XCOMP_PERM once when XFD guards it), -EINVAL for tile data
+ * without TILECFG in fpl_regs_set's mask. No libc call may come between these
+ * and what depends on them: glibc's string functions use AVX-512 here. The
+ * pattern keeps the x87 stack empty, every exception masked, rounding at
+ * default and PKRU key 0 open, so compiled code keeps working.
  */
 void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed, void *image);
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);

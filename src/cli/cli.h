@@ -3,15 +3,25 @@
 #ifndef FPULAB_CLI_H
 #define FPULAB_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "fpulab/base.h"
+#include "fpulab/bench.h"
+#include "fpulab/clock.h"
+#include "fpulab/cpu.h"
+#include "fpulab/harness.h"
+#include "fpulab/report.h"
+#include "fpulab/result.h"
 
 struct fpl_cmd {
 	const char *name;
 	const char *summary;	/* one line for `fpulab --help` */
 	const char *usage;	/* the whole --help text of the command */
+	void (*help)(FILE *f);	/* instead of usage, when the text is built (benchmarks) */
 	/* argv[0] is the command name. Returns an exit code (enum fpl_exit). */
 	int (*main)(int argc, char **argv);
 };
@@ -28,5 +38,84 @@ int fpl_cli_error(const char *cmd, int code, const char *fmt, ...) FPL_PRINTF(3,
 void fpl_cli_help(const struct fpl_cmd *cmd, FILE *f);
 /* True if argv holds -h or --help before any "--". */
 bool fpl_cli_wants_help(int argc, char **argv);
+
+/*
+ * Running benchmarks from a command. A session holds what every result
+ * needs once per process: the CPU snapshot, the pinned clock, the host
+ * object, the self-checks and the common flags. A benchmark command is
+ * FPL_BENCH_CMD(name, summary); a command running several (fpulab run) uses
+ * the session functions directly:
+ *
+ *	fpl_session_init(&s, "run");
+ *	for each arg: fpl_session_common_opt(&s, argc, argv, &i) ...
+ *	rc = fpl_session_start(&s);		  clock, pin, host, self-checks
+ *	rc = fpl_session_run(&s, bench, opts, n); as often as needed
+ *	rc = fpl_session_end(&s, rc);		  clock end, emit, free
+ */
+struct fpl_session {
+	const char *cmd;		/* for messages: "xsave" */
+	/* common flags */
+	enum fpl_format format;		/* --format, --json */
+	bool format_given;		/* --format given */
+	bool json_stdout;		/* --json */
+	const char *out_path;		/* -o FILE (written atomically) */
+	int cpu_id;			/* --cpu N, -1: the current CPU */
+	bool quick;			/* --quick */
+	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
+	bool quiet;			/* -q: no self-check lines, no progress */
+	/* state */
+	struct fpl_cpu *cpu;
+	struct fpl_clock *clock;
+	struct fpl_result *result;
+	struct fpl_selfcheck selfcheck;
+	bool progress_tty;
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+};
+
+void fpl_session_init(struct fpl_session *s, const char *cmd);
+/*
+ * If argv[*i] is a common flag, consume it (and its value: *i advances) and
+ * return 1; 0 if it is not one; -FPL_EXIT_USAGE after printing the error.
+ */
+int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i);
+/* Exit code: FPL_EXIT_OK, or an error after printing it. Installs the SIGINT handler. */
+int fpl_session_start(struct fpl_session *s);
+/*
+ * Run one benchmark into s->result with options already checked (or NULL, 0).
+ * A benchmark the CPU cannot run becomes a skipped run with its reason.
+ * Exit code: OK, FAIL, UNSUPPORTED (skipped); USAGE when its options are bad.
+ */
+int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
+		    const struct fpl_optval *opts, size_t nopts);
+/*
+ * Measure the clock again, record drift, emit the result unless interrupted
+ * (SIGINT: what was measured so far is emitted, marked interrupted), print
+ * warnings, free. Returns the final exit code (rc unless emitting failed).
+ */
+int fpl_session_end(struct fpl_session *s, int rc);
+
+/* The host object every result carries; swap for fpl_host_json() when it lands. */
+int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);
+
+/* A whole benchmark command: its options (--name value), the common flags, run, emit. */
+int fpl_cli_bench_main(const char *bench, int argc, char **argv);
+/* Its --help: the benchmark's options (defaults, ranges, choices) and the common flags. */
+void fpl_cli_bench_help(const char *bench, FILE *f);
+/* The common flags' help lines. */
+void fpl_cli_common_help(FILE *f);
+
+#define FPL_BENCH_CMD(n, sum)							\
+	static int fpl_cmd_main_##n(int argc, char **argv)			\
+	{									\
+		return fpl_cli_bench_main(#n, argc, argv);			\
+	}									\
+	static void fpl_cmd_help_##n(FILE *f)					\
+	{									\
+		fpl_cli_bench_help(#n, f);					\
+	}									\
+	const struct fpl_cmd fpl_cmd_##n = {					\
+		.name = #n, .summary = sum, .usage = "",			\
+		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
+	}
 
 #endif

@@ -1,33 +1,282 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab info: the CPU, its extended-state components and the kernel's FPU facts. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "fpulab/cpu.h"
+#include "fpulab/host.h"
+#include "fpulab/sysinfo.h"
+#include "fpulab/xstate.h"
 #include "cli.h"
 
-/* Placeholder until the xstate layer lands: CPU identity and XCR0 only. */
+struct info_opts {
+	bool json, dump;
+	const char *cpuid, *output;
+};
+
+static void print_cpu(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sysinfo *si)
+{
+	char hv[13];
+
+	fprintf(f, "CPU          %s (%s, family 0x%x model 0x%x stepping 0x%x)\n",
+		cpu->brand[0] ? cpu->brand : "(no brand string)", cpu->vendor, cpu->family,
+		cpu->model, cpu->stepping);
+	if (cpu->live) {
+		fprintf(f, "CPUID from   the running CPU\n");
+		fprintf(f, "microcode    %s\n", si->microcode[0] ? si->microcode :
+			"unknown (no microcode line in /proc/cpuinfo)");
+	} else {
+		fprintf(f, "CPUID from   dump %s (not the running CPU)\n", cpu->source);
+	}
+	if (cpu->note[0])
+		fprintf(f, "note         %s\n", cpu->note);
+	if (fpl_host_hypervisor(cpu, hv))
+		fprintf(f, "VM           yes (CPUID.1:ECX hypervisor bit%s%s%s)\n",
+			hv[0] ? "; \"" : "", hv, hv[0] ? "\"" : "");
+	else
+		fprintf(f, "VM           no (CPUID.1:ECX hypervisor bit clear)\n");
+}
+
+static void print_xstate(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
+			 bool have_xinuse, uint64_t xinuse)
+{
+	char names[256];
+
+	fprintf(f, "XCR0         0x%" PRIx64 "  %s  (%s)\n", xs->xcr0,
+		fpl_xfeature_mask_names(xs->xcr0, names, sizeof(names)),
+		!xs->xsave ? "no XSAVE: FXSAVE state only" : cpu->live ? "XGETBV(0)" :
+		cpu->xcr0_known ? "from the dump" :
+		"assumed: the dump has none, every user component enumerated");
+	if (have_xinuse)
+		fprintf(f, "XINUSE       0x%" PRIx64 "  %s  (XGETBV(1), now)\n", xinuse,
+			fpl_xfeature_mask_names(xinuse, names, sizeof(names)));
+	else
+		fprintf(f, "XINUSE       n/a (%s)\n", cpu->live ? "no XGETBV(1) on this CPU" :
+			"CPUID from a dump");
+	fprintf(f, "XSAVE size   standard %" PRIu32 " bytes, compacted %" PRIu32
+		" bytes (computed for XCR0)\n", fpl_xstate_size_std(xs, xs->xcr0),
+		fpl_xstate_size_compacted(xs, xs->xcr0));
+	if (xs->xsave)
+		fprintf(f, "CPUID 0xD    0.EBX %" PRIu32 " bytes (XCR0 standard), 0.ECX %" PRIu32
+			" bytes (every user component), 1.EBX %" PRIu32
+			" bytes (XCR0|IA32_XSS compacted)\n", xs->size_std_xcr0, xs->size_std_max,
+			xs->size_compacted_xss);
+	fprintf(f, "save insns  ");
+	for (int i = 0; i < FPL_INSN_NR; i++) {
+		const char *why;
+		int ok = fpl_save_insn_supported(cpu, i, &why);
+
+		fprintf(f, " %s %s%s%s%s", fpl_save_insn_name(i), ok ? "yes" : "no",
+			ok ? "" : " (", ok ? "" : why, ok ? "" : ")");
+		fputc(i + 1 < FPL_INSN_NR ? ',' : '\n', f);
+	}
+}
+
+static void print_components(FILE *f, const struct fpl_xstate *xs)
+{
+	fprintf(f, "\nComponents (CPUID 0xD; bytes; offsets from the image start; compacted = XSAVEC "
+		   "layout of XCR0)\n");
+	fprintf(f, "  id  name              kind        XCR0  size  offset  compacted  align64  xfd\n");
+	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++) {
+		const struct fpl_xcomp *c = &xs->comp[i];
+		int64_t std = fpl_xstate_offset_std(xs, i);
+		int64_t cmp = fpl_xstate_offset_compacted(xs, xs->xcr0, i);
+		char so[24] = "-", co[24] = "-";
+
+		if (!c->enumerated || (!xs->xsave && i > 1))
+			continue;
+		if (std >= 0)
+			snprintf(so, sizeof(so), "%" PRId64, std);
+		if (cmp >= 0)
+			snprintf(co, sizeof(co), "%" PRId64, cmp);
+		fprintf(f, "  %2u  %-16s  %-10s  %-4s  %4" PRIu32 "  %6s  %9s  %-7s  %s\n", i,
+			fpl_xfeature_name(i), c->supervisor ? "supervisor" : "user",
+			xs->xcr0 >> i & 1 ? "on" : "-", c->size, so, co, c->align64 ? "yes" : "no",
+			c->xfd ? "yes" : "no");
+	}
+}
+
+static void print_kernel(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sysinfo *si)
+{
+	const char *p = si->arch_status;
+
+	fprintf(f, "\nKernel%s\n", cpu->live ? "" : " (the running one, not the dump's)");
+	fprintf(f, "  release              %s\n", si->release);
+	if (si->minsigstksz)
+		fprintf(f, "  AT_MINSIGSTKSZ       %lu bytes (getauxval)\n", si->minsigstksz);
+	else
+		fprintf(f, "  AT_MINSIGSTKSZ       not given (getauxval)\n");
+	if (si->xcomp_supp_err)
+		fprintf(f, "  ARCH_GET_XCOMP_SUPP  error: %s\n", strerror(-si->xcomp_supp_err));
+	else
+		fprintf(f, "  ARCH_GET_XCOMP_SUPP  0x%" PRIx64 " (arch_prctl)\n", si->xcomp_supp);
+	if (si->xcomp_perm_err)
+		fprintf(f, "  ARCH_GET_XCOMP_PERM  error: %s\n", strerror(-si->xcomp_perm_err));
+	else
+		fprintf(f, "  ARCH_GET_XCOMP_PERM  0x%" PRIx64 " (arch_prctl)\n", si->xcomp_perm);
+	if (!*p)
+		fprintf(f, "  arch_status          absent (/proc/self/arch_status)\n");
+	while (*p) {
+		size_t n = strcspn(p, "\n"), k = strcspn(p, ":\n");
+		const char *v = p + k + (p[k] == ':');
+
+		v += strspn(v, " \t");
+		fprintf(f, "  arch_status          %.*s: %.*s\n", (int)k, p, (int)(p + n - v), v);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
+		const struct fpl_xstate *xs, const struct fpl_sysinfo *si, FILE *f)
+{
+	uint64_t xinuse = 0;
+	bool have_xinuse = fpl_xinuse(cpu, &xinuse);
+	json_t *host, *doc;
+	int err;
+
+	if (o->dump)
+		return fpl_cpu_save(cpu, f);
+	if (!o->json) {
+		print_cpu(f, cpu, si);
+		print_xstate(f, cpu, xs, have_xinuse, xinuse);
+		print_components(f, xs);
+		print_kernel(f, cpu, si);
+		return 0;
+	}
+	err = fpl_host_json(cpu, xs, si, &host);
+	if (err)
+		return err;
+	doc = json_pack("{s:o}", "host", host);
+	if (!doc)
+		return -ENOMEM;
+	err = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+	fputc('\n', f);
+	json_decref(doc);
+	return err;
+}
+
+/* Write everything to memory first so that -o FILE is never left half-written. */
+static int output(const struct info_opts *o, const struct fpl_cpu *cpu,
+		  const struct fpl_xstate *xs, const struct fpl_sysinfo *si)
+{
+	char *buf = NULL, tmp[4096];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len), *f;
+	int err;
+
+	if (!m)
+		return fpl_cli_error("info", FPL_EXIT_FAIL, "out of memory");
+	err = emit(o, cpu, xs, si, m);
+	fclose(m);
+	if (err) {
+		free(buf);
+		return fpl_cli_error("info", FPL_EXIT_FAIL, "%s", strerror(-err));
+	}
+	if (!o->output) {
+		fwrite(buf, 1, len, stdout);
+		free(buf);
+		return fflush(stdout) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", o->output, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		free(buf);
+		return fpl_cli_error("info", FPL_EXIT_USAGE, "%s: %s", o->output, strerror(errno));
+	}
+	err = fwrite(buf, 1, len, f) != len;
+	err |= fclose(f) != 0;
+	free(buf);
+	if (err || rename(tmp, o->output)) {
+		unlink(tmp);
+		return fpl_cli_error("info", FPL_EXIT_FAIL, "%s: cannot write", o->output);
+	}
+	return FPL_EXIT_OK;
+}
+
+static int parse(int argc, char **argv, struct info_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "dump-cpuid", no_argument, NULL, 'd' },
+		{ "cpuid", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = true; break;
+		case 'd': o->dump = true; break;
+		case 'c': o->cpuid = optarg; break;
+		case 'o': o->output = optarg; break;
+		case ':':
+			return fpl_cli_usage_error("info", "option '%s' needs an argument",
+						   argv[optind - 1]);
+		default:
+			return fpl_cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fpl_cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
+	if (o->json && o->dump)
+		return fpl_cli_usage_error("info", "--json and --dump-cpuid exclude each other");
+	return 0;
+}
+
 static int info_main(int argc, char **argv)
 {
+	struct info_opts o = { 0 };
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_xstate xs;
+	struct fpl_sysinfo si;
+	struct fpl_diag diag = { "" };
+	int rc = parse(argc, argv, &o);
 
-	if (argc > 1) {
+	if (rc || !cpu) {
 		free(cpu);
-		return fpl_cli_usage_error("info", "unexpected argument '%s'", argv[1]);
+		return rc ? rc : fpl_cli_error("info", FPL_EXIT_FAIL, "out of memory");
 	}
-	fpl_cpu_read(cpu);
-	printf("cpu   %s (%s family 0x%x model 0x%x stepping 0x%x)\n", cpu->brand,
-	       cpu->vendor, cpu->family, cpu->model, cpu->stepping);
-	printf("xcr0  0x%" PRIx64 "\n", cpu->xcr0);
+	if (o.cpuid) {
+		if (fpl_cpu_load(cpu, o.cpuid, &diag)) {
+			free(cpu);
+			return fpl_cli_error("info", FPL_EXIT_USAGE, "%s", diag.msg);
+		}
+	} else {
+		fpl_cpu_read(cpu);
+	}
+	fpl_xstate_init(&xs, cpu);
+	fpl_sysinfo_read(&si);
+	rc = output(&o, cpu, &xs, &si);
 	free(cpu);
-	return FPL_EXIT_OK;
+	return rc;
 }
 
 const struct fpl_cmd fpl_cmd_info = {
 	.name = "info",
 	.summary = "CPU, XCR0/XINUSE, extended-state components, kernel ABI facts",
-	.usage = "Usage: fpulab info\n",
+	.usage =
+	"Usage: fpulab info [--json] [--cpuid FILE] [--dump-cpuid] [-o FILE]\n"
+	"Show the CPU, XCR0 and XINUSE, every extended-state component CPUID 0xD\n"
+	"enumerates (size, standard and compacted offsets, alignment, XFD), the XSAVE\n"
+	"sizes and instructions, and what the running kernel says about FPU state\n"
+	"(release, AT_MINSIGSTKSZ, ARCH_GET_XCOMP_SUPP/PERM, /proc/self/arch_status).\n"
+	"\n"
+	"  --json         the same as one JSON object {\"host\": {...}}\n"
+	"  --cpuid FILE   describe the CPU in a dump (fpulab's own format or\n"
+	"                 InstLatx64/AIDA64 'CPUID 0000000D: ...') instead of this one;\n"
+	"                 XINUSE is then n/a, kernel facts remain this machine's\n"
+	"  --dump-cpuid   write a dump of the CPU (this one, or the --cpuid FILE)\n"
+	"  -o, --output FILE  write to FILE instead of standard output\n"
+	"  -h, --help     this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure, 2 bad option or malformed dump (file:line on stderr).\n",
 	.main = info_main,
 };

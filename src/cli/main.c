@@ -52,7 +52,10 @@ int fpl_cli_error(const char *cmd, int code, const char *fmt, ...)
 
 void fpl_cli_help(const struct fpl_cmd *cmd, FILE *f)
 {
-	fputs(cmd->usage, f);
+	if (cmd->help)
+		cmd->help(f);
+	else
+		fputs(cmd->usage, f);
 }
 
 bool fpl_cli_wants_help(int argc, char **argv)

@@ -162,9 +162,33 @@ uint64_t fpl_cpu_xfeatures_supervisor(const struct fpl_cpu *cpu)
 	return ((uint64_t)r[3] << 32) | r[2];
 }
 
+/*
+ * Callers read XINUSE right after setting register state, so nothing here may
+ * touch a vector register: clang turns the leaf copy in fpl_cpu_cpuid() into
+ * an SSE move, which marks SSE in use. Decide once from raw CPUID, in
+ * general registers, and cache (CPUID traps to the hypervisor in a VM).
+ */
+static int running_has_xgetbv1(void)
+{
+	static int known = -1;
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+	uint32_t a, b, c, d;
+
+	if (k < 0) {
+		__cpuid_count(1, 0, a, b, c, d);
+		k = (c >> 27) & 1;	/* OSXSAVE */
+		if (k) {
+			__cpuid_count(0xd, 1, a, b, c, d);
+			k = (a >> 2) & 1;
+		}
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k;
+}
+
 bool fpl_xinuse(const struct fpl_cpu *cpu, uint64_t *xinuse)
 {
-	if (!cpu->live || !fpl_cpu_has(cpu, FPL_FEAT_XGETBV1))
+	if (!cpu->live || !running_has_xgetbv1())
 		return false;
 	*xinuse = fpl_xgetbv(1);
 	return true;

@@ -2,6 +2,7 @@
 /* Sample summaries through GSL's order statistics. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,72 @@
 
 #include "fpulab/stats.h"
 
+/* Order-preserving map of a double's bits to an unsigned key (NaN excluded by callers). */
+static uint64_t key_of(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | (1ULL << 63);
+}
+
+static double value_of(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(1ULL << 63) : ~k;
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/*
+ * LSD radix sort, 4 passes of 16 bits. compare must sort 10^6 samples per
+ * case well under a second on a loaded 2-vCPU machine; gsl_sort's heapsort
+ * took ~0.4 s per million there, this takes a tenth of that.
+ */
+static int radix_sort(double *x, size_t n)
+{
+	uint64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b)), *t;
+	size_t *cnt = malloc(65536 * sizeof(*cnt));
+
+	if (!a || !b || !cnt) {
+		free(a);
+		free(b);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = key_of(x[i]);
+	for (int shift = 0; shift < 64; shift += 16) {
+		size_t sum = 0;
+
+		memset(cnt, 0, 65536 * sizeof(*cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[(a[i] >> shift) & 0xffff]++;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = cnt[d];
+
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[cnt[(a[i] >> shift) & 0xffff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = value_of(a[i]);
+	free(a);
+	free(b);
+	free(cnt);
+	return 0;
+}
+
 void fpl_sort(double *x, size_t n)
 {
-	gsl_sort(x, 1, n);
+	if (n < 65536 || radix_sort(x, n))
+		gsl_sort(x, 1, n);
 }
 
 double fpl_quantile_sorted(const double *sorted, size_t n, double p)
@@ -20,9 +84,18 @@ double fpl_quantile_sorted(const double *sorted, size_t n, double p)
 	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p);
 }
 
+/*
+ * Not gsl_stats_trmean_from_sorted_data(): its floor(alpha * n) cuts 28 of
+ * 100 at 29% (0.29 * 100 < 29 in binary). One cut count, fpl_trim_count(),
+ * serves the trimmed mean, Yuen's test and the bootstrap alike.
+ */
 double fpl_trimmed_mean_sorted(const double *sorted, size_t n, double trim)
 {
-	return gsl_stats_trmean_from_sorted_data(trim / 100.0, sorted, 1, n);
+	size_t g = fpl_trim_count(n, trim);
+
+	if (n <= 2 * g)
+		return NAN;
+	return gsl_stats_mean(sorted + g, 1, n - 2 * g);
 }
 
 int fpl_summarize_sorted(const double *sorted, size_t n, double trim, struct fpl_summary *s)

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The timing harness: warm-up, overhead removal by difference, interleaved variants, raw samples. */
+#ifndef FPULAB_HARNESS_H
+#define FPULAB_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "fpulab/base.h"
+#include "fpulab/bench.h"
+#include "fpulab/clock.h"
+#include "fpulab/result.h"
+
+/*
+ * Runs reps bodies and returns the TSC ticks they took, timed inside with
+ * fpl_tsc_begin()/fpl_tsc_end(). Set-up that must not be counted (state,
+ * buffers) goes before fpl_tsc_begin(). Called many times, with different
+ * reps; must not print, allocate in the timed region, or fail.
+ */
+typedef uint64_t (*fpl_timed_fn)(void *arg, uint64_t reps);
+
+/*
+ * One variant: one row of a table, one cell of a matrix. Its figures go into
+ * run as metrics "<prefix>cycles", "<prefix>tsc", "<prefix>ns" (prefix may be
+ * NULL). With empty set, a sample is (body(N) - empty(N)) / N: the empty body
+ * is the same loop and set-up without the operation (the latency method's
+ * state re-establishment, for instance). Without it, a sample is
+ * (body(2N) - body(N)) / N, which removes everything that does not scale with N
+ * (timer reads, call, set-up before the timed region) but keeps per-rep loop
+ * cost, which is one predicted branch and a decrement.
+ */
+struct fpl_variant {
+	const char *name;	/* for progress and diagnostics */
+	fpl_timed_fn timed;
+	fpl_timed_fn empty;	/* optional baseline */
+	void *arg;
+	double ops_per_rep;	/* operations in one body; 0 means 1 */
+	struct fpl_run *run;	/* where the metrics go */
+	const char *prefix;
+	const char *method;	/* what one body is, for the method strings: "256 back-to-back XSAVEC" */
+	/* Filled by the harness */
+	uint64_t reps;		/* N per sample, chosen by calibration when cfg->reps is 0 */
+	struct fpl_metric *m_cycles, *m_tsc, *m_ns;
+};
+
+struct fpl_harness_cfg {
+	uint64_t reps;		/* N; 0: smallest N with body(N) >= clock->min_sample_tsc */
+	size_t min_samples;	/* at least this many per variant, even past the budget */
+	size_t max_samples;	/* at most this many per variant */
+	double budget_s;	/* wall time for the whole call, warm-up included */
+	double warmup_s;	/* spent running every variant before the first kept sample */
+};
+
+/* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */
+void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cfg *cfg);
+
+/*
+ * Calibrate N for each variant, warm up, then take samples in rounds: one
+ * sample of each variant per round (A B C A B C ...), until max_samples, or
+ * the budget is spent and min_samples are taken, or env->stop. Every sample
+ * is kept. Metrics are created in each variant's run with a method string
+ * naming the body, N, the overhead removal and the core-clock source.
+ * 0, -EINTR when stopped (samples so far are kept), -ENOMEM.
+ */
+int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,
+		    struct fpl_variant *v, size_t nv);
+
+/*
+ * Self-checks (METHOD.md: not circular). 100 dependent IMULs must measure
+ * 300 core cycles within 2% when the core clock came from the add chain; the
+ * empty body must measure about 0 (within FPL_SELFCHECK_EMPTY_MAX cycles).
+ */
+#define FPL_SELFCHECK_IMUL_EXPECT	300.0
+#define FPL_SELFCHECK_IMUL_TOL_PCT	2.0
+#define FPL_SELFCHECK_EMPTY_MAX		2.0
+
+struct fpl_selfcheck {
+	double imul100_cycles;		/* median, estimated core cycles */
+	double imul100_tsc;
+	double imul_err_pct;		/* (measured - 300) / 300 * 100 */
+	bool imul_ok;
+	double empty_cycles;		/* median of the empty body's per-rep cost, N vs 2N */
+	bool empty_ok;
+	bool ok;
+	char text[256];			/* one line for people */
+};
+
+/* About 0.1 s. 0 or -errno. */
+int fpl_selfcheck_run(struct fpl_clock *c, struct fpl_selfcheck *sc);
+json_t *fpl_selfcheck_json(const struct fpl_selfcheck *sc);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Emitters: a result as a table for people, JSON (schema fpulab/1) or CSV. */
+#ifndef FPULAB_REPORT_H
+#define FPULAB_REPORT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "fpulab/base.h"
+#include "fpulab/result.h"
+
+enum fpl_format {
+	FPL_FMT_TABLE,	/* per metric: median, IQR, n, unit, method note */
+	FPL_FMT_JSON,	/* the whole result, schema fpulab/1 (docs/results-schema.md) */
+	FPL_FMT_CSV,	/* one line per metric: bench,params,metric,unit,n,median,... */
+};
+
+/* "table", "json", "csv" to a format; -1 if unknown. */
+int fpl_format_by_name(const char *name);
+const char *fpl_format_name(enum fpl_format fmt);
+
+/*
+ * The result as a document of schema fpulab/1: {"schema", "host", "runs",
+ * "warnings"}, every metric with its samples and a summary computed from
+ * them (fpl_summarize, 10% trim). New reference, NULL on ENOMEM.
+ */
+json_t *fpl_report_json(const struct fpl_result *r);
+
+/* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
+int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);
+
+/*
+ * Write to path atomically: a temporary file in the same directory, fsync,
+ * rename. On any error the temporary file is removed and path is untouched.
+ * 0 or -errno with diag naming the file.
+ */
+int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
+		  struct fpl_diag *diag);
+
+#endif

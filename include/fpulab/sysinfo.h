@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the running kernel tells user space about FPU state: release, signal stack, XCOMP permissions. */
+#ifndef FPULAB_SYSINFO_H
+#define FPULAB_SYSINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fpl_sysinfo {
+	char release[128];		/* uname -r */
+	char machine[65];		/* uname -m */
+	char microcode[32];		/* /proc/cpuinfo "microcode", "" when absent (VMs) */
+	unsigned long minsigstksz;	/* getauxval(AT_MINSIGSTKSZ), 0 when not given */
+	/* arch_prctl(ARCH_GET_XCOMP_SUPP / ARCH_GET_XCOMP_PERM); *_err 0 or -errno */
+	uint64_t xcomp_supp, xcomp_perm;
+	int xcomp_supp_err, xcomp_perm_err;
+	/* /proc/self/arch_status, as the kernel wrote it; "" when absent */
+	char arch_status[1024];
+};
+
+/* Gather the facts; never fails (a fact that cannot be read stays empty or carries its error). */
+int fpl_sysinfo_read(struct fpl_sysinfo *si);
+
+#endif

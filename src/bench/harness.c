@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The timing harness: calibrate N, warm up, interleave variants, remove overhead by difference. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/harness.h"
+#include "fpulab/stats.h"
+
+#define REPS_MAX	(1ull << 32)
+
+void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->budget_s = env && env->budget_s > 0 ? env->budget_s : env && env->quick ? 0.3 : 1.0;
+	cfg->min_samples = 11;
+	cfg->max_samples = 1000;
+	cfg->warmup_s = cfg->budget_s * 0.05;
+}
+
+/* Smallest power-of-two N whose body takes at least the clock's minimum sample. */
+static uint64_t calibrate(const struct fpl_clock *c, const struct fpl_variant *v)
+{
+	uint64_t n = 1;
+
+	while (n < REPS_MAX) {
+		/* The smaller of two reads: one interrupt must not stop the doubling early. */
+		uint64_t a = v->timed(v->arg, n), b = v->timed(v->arg, n);
+
+		if ((a < b ? a : b) >= c->min_sample_tsc)
+			break;
+		n *= 2;
+	}
+	return n;
+}
+
+/* One sample of one variant, in TSC ticks per operation. */
+static double sample(const struct fpl_variant *v)
+{
+	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
+	double a, b;
+
+	if (v->empty) {
+		a = (double)v->timed(v->arg, v->reps);
+		b = (double)v->empty(v->arg, v->reps);
+		return (a - b) / ((double)v->reps * ops);
+	}
+	a = (double)v->timed(v->arg, v->reps);
+	b = (double)v->timed(v->arg, 2 * v->reps);
+	return (b - a) / ((double)v->reps * ops);
+}
+
+static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
+{
+	const char *pfx = v->prefix ? v->prefix : "";
+	char name[3][96], base[640], m[3][900];
+	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
+	json_t *extra;
+
+	snprintf(base, sizeof(base),
+		 "%s; N=%llu reps per sample, %g op(s) per rep; overhead removed by %s; "
+		 "median of samples", v->method ? v->method : v->name,
+		 (unsigned long long)v->reps, ops,
+		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
+			    "difference of N and 2N reps: (body(2N) - body(N)) / N");
+	snprintf(m[0], sizeof(m[0]), "%s; core cycles %s, %.4f per TSC tick at start",
+		 base, fpl_clock_core_method(c), c->core_per_tsc);
+	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. rdtscp;lfence)", base);
+	snprintf(m[2], sizeof(m[2]), "%s; ns from TSC ticks at %.0f Hz", base, c->tsc_hz);
+	snprintf(name[0], sizeof(name[0]), "%scycles", pfx);
+	snprintf(name[1], sizeof(name[1]), "%stsc", pfx);
+	snprintf(name[2], sizeof(name[2]), "%sns", pfx);
+	v->m_cycles = fpl_run_add_metric(v->run, name[0], "cycles", m[0]);
+	v->m_tsc = fpl_run_add_metric(v->run, name[1], "tsc", m[1]);
+	v->m_ns = fpl_run_add_metric(v->run, name[2], "ns", m[2]);
+	if (!v->m_cycles || !v->m_tsc || !v->m_ns)
+		return -ENOMEM;
+	extra = json_pack("{s:I, s:f, s:s, s:f}", "reps", (json_int_t)v->reps,
+			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n",
+			  "core_per_tsc", c->core_per_tsc);
+	if (!extra)
+		return -ENOMEM;
+	v->m_tsc->extra = extra;
+	return 0;
+}
+
+static double elapsed_s(const struct fpl_clock *c, uint64_t t0)
+{
+	return (double)(fpl_tsc_end() - t0) / c->tsc_hz;
+}
+
+int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,
+		    struct fpl_variant *v, size_t nv)
+{
+	const struct fpl_clock *c = env->clock;
+	uint64_t t0 = fpl_tsc_end();
+	double last_progress = 0;
+	size_t round;
+	int err;
+
+	for (size_t i = 0; i < nv; i++) {
+		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
+		err = add_metrics(c, &v[i]);
+		if (err)
+			return err;
+	}
+	do {
+		for (size_t i = 0; i < nv; i++)
+			sample(&v[i]);
+	} while (elapsed_s(c, t0) < cfg->warmup_s && !fpl_bench_stopped(env));
+
+	t0 = fpl_tsc_end();
+	for (round = 0; round < cfg->max_samples; round++) {
+		double e;
+
+		if (fpl_bench_stopped(env))
+			return -EINTR;
+		for (size_t i = 0; i < nv; i++) {
+			double tsc = sample(&v[i]);
+
+			if (fpl_metric_add(v[i].m_tsc, tsc) ||
+			    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
+			    fpl_metric_add(v[i].m_cycles, fpl_clock_tsc_to_cycles(c, tsc)))
+				return -ENOMEM;
+		}
+		e = elapsed_s(c, t0);
+		if (e - last_progress > 0.1 && cfg->budget_s > 0) {
+			fpl_bench_progress(env, fmin(1.0, e / cfg->budget_s), v[0].name);
+			last_progress = e;
+		}
+		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s)
+			break;
+	}
+	return 0;
+}
+
+static double metric_median(const struct fpl_metric *m)
+{
+	struct fpl_summary s;
+
+	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
+}
+
+int fpl_selfcheck_run(struct fpl_clock *c, struct fpl_selfcheck *sc)
+{
+	struct fpl_bench_env env = { .clock = c };
+	struct fpl_harness_cfg cfg = {
+		.min_samples = 31, .max_samples = 101, .budget_s = 0.08, .warmup_s = 0.005,
+	};
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = r ? fpl_result_add_run(r, "selfcheck") : NULL;
+	struct fpl_variant v[2] = {
+		{ .name = "imul100", .timed = fpl_chain_imul100, .run = run, .prefix = "imul100_",
+		  .method = "100 dependent 64-bit IMULs" },
+		{ .name = "empty", .timed = fpl_chain_empty, .run = run, .prefix = "empty_",
+		  .method = "empty loop body" },
+	};
+	int err = -ENOMEM;
+
+	memset(sc, 0, sizeof(*sc));
+	if (!run)
+		goto out;
+	err = fpl_harness_run(&env, &cfg, v, 2);
+	if (err)
+		goto out;
+	sc->imul100_cycles = metric_median(v[0].m_cycles);
+	sc->imul100_tsc = metric_median(v[0].m_tsc);
+	sc->empty_cycles = metric_median(v[1].m_cycles);
+	sc->imul_err_pct = (sc->imul100_cycles - FPL_SELFCHECK_IMUL_EXPECT) /
+			   FPL_SELFCHECK_IMUL_EXPECT * 100;
+	sc->imul_ok = fabs(sc->imul_err_pct) <= FPL_SELFCHECK_IMUL_TOL_PCT;
+	sc->empty_ok = fabs(sc->empty_cycles) <= FPL_SELFCHECK_EMPTY_MAX;
+	sc->ok = sc->imul_ok && sc->empty_ok;
+	snprintf(sc->text, sizeof(sc->text),
+		 "self-check %s: 100 dependent IMULs = %.1f cycles (expect 300 +/- 2%%: %+.2f%% %s), "
+		 "empty body = %.2f cycles/rep (expect ~0: %s); cycles %s",
+		 sc->ok ? "ok" : "FAILED", sc->imul100_cycles, sc->imul_err_pct,
+		 sc->imul_ok ? "ok" : "FAIL", sc->empty_cycles, sc->empty_ok ? "ok" : "FAIL",
+		 c->core_source == FPL_CORE_RDPMC ? "counted" : "estimated from an add chain");
+out:
+	fpl_result_free(r);
+	return err;
+}
+
+json_t *fpl_selfcheck_json(const struct fpl_selfcheck *sc)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:b, s:b, s:s}",
+			 "imul100_cycles", sc->imul100_cycles, "imul100_tsc", sc->imul100_tsc,
+			 "imul100_expect", FPL_SELFCHECK_IMUL_EXPECT,
+			 "imul_err_pct", sc->imul_err_pct, "imul_ok", sc->imul_ok,
+			 "empty_cycles", sc->empty_cycles,
+			 "empty_max", FPL_SELFCHECK_EMPTY_MAX, "empty_ok", sc->empty_ok,
+			 "ok", sc->ok, "text", sc->text);
+}

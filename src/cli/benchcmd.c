@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Running benchmarks from the command line: common flags, clock, host, self-checks, emit. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+void fpl_session_init(struct fpl_session *s, const char *cmd)
+{
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	s->format = FPL_FMT_TABLE;
+	s->cpu_id = -1;
+	s->stop = &stop_flag;
+}
+
+void fpl_cli_common_help(FILE *f)
+{
+	fputs("Common options:\n"
+	      "  --json            the result as JSON (schema fpulab/1) on stdout\n"
+	      "  -o FILE           also write the result to FILE (JSON unless --format), atomically\n"
+	      "  --format F        table (default), json or csv\n"
+	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
+	      "  --quick           short run (the suite's setting)\n"
+	      "  --budget SECONDS  time budget for the measurement\n"
+	      "  -q                no self-check lines or progress on stderr\n", f);
+}
+
+/* Value of an option given as "--name value" or "--name=value". */
+static const char *opt_value(int argc, char **argv, int *i, const char *eq)
+{
+	if (eq)
+		return eq + 1;
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *eq = strchr(a, '='), *v;
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	long long n;
+	char *end;
+
+#define IS(name) (len == strlen(name) && !strncmp(a, name, len))
+	if (IS("--json") && !eq) {
+		s->format = FPL_FMT_JSON;
+		s->json_stdout = true;
+	} else if (IS("-q") && !eq) {
+		s->quiet = true;
+	} else if (IS("--quick") && !eq) {
+		s->quick = true;
+	} else if (IS("-o") || IS("--output")) {
+		v = opt_value(argc, argv, i, eq);
+		if (!v || !*v)
+			return -fpl_cli_usage_error(s->cmd, "%.*s needs a file name", (int)len, a);
+		s->out_path = v;
+	} else if (IS("--format")) {
+		v = opt_value(argc, argv, i, eq);
+		if (!v || fpl_format_by_name(v) < 0)
+			return -fpl_cli_usage_error(s->cmd, "--format: '%s' is not table, json or csv",
+						    v ? v : "");
+		s->format = (enum fpl_format)fpl_format_by_name(v);
+		s->format_given = true;
+	} else if (IS("--cpu")) {
+		v = opt_value(argc, argv, i, eq);
+		if (!v || fpl_parse_int(v, &n) || n < 0 || n >= CPU_SETSIZE)
+			return -fpl_cli_usage_error(s->cmd, "--cpu: '%s' is not a CPU number",
+						    v ? v : "");
+		s->cpu_id = (int)n;
+	} else if (IS("--budget")) {
+		v = opt_value(argc, argv, i, eq);
+		s->budget_s = v ? strtod(v, &end) : 0;
+		if (!v || !*v || *end || !(s->budget_s > 0 && s->budget_s <= 3600))
+			return -fpl_cli_usage_error(s->cmd, "--budget: '%s' is not a number of "
+						    "seconds in (0, 3600]", v ? v : "");
+	} else {
+		return 0;
+	}
+#undef IS
+	return 1;
+}
+
+int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out)
+{
+	struct utsname u;
+	uint64_t xinuse = 0;
+	char xcr0[24], xin[24];
+	json_t *h;
+
+	snprintf(xcr0, sizeof(xcr0), "0x%" PRIx64, cpu->xcr0);
+	if (fpl_xinuse(cpu, &xinuse))
+		snprintf(xin, sizeof(xin), "0x%" PRIx64, xinuse);
+	else
+		snprintf(xin, sizeof(xin), "unknown");
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	h = json_pack("{s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:i, s:i, s:i, s:b}, "
+		      "s:s, s:s, s:{s:s, s:s}, s:o}",
+		      "tool", "name", "fpulab", "version", FPL_VERSION, "git", FPL_GIT_REV,
+		      "cflags", FPL_CFLAGS,
+		      "cpu", "vendor", cpu->vendor, "brand", cpu->brand, "family", cpu->family,
+		      "model", cpu->model, "stepping", cpu->stepping,
+		      "hypervisor", fpl_cpu_has_cpuid(cpu, FPL_FEAT_HYPERVISOR),
+		      "xcr0", xcr0, "xinuse_start", xin,
+		      "kernel", "sysname", u.sysname, "release", u.release,
+		      "clock", fpl_clock_json(clock));
+	if (!h)
+		return -ENOMEM;
+	*out = h;
+	return 0;
+}
+
+int fpl_session_start(struct fpl_session *s)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct fpl_diag diag = { "" };
+	json_t *host = NULL;
+	int err;
+
+	s->cpu = malloc(sizeof(*s->cpu));
+	s->result = fpl_result_new();
+	if (!s->cpu || !s->result)
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+	fpl_cpu_read(s->cpu);
+	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
+	if (err)
+		return fpl_cli_error(s->cmd, err == -EINVAL ? FPL_EXIT_USAGE : FPL_EXIT_FAIL,
+				     "%s", diag.msg);
+	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
+	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
+	    json_object_update(s->result->host, host)) {
+		json_decref(host);
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+	}
+	json_decref(host);
+	if (!s->selfcheck.ok)
+		fpl_result_warn(s->result, "%s", s->selfcheck.text);
+	if (s->clock->warning[0])
+		fpl_result_warn(s->result, "%s", s->clock->warning);
+	if (!s->quiet) {
+		fprintf(stderr, "fpulab %s: pinned to CPU %d; TSC %.4f GHz (%s); timer floor %.0f, "
+			"step %.0f TSC ticks; core clock %.3f GHz, %s\n", s->cmd, s->clock->cpu,
+			s->clock->tsc_hz / 1e9, s->clock->tsc_source == FPL_TSC_CALIBRATED ?
+			"vs CLOCK_MONOTONIC_RAW" : "CPUID", s->clock->floor_tsc,
+			s->clock->step_tsc, s->clock->core_hz_start / 1e9,
+			fpl_clock_core_method(s->clock));
+		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
+	}
+	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return FPL_EXIT_OK;
+}
+
+static void progress(void *arg, const char *bench, double frac, const char *what)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[K%s %3.0f%% %s", bench, frac * 100, what ? what : "");
+}
+
+int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
+		    const struct fpl_optval *opts, size_t nopts)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_bench_env env = {
+		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
+		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
+		.progress = s->progress_tty ? progress : NULL, .stop = s->stop,
+	};
+	const char *why = NULL;
+	struct fpl_run *run;
+	int err;
+
+	if (fpl_bench_check_opts(b, opts, nopts, &diag))
+		return fpl_cli_usage_error(s->cmd, "%s", diag.msg);
+	if (b->supported && !b->supported(s->cpu, &why)) {
+		run = fpl_result_add_run(s->result, b->name);
+		if (!run || fpl_run_skip(run, "%s", why ? why : "not supported on this CPU"))
+			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+		return FPL_EXIT_UNSUPPORTED;
+	}
+	err = b->run(&env, s->result);
+	if (s->progress_tty)
+		fputs("\r\033[K", stderr);
+	if (err == -EINTR || *s->stop) {
+		fpl_result_warn(s->result, "interrupted: %s has only the samples taken so far",
+				b->name);
+		return FPL_EXIT_FAIL;
+	}
+	if (err == -EINVAL)
+		return fpl_cli_usage_error(s->cmd, "%s: bad parameters", b->name);
+	if (err)
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s: %s", b->name, strerror(-err));
+	return FPL_EXIT_OK;
+}
+
+static void print_warnings(const struct fpl_session *s)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(s->result->warnings, i, w)
+		fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
+	for (size_t r = 0; r < s->result->nruns; r++) {
+		const struct fpl_run *run = s->result->runs[r];
+
+		json_array_foreach(run->warnings, i, w)
+			fprintf(stderr, "fpulab %s: warning (%s): %s\n", s->cmd, run->bench,
+				json_string_value(w));
+	}
+}
+
+static int emit_all(struct fpl_session *s)
+{
+	struct fpl_diag diag = { "" };
+	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
+
+	if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag))
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
+		return FPL_EXIT_OK;
+	if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	return FPL_EXIT_OK;
+}
+
+int fpl_session_end(struct fpl_session *s, int rc)
+{
+	if (s->clock && s->result) {
+		fpl_clock_finish(s->clock);
+		if (s->clock->suspect)
+			fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
+					"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
+					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
+					FPL_CLOCK_DRIFT_MAX_PCT);
+		json_t *cj = fpl_clock_json(s->clock);
+
+		if (cj)
+			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+		json_object_set_new(s->result->host, "clock", cj);
+		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
+			int e = emit_all(s);
+
+			if (e)
+				rc = e;
+		}
+		print_warnings(s);
+	}
+	fpl_result_free(s->result);
+	fpl_clock_free(s->clock);
+	free(s->cpu);
+	s->result = NULL;
+	s->clock = NULL;
+	s->cpu = NULL;
+	return rc;
+}
+
+static void opt_help(const struct fpl_opt *o, FILE *f)
+{
+	char head[64];
+
+	snprintf(head, sizeof(head), "--%s%s", o->name,
+		 o->type == FPL_OPT_FLAG ? "" : o->type == FPL_OPT_STR ? " TEXT" :
+		 o->type == FPL_OPT_INT ? " N" : " X");
+	fprintf(f, "  %-22s %s", head, o->help ? o->help : "");
+	if (o->choices) {
+		fputs(" (", f);
+		for (const char *const *c = o->choices; *c; c++)
+			fprintf(f, "%s%s", c == o->choices ? "" : "|", *c);
+		fputc(')', f);
+	}
+	if ((o->type == FPL_OPT_INT || o->type == FPL_OPT_REAL) && (o->min || o->max))
+		fprintf(f, " [%g..%g]", o->min, o->max);
+	if (o->def)
+		fprintf(f, " (default %s)", o->def);
+	fputc('\n', f);
+}
+
+void fpl_cli_bench_help(const char *bench, FILE *f)
+{
+	const struct fpl_bench *b = fpl_bench_find(bench);
+
+	fprintf(f, "Usage: fpulab %s [OPTIONS]\n", bench);
+	if (!b) {
+		fprintf(f, "(benchmark %s is not built in)\n", bench);
+		return;
+	}
+	fprintf(f, "%s\n\n", b->summary);
+	if (b->opts && b->opts->name) {
+		fputs("Options:\n", f);
+		for (const struct fpl_opt *o = b->opts; o->name; o++)
+			opt_help(o, f);
+		fputc('\n', f);
+	}
+	fpl_cli_common_help(f);
+	fputs("\nSelf-checks and warnings go to stderr. Exit status: 0 ok, 1 failure, "
+	      "2 usage, 77 not supported on this CPU.\n", f);
+}
+
+int fpl_cli_bench_main(const char *bench, int argc, char **argv)
+{
+	const struct fpl_bench *b = fpl_bench_find(bench);
+	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
+	struct fpl_diag diag = { "" };
+	struct fpl_session s;
+	size_t nopts = 0;
+	int rc;
+
+	fpl_session_init(&s, bench);
+	if (!b || !opts) {
+		free(opts);
+		return fpl_cli_error(bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq;
+		const struct fpl_opt *o;
+		char *name;
+
+		rc = fpl_session_common_opt(&s, argc, argv, &i);
+		if (rc < 0)
+			goto out_usage;
+		if (rc)
+			continue;
+		if (strncmp(a, "--", 2) || !a[2]) {
+			rc = -fpl_cli_usage_error(bench, "unexpected argument '%s'", a);
+			goto out_usage;
+		}
+		eq = strchr(a, '=');
+		name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
+		if (!name) {
+			rc = -fpl_cli_error(bench, FPL_EXIT_FAIL, "out of memory");
+			goto out_usage;
+		}
+		o = fpl_bench_find_opt(b, name);
+		opts[nopts].name = name;
+		if (eq)
+			opts[nopts].value = eq + 1;
+		else if (o && o->type != FPL_OPT_FLAG && i + 1 < argc)
+			opts[nopts].value = argv[++i];
+		else if (o && o->type != FPL_OPT_FLAG) {
+			rc = -fpl_cli_usage_error(bench, "--%s needs a value", name);
+			nopts++;
+			goto out_usage;
+		}
+		nopts++;
+	}
+	if (fpl_bench_check_opts(b, opts, nopts, &diag)) {
+		rc = -fpl_cli_usage_error(bench, "%s", diag.msg);
+		goto out_usage;
+	}
+	rc = fpl_session_start(&s);
+	if (rc == FPL_EXIT_OK)
+		rc = fpl_session_run(&s, b, opts, nopts);
+	rc = fpl_session_end(&s, rc);
+	goto out;
+out_usage:
+	rc = -rc;
+out:
+	for (size_t k = 0; k < nopts; k++)
+		free((char *)opts[k].name);
+	free(opts);
+	return rc;
+}

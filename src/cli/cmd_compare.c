@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab compare: A/B/C comparison of runs with trimmed statistics and significance tests. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fpulab/compare.h"
+#include "cli.h"
+
+#define BOOT_DEFAULT 2000
+
+static int parse_real(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end != s && !*end && *v >= lo && *v < hi ? 0 : -EINVAL;
+}
+
+static int parse_count(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !*end && !errno ? 0 : -EINVAL;
+}
+
+/* "--bootstrap 500": take the count from the next word only when it is no file. */
+static bool next_is_count(int argc, char **argv)
+{
+	unsigned long v;
+	struct stat st;
+
+	return optind < argc && !parse_count(argv[optind], &v) && stat(argv[optind], &st);
+}
+
+static int compare_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "metric", required_argument, NULL, 'm' },
+		{ "trim", required_argument, NULL, 't' },
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "bootstrap", optional_argument, NULL, 'b' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "kernel-style", no_argument, NULL, 'k' },
+		{ "ministat", no_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fpl_cmp_opts o = { .trim = 0, .confidence = 95, .seed = 1 };
+	enum fpl_cmp_format fmt = FPL_CMP_TABLE;
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int opt, err;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
+		unsigned long n;
+
+		switch (opt) {
+		case 'm':
+			o.metric = optarg;
+			break;
+		case 't':
+			if (parse_real(optarg, 0, 50, &o.trim))
+				return fpl_cli_usage_error("compare", "--trim wants a percentage in [0, 50), not '%s'", optarg);
+			break;
+		case 'c':
+			if (parse_real(optarg, 1e-9, 100, &o.confidence))
+				return fpl_cli_usage_error("compare", "--confidence wants a percentage in (0, 100), not '%s'", optarg);
+			break;
+		case 'b':
+			n = BOOT_DEFAULT;
+			if (optarg ? parse_count(optarg, &n) :
+			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
+				return fpl_cli_usage_error("compare", "--bootstrap wants a count");
+			if (n < 100)
+				return fpl_cli_usage_error("compare", "--bootstrap wants at least 100 resamples");
+			o.bootstrap = n;
+			break;
+		case 's':
+			if (parse_count(optarg, &n))
+				return fpl_cli_usage_error("compare", "--seed wants a number, not '%s'", optarg);
+			o.seed = n;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				fmt = FPL_CMP_TABLE;
+			else if (!strcmp(optarg, "json"))
+				fmt = FPL_CMP_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = FPL_CMP_CSV;
+			else
+				return fpl_cli_usage_error("compare", "--format is table, json or csv, not '%s'", optarg);
+			break;
+		case 'k':
+			fmt = FPL_CMP_KERNEL;
+			break;
+		case 'M':
+			fmt = FPL_CMP_MINISTAT;
+			break;
+		default:
+			return fpl_cli_usage_error("compare", "bad option");
+		}
+	}
+	if (argc - optind < 2)
+		return fpl_cli_usage_error("compare", "at least two cases are needed (the first is the baseline)");
+	if (fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o.confidence, 2)))
+		return fpl_cli_usage_error("compare", "--ministat knows the confidence levels 80, 90, 95, 98, 99 and 99.5, not %g", o.confidence);
+	if (fmt == FPL_CMP_MINISTAT && argc - optind > 7)
+		return fpl_cli_usage_error("compare", "--ministat draws at most 7 cases");
+	err = fpl_cmp_run(argv + optind, argc - optind, &o, &c, &diag);
+	if (err == -ENOMEM)
+		return fpl_cli_error("compare", FPL_EXIT_FAIL, "out of memory");
+	if (err)
+		return fpl_cli_error("compare", FPL_EXIT_USAGE, "%s", diag.msg);
+	/* Everything goes out at once or not at all. */
+	mem = open_memstream(&buf, &len);
+	err = mem ? fpl_cmp_emit(c, fmt, mem) : -ENOMEM;
+	if (mem)
+		fclose(mem);
+	fpl_cmp_free(c);
+	if (err) {
+		free(buf);
+		return fpl_cli_error("compare", FPL_EXIT_FAIL, "cannot format the output: %s", strerror(-err));
+	}
+	fwrite(buf, 1, len, stdout);
+	free(buf);
+	return fflush(stdout) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+}
+
+const struct fpl_cmd fpl_cmd_compare = {
+	.name = "compare",
+	.summary = "A/B/C comparison of runs: trimmed statistics, significance, verdict",
+	.usage =
+	"Usage: fpulab compare [OPTIONS] CASE CASE...\n"
+	"Compare cases of runs; the first CASE is the baseline. A CASE is a file, or a\n"
+	"directory whose files are the runs of that case. Files are read by content:\n"
+	"  fpulab results JSON  every metric, matched across cases by benchmark,\n"
+	"                       parameters and metric name\n"
+	"  will-it-scale output its 'average:' line, one run per file\n"
+	"  plain numbers        one a line, '#' starts a comment (as ministat reads)\n"
+	"\n"
+	"Per metric: N, min, max, median, mean, trimmed mean, stddev and each case's\n"
+	"central value as a percentage of the baseline's; the difference to the\n"
+	"baseline with its confidence interval (Welch's t, or Yuen's trimmed t when\n"
+	"trimming), Mann-Whitney U alongside, Holm's correction across every\n"
+	"comparison, a verdict, and ministat's distribution plot.\n"
+	"\n"
+	"Options:\n"
+	"  -m, --metric PATTERN   only metrics whose name, bench/name or label match\n"
+	"                         the shell PATTERN\n"
+	"  -t, --trim P           cut P percent of the values from each end (default 0;\n"
+	"                         the central value is then the trimmed mean)\n"
+	"  -c, --confidence C     confidence level in percent (default 95)\n"
+	"  -b, --bootstrap[=N]    also a percentile bootstrap interval of the ratio of\n"
+	"                         central values, N resamples (default 2000)\n"
+	"      --seed S           bootstrap seed (default 1: the same answer every run)\n"
+	"  -f, --format FMT       table (default), json or csv\n"
+	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"
+	"  -M, --ministat         ministat's output: its statistics (pooled Student's t,\n"
+	"                         upper median), layout and plot; with --trim, of the\n"
+	"                         values left after trimming. Levels 80 90 95 98 99 99.5\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure, 2 bad usage or bad input (a line that is not a\n"
+	"number, an empty case, fewer than 2 values after trimming, a pattern that\n"
+	"matches nothing, mixed units or input kinds).\n",
+	.main = compare_main,
+};

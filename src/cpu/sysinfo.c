@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Kernel facts about extended state visible from user space (uname, auxv, arch_prctl, /proc). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+
+#include "fpulab/sysinfo.h"
+
+#ifndef AT_MINSIGSTKSZ
+#define AT_MINSIGSTKSZ		51
+#endif
+#define ARCH_GET_XCOMP_SUPP	0x1021
+#define ARCH_GET_XCOMP_PERM	0x1022
+
+static int xcomp(int code, uint64_t *val)
+{
+	*val = 0;
+	return syscall(SYS_arch_prctl, code, val) ? -errno : 0;
+}
+
+static void read_microcode(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "microcode", 9) || !colon)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = 0;
+		snprintf(out, n, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void read_arch_status(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/arch_status", "r");
+	size_t len = 0;
+
+	out[0] = 0;
+	if (!f)
+		return;
+	len = fread(out, 1, n - 1, f);
+	out[len] = 0;
+	fclose(f);
+	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+		out[--len] = 0;
+}
+
+int fpl_sysinfo_read(struct fpl_sysinfo *si)
+{
+	struct utsname u;
+
+	memset(si, 0, sizeof(*si));
+	if (!uname(&u)) {
+		snprintf(si->release, sizeof(si->release), "%s", u.release);
+		snprintf(si->machine, sizeof(si->machine), "%s", u.machine);
+	}
+	read_microcode(si->microcode, sizeof(si->microcode));
+	si->minsigstksz = getauxval(AT_MINSIGSTKSZ);
+	si->xcomp_supp_err = xcomp(ARCH_GET_XCOMP_SUPP, &si->xcomp_supp);
+	si->xcomp_perm_err = xcomp(ARCH_GET_XCOMP_PERM, &si->xcomp_perm);
+	read_arch_status(si->arch_status, sizeof(si->arch_status));
+	return 0;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The xor implementation table, feature predicates and the checked entry point. */
+#include <errno.h>
+#include <string.h>
+
+#include "fpulab/xor.h"
+#include "fpulab/xstate.h"
+#include "kernels/xor_internal.h"
+
+static bool always(const struct fpl_cpu *cpu, const char **why)
+{
+	return true;
+}
+
+static bool need(const struct fpl_cpu *cpu, enum fpl_feature f, const char **why,
+		 const char *msg)
+{
+	if (cpu && fpl_cpu_has(cpu, f))
+		return true;
+	if (why)
+		*why = msg;
+	return false;
+}
+
+static bool has_sse2(const struct fpl_cpu *cpu, const char **why)
+{
+	return need(cpu, FPL_FEAT_SSE2, why, "needs SSE2");
+}
+
+static bool has_avx(const struct fpl_cpu *cpu, const char **why)
+{
+	return need(cpu, FPL_FEAT_AVX, why, "needs AVX with YMM state enabled in XCR0");
+}
+
+/* the file is built with F, BW, VL and DQ, so gcc may use any of them */
+static bool has_avx512(const struct fpl_cpu *cpu, const char **why)
+{
+	return need(cpu, FPL_FEAT_AVX512F, why, "needs AVX-512F with ZMM state enabled in XCR0") &&
+	       need(cpu, FPL_FEAT_AVX512BW, why, "needs AVX-512BW") &&
+	       need(cpu, FPL_FEAT_AVX512VL, why, "needs AVX-512VL") &&
+	       need(cpu, FPL_FEAT_AVX512DQ, why, "needs AVX-512DQ");
+}
+
+#define ROW(n, i, sh, xf, sup, p) { .name = n, .isa = i, .shape = sh, .xfeatures = xf,	\
+	.supported = sup, .do_2 = p##_2, .do_3 = p##_3, .do_4 = p##_4, .do_5 = p##_5 }
+
+static const struct fpl_xor_impl impls[] = {
+	ROW("8regs", "C", "8 words per iteration, each read-xor-write in turn",
+	    0, always, fpl_xor_8regs),
+	ROW("32regs", "C", "8 words per iteration loaded, xored and stored in bursts",
+	    0, always, fpl_xor_32regs),
+	ROW("generic_sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B per group",
+	    FPL_XFEATURE_MASK_SSE, has_sse2, fpl_xor_sse),
+	ROW("prefetch64-sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B every 64 B",
+	    FPL_XFEATURE_MASK_SSE, has_sse2, fpl_xor_sse_pf64),
+	/* a VEX write zeroes the upper halves too, so YMM state is written */
+	ROW("avx", "AVX", "512 B per iteration, 16 ymm blocks, vxorps from memory, no prefetch",
+	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM, has_avx, fpl_xor_avx),
+	ROW("avx512", "AVX-512F", "512 B per iteration, 8 zmm blocks, vpternlogq 0x96",
+	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_ZMM_Hi256,
+	    has_avx512, fpl_xor_avx512),
+};
+
+const struct fpl_xor_impl *fpl_xor_impls(size_t *n)
+{
+	if (n)
+		*n = FPL_ARRAY_SIZE(impls);
+	return impls;
+}
+
+const struct fpl_xor_impl *fpl_xor_find(const char *name)
+{
+	for (size_t i = 0; name && i < FPL_ARRAY_SIZE(impls); i++)
+		if (!strcmp(impls[i].name, name))
+			return &impls[i];
+	return NULL;
+}
+
+const struct fpl_xor_impl *fpl_xor_kernel_forced(const struct fpl_cpu *cpu)
+{
+	if (cpu && fpl_cpu_has(cpu, FPL_FEAT_AVX) && fpl_cpu_has(cpu, FPL_FEAT_OSXSAVE))
+		return fpl_xor_find("avx");
+	return NULL;
+}
+
+int fpl_xor_check_size(size_t bytes)
+{
+	return bytes && bytes % FPL_XOR_LINE == 0 ? 0 : -EINVAL;
+}
+
+static bool aligned(const void *p)
+{
+	return p && (uintptr_t)p % FPL_XOR_ALIGN == 0;
+}
+
+int fpl_xor_run(const struct fpl_xor_impl *impl, const struct fpl_cpu *cpu, unsigned nsrc,
+		size_t bytes, uint64_t *dest, const uint64_t *const *srcs)
+{
+	if (!impl || nsrc < 1 || nsrc > FPL_XOR_MAX_SRCS || fpl_xor_check_size(bytes) ||
+	    !aligned(dest) || !srcs)
+		return -EINVAL;
+	for (unsigned i = 0; i < nsrc; i++)
+		if (!aligned(srcs[i]))
+			return -EINVAL;
+	if (cpu && !impl->supported(cpu, NULL))
+		return -ENOTSUP;
+	switch (nsrc) {
+	case 1:
+		impl->do_2(bytes, dest, srcs[0]);
+		break;
+	case 2:
+		impl->do_3(bytes, dest, srcs[0], srcs[1]);
+		break;
+	case 3:
+		impl->do_4(bytes, dest, srcs[0], srcs[1], srcs[2]);
+		break;
+	default:
+		impl->do_5(bytes, dest, srcs[0], srcs[1], srcs[2], srcs[3]);
+		break;
+	}
+	return 0;
+}

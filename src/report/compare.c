@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* compare: match metrics across cases, summarise, test against the baseline, Holm over the family. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_internal.h"
+
+const char *fpl_cmp_test_name(const struct fpl_cmp *c)
+{
+	return c->opts.trim > 0 ? "Yuen" : "Welch";
+}
+
+static void metric_free(struct fpl_cmp_metric *m, size_t ncases)
+{
+	free(m->label);
+	free(m->bench);
+	free(m->name);
+	free(m->params);
+	free(m->unit);
+	free(m->method);
+	for (size_t i = 0; m->s && i < ncases; i++) {
+		free(m->s[i].raw);
+		free(m->s[i].sorted);
+	}
+	free(m->s);
+	free(m->t);
+}
+
+void fpl_cmp_free(struct fpl_cmp *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nm; i++)
+		metric_free(&c->m[i], c->ncases);
+	free(c->m);
+	for (size_t i = 0; i < c->ncases; i++)
+		free(c->paths ? c->paths[i] : NULL);
+	free(c->paths);
+	free(c->nfiles);
+	for (size_t i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	free(c->notes);
+	free(c);
+}
+
+static int note(struct fpl_cmp *c, const char *fmt, ...) FPL_PRINTF(2, 3);
+static int note(struct fpl_cmp *c, const char *fmt, ...)
+{
+	char **n = realloc(c->notes, (c->nnotes + 1) * sizeof(*n));
+	va_list ap;
+	int len;
+
+	if (!n)
+		return -ENOMEM;
+	c->notes = n;
+	va_start(ap, fmt);
+	len = vasprintf(&c->notes[c->nnotes], fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -ENOMEM;
+	c->nnotes++;
+	return 0;
+}
+
+static struct fpl_cmp_raw *find(struct fpl_cmp_case *cs, const char *key)
+{
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!strcmp(cs->r[i].key, key))
+			return &cs->r[i];
+	return NULL;
+}
+
+static bool selected(const struct fpl_cmp_raw *r, const char *pattern)
+{
+	char both[512];
+
+	if (!pattern)
+		return true;
+	snprintf(both, sizeof(both), "%s/%s", r->bench ? r->bench : "", r->name ? r->name : "");
+	return !fnmatch(pattern, r->label, 0) || (r->name && !fnmatch(pattern, r->name, 0)) ||
+	       (r->bench && !fnmatch(pattern, both, 0));
+}
+
+/* Move a matched metric's text and values out of the cases into c->m[c->nm]. */
+static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_raw *base)
+{
+	struct fpl_cmp_metric *m = &c->m[c->nm];
+
+	memset(m, 0, sizeof(*m));
+	m->s = calloc(c->ncases, sizeof(*m->s));
+	m->t = calloc(c->ncases, sizeof(*m->t));
+	if (!m->s || !m->t) {
+		free(m->s);
+		free(m->t);
+		return -ENOMEM;
+	}
+	c->nm++;
+#define MOVE(f) (m->f = base->f, base->f = NULL)
+	MOVE(label);
+	MOVE(bench);
+	MOVE(name);
+	MOVE(params);
+	MOVE(unit);
+	MOVE(method);
+#undef MOVE
+	for (size_t i = 0; i < c->ncases; i++) {
+		struct fpl_cmp_raw *r = i ? find(&cases[i], base->key) : base;
+
+		m->s[i].raw = r->v;
+		m->s[i].n = r->n;
+		r->v = NULL;
+	}
+	return 0;
+}
+
+static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag *diag)
+{
+	size_t nsel = 0;
+	int err;
+
+	c->m = calloc(cases[0].nr ? cases[0].nr : 1, sizeof(*c->m));
+	if (!c->m)
+		return -ENOMEM;
+	for (size_t k = 0; k < cases[0].nr; k++) {
+		struct fpl_cmp_raw *r = &cases[0].r[k], *o;
+		size_t missing = 0;
+
+		if (!selected(r, c->opts.metric))
+			continue;
+		nsel++;
+		for (size_t i = 1; i < c->ncases; i++) {
+			o = find(&cases[i], r->key);
+			if (!o) {
+				missing = i;
+				break;
+			}
+			if (strcmp(o->unit, r->unit))
+				return fpl_diag_set(diag, -EINVAL,
+						    "mixed units: %s is in '%s' in %s but in '%s' in %s",
+						    r->label, r->unit, r->where, o->unit, o->where);
+		}
+		if (missing) {
+			err = note(c, "%s: not in case %zu (%s), not compared", r->label,
+				   missing + 1, cases[missing].path);
+		} else {
+			err = take(c, cases, r);
+		}
+		if (err)
+			return err;
+	}
+	for (size_t i = 1; i < c->ncases; i++)
+		for (size_t k = 0; k < cases[i].nr; k++)
+			if (selected(&cases[i].r[k], c->opts.metric) &&
+			    !find(&cases[0], cases[i].r[k].key) &&
+			    note(c, "%s: not in case 1 (%s), not compared", cases[i].r[k].label,
+				 cases[0].path))
+				return -ENOMEM;
+	if (!nsel)
+		return fpl_diag_set(diag, -EINVAL, "metric pattern '%s' matches no metric of case 1 (%s)",
+				    c->opts.metric, cases[0].path);
+	if (!c->nm)
+		return fpl_diag_set(diag, -EINVAL, "no metric is in every case: %s",
+				    c->nnotes ? c->notes[0] : "");
+	return 0;
+}
+
+static int summarise(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i,
+		     struct fpl_diag *diag)
+{
+	struct fpl_cmp_series *s = &m->s[i];
+	size_t g = fpl_trim_count(s->n, c->opts.trim);
+
+	if (!s->n)
+		return fpl_diag_set(diag, -EINVAL, "case %zu (%s): empty case: no values of %s",
+				    i + 1, c->paths[i], m->label);
+	if (s->n - 2 * g < 2 || s->n < 2)
+		return fpl_diag_set(diag, -EINVAL,
+				    "case %zu (%s): %s: %zu value%s, fewer than 2 left after trimming %g%% from each end",
+				    i + 1, c->paths[i], m->label, s->n, s->n == 1 ? "" : "s",
+				    c->opts.trim);
+	s->sorted = malloc(s->n * sizeof(*s->sorted));
+	if (!s->sorted)
+		return -ENOMEM;
+	memcpy(s->sorted, s->raw, s->n * sizeof(*s->sorted));
+	fpl_sort(s->sorted, s->n);
+	if (fpl_summarize_sorted(s->sorted, s->n, c->opts.trim, &s->sum))
+		return -ENOMEM;
+	s->center = c->opts.trim > 0 ? s->sum.trimmed_mean : s->sum.mean;
+	return 0;
+}
+
+static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
+{
+	const struct fpl_cmp_series *a = &m->s[0], *b = &m->s[i];
+	struct fpl_cmp_test *t = &m->t[i];
+	int err;
+
+	err = fpl_yuen_sorted(a->sorted, a->n, b->sorted, b->n, c->opts.trim, c->opts.confidence,
+			      &t->t);
+	if (!err)
+		err = fpl_mann_whitney_sorted(a->sorted, a->n, b->sorted, b->n, &t->mw);
+	if (!err && c->opts.bootstrap)
+		err = fpl_bootstrap_ratio_sorted(a->sorted, a->n, b->sorted, b->n, c->opts.trim,
+						 c->opts.confidence, c->opts.bootstrap,
+						 c->opts.seed, &t->boot);
+	t->pct = 100 * t->t.diff / a->center;
+	t->pct_half = 100 * (t->t.hi - t->t.diff) / fabs(a->center);
+	return err;
+}
+
+/* Holm over every case-versus-baseline comparison of every metric. */
+static int holm(struct fpl_cmp *c)
+{
+	size_t n = c->nm * (c->ncases - 1), k = 0;
+	double *p = malloc((n ? n : 1) * sizeof(*p)), *adj = malloc((n ? n : 1) * sizeof(*adj));
+	double alpha = 1 - c->opts.confidence / 100;
+	int err = -ENOMEM;
+
+	if (!p || !adj)
+		goto out;
+	for (size_t j = 0; j < c->nm; j++)
+		for (size_t i = 1; i < c->ncases; i++)
+			p[k++] = c->m[j].t[i].t.p;
+	err = fpl_holm(p, n, adj);
+	if (err)
+		goto out;
+	k = 0;
+	for (size_t j = 0; j < c->nm; j++)
+		for (size_t i = 1; i < c->ncases; i++) {
+			struct fpl_cmp_test *t = &c->m[j].t[i];
+
+			t->p_holm = adj[k++];
+			t->proven = !isnan(t->t.p) && t->p_holm < alpha;
+		}
+	c->family = n;
+out:
+	free(p);
+	free(adj);
+	return err;
+}
+
+static int setup(struct fpl_cmp **out, char *const *paths, size_t ncases,
+		 const struct fpl_cmp_opts *opts)
+{
+	struct fpl_cmp *c = calloc(1, sizeof(*c));
+
+	*out = c;
+	if (!c)
+		return -ENOMEM;
+	c->opts = *opts;
+	c->ncases = ncases;
+	c->paths = calloc(ncases, sizeof(*c->paths));
+	c->nfiles = calloc(ncases, sizeof(*c->nfiles));
+	if (!c->paths || !c->nfiles)
+		return -ENOMEM;
+	for (size_t i = 0; i < ncases; i++)
+		if (!(c->paths[i] = strdup(paths[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *opts,
+		struct fpl_cmp **out, struct fpl_diag *diag)
+{
+	struct fpl_cmp_case *cases = calloc(ncases ? ncases : 1, sizeof(*cases));
+	struct fpl_cmp *c = NULL;
+	int err;
+
+	*out = NULL;
+	if (!cases)
+		return -ENOMEM;
+	if (ncases < 2 || !(opts->trim >= 0 && opts->trim < 50) ||
+	    !(opts->confidence > 0 && opts->confidence < 100)) {
+		err = fpl_diag_set(diag, -EINVAL, ncases < 2 ? "at least two cases are needed" :
+				   "trim must be in [0, 50) and confidence in (0, 100)");
+		goto out;
+	}
+	err = setup(&c, paths, ncases, opts);
+	for (size_t i = 0; !err && i < ncases; i++)
+		err = fpl_cmp_read_case(&cases[i], paths[i], i, diag);
+	for (size_t i = 1; !err && i < ncases; i++)
+		if (cases[i].kind != cases[0].kind)
+			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",
+					   i + 1, paths[i], fpl_cmp_kind_names[cases[i].kind],
+					   paths[0], fpl_cmp_kind_names[cases[0].kind]);
+	if (!err) {
+		c->kind = cases[0].kind;
+		for (size_t i = 0; i < ncases; i++)
+			c->nfiles[i] = cases[i].nfiles;
+		err = match(c, cases, diag);
+	}
+	for (size_t j = 0; !err && j < c->nm; j++)
+		for (size_t i = 0; !err && i < ncases; i++)
+			err = summarise(c, &c->m[j], i, diag);
+	for (size_t j = 0; !err && j < c->nm; j++)
+		for (size_t i = 1; !err && i < ncases; i++)
+			err = test(c, &c->m[j], i);
+	if (!err)
+		err = holm(c);
+out:
+	for (size_t i = 0; i < ncases; i++)
+		fpl_cmp_case_free(&cases[i]);
+	free(cases);
+	if (err)
+		fpl_cmp_free(c);
+	else
+		*out = c;
+	return err;
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Read compare's cases: plain numbers, will-it-scale output, fpulab results JSON; kind by content. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "fpulab/result.h"
+#include "compare_internal.h"
+
+const char *const fpl_cmp_kind_names[] = {
+	[FPL_CMP_NUMBERS] = "plain numbers",
+	[FPL_CMP_WIS] = "will-it-scale output",
+	[FPL_CMP_RESULTS] = "fpulab results JSON",
+};
+
+void fpl_cmp_raw_free(struct fpl_cmp_raw *r)
+{
+	free(r->key);
+	free(r->label);
+	free(r->bench);
+	free(r->name);
+	free(r->params);
+	free(r->unit);
+	free(r->method);
+	free(r->where);
+	free(r->v);
+}
+
+void fpl_cmp_case_free(struct fpl_cmp_case *cs)
+{
+	for (size_t i = 0; i < cs->nr; i++)
+		fpl_cmp_raw_free(&cs->r[i]);
+	free(cs->r);
+	cs->r = NULL;
+	cs->nr = 0;
+}
+
+static int push(struct fpl_cmp_raw *r, double v)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		double *p = realloc(r->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->v = p;
+		r->cap = cap;
+	}
+	r->v[r->n++] = v;
+	return 0;
+}
+
+/*
+ * The series for key in this case, created on first sight. A key seen again
+ * must carry the same unit: one metric cannot mix cycles and ns.
+ */
+static int series(struct fpl_cmp_case *cs, const char *key, const char *unit,
+		  const char *file, struct fpl_cmp_raw **out, struct fpl_diag *diag)
+{
+	struct fpl_cmp_raw *r;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		r = &cs->r[i];
+		if (strcmp(r->key, key))
+			continue;
+		if (strcmp(r->unit, unit))
+			return fpl_diag_set(diag, -EINVAL,
+					    "mixed units: %s is in '%s' in %s but in '%s' in %s",
+					    r->label, r->unit, r->where, unit, file);
+		*out = r;
+		return 0;
+	}
+	r = realloc(cs->r, (cs->nr + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	cs->r = r;
+	r = &cs->r[cs->nr];
+	memset(r, 0, sizeof(*r));
+	r->key = strdup(key);
+	r->unit = strdup(unit);
+	r->where = strdup(file);
+	if (!r->key || !r->unit || !r->where) {
+		fpl_cmp_raw_free(r);
+		return -ENOMEM;
+	}
+	cs->nr++;
+	*out = r;
+	return 0;
+}
+
+static int set_text(struct fpl_cmp_raw *r, const char *label, const char *method)
+{
+	if (!r->label)
+		r->label = strdup(label);
+	if (!r->method)
+		r->method = strdup(method);
+	return r->label && r->method ? 0 : -ENOMEM;
+}
+
+static char *slurp(const char *path, size_t *len, struct fpl_diag *diag, int *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	*err = 0;
+	if (!f) {
+		*err = fpl_diag_set(diag, -EINVAL, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - n < 65536) {
+			char *p = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+
+			if (!p) {
+				*err = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got);
+	if (!*err && ferror(f))
+		*err = fpl_diag_set(diag, -EINVAL, "%s: read error", path);
+	fclose(f);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Does a line of buf start with word? strstr is vectorised: far faster than walking lines. */
+static bool line_starts(const char *buf, const char *word)
+{
+	char nl[32];
+
+	if (!strncmp(buf, word, strlen(word)))
+		return true;
+	snprintf(nl, sizeof(nl), "\n%s", word);
+	return strstr(buf, nl) != NULL;
+}
+
+static enum fpl_cmp_kind detect(const char *buf)
+{
+	while (isspace((unsigned char)*buf))
+		buf++;
+	if (*buf == '{')
+		return FPL_CMP_RESULTS;
+	if (line_starts(buf, "average:") || line_starts(buf, "testcase:"))
+		return FPL_CMP_WIS;
+	return FPL_CMP_NUMBERS;
+}
+
+/* A number alone on its line (after '#' comments and blanks are removed), or an error. */
+static int parse_number(char *s, double *v, const char *path, size_t line,
+			struct fpl_diag *diag)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || !isfinite(*v)) {
+		end = s + strlen(s);
+		while (end > s && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		return fpl_diag_set(diag, -EINVAL, "%s:%zu: not a number: '%.60s'", path, line, s);
+	}
+	return 0;
+}
+
+static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
+			struct fpl_diag *diag)
+{
+	struct fpl_cmp_raw *r;
+	size_t line = 0;
+	int err;
+
+	err = series(cs, "value", "", path, &r, diag);
+	if (err || (err = set_text(r, "value", "plain numbers, one per line")))
+		return err;
+	for (char *p = buf, *next; p && *p; p = next) {
+		char *hash, *q;
+		double v;
+
+		line++;
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		hash = strchr(p, '#');
+		if (hash)
+			*hash = '\0';
+		for (q = p; isspace((unsigned char)*q); q++)
+			;
+		if (!*q)
+			continue;
+		err = parse_number(q, &v, path, line, diag);
+		if (err || (err = push(r, v)))
+			return err;
+	}
+	return 0;
+}
+
+static int read_wis(struct fpl_cmp_case *cs, char *buf, const char *path,
+		    struct fpl_diag *diag)
+{
+	struct fpl_cmp_raw *r;
+	size_t line = 0, found = 0;
+	double v = 0;
+	int err;
+
+	for (char *p = buf, *next; p && *p; p = next) {
+		line++;
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(p, "average:", 8))
+			continue;
+		if (found++)
+			return fpl_diag_set(diag, -EINVAL,
+					    "%s:%zu: a second 'average:' line (one run per file)",
+					    path, line);
+		err = parse_number(p + 8, &v, path, line, diag);
+		if (err)
+			return err;
+	}
+	if (!found)
+		return fpl_diag_set(diag, -EINVAL, "%s: will-it-scale output without an 'average:' line",
+				    path);
+	err = series(cs, "average", "ops/s", path, &r, diag);
+	if (err || (err = set_text(r, "average",
+				   "will-it-scale 'average:' line, one run per file")))
+		return err;
+	return push(r, v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "bench k=v k=v: name", params in key order. */
+static char *metric_label(const char *bench, json_t *params, const char *name)
+{
+	size_t nk = json_object_size(params), i = 0, len = 0;
+	const char **keys = calloc(nk + 1, sizeof(*keys));
+	char *s = NULL;
+	const char *k;
+	json_t *v;
+	FILE *f;
+
+	if (!keys)
+		return NULL;
+	json_object_foreach(params, k, v)
+		keys[i++] = k;
+	qsort(keys, nk, sizeof(*keys), cmp_str);
+	f = open_memstream(&s, &len);
+	if (f) {
+		fputs(bench, f);
+		for (i = 0; i < nk; i++) {
+			v = json_object_get(params, keys[i]);
+			if (json_is_string(v)) {
+				fprintf(f, " %s=%s", keys[i], json_string_value(v));
+			} else {
+				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+				fprintf(f, " %s=%s", keys[i], d ? d : "?");
+				free(d);
+			}
+		}
+		fprintf(f, ": %s", name);
+		fclose(f);
+	}
+	free(keys);
+	return s;
+}
+
+/* Every metric of every run that was not skipped, keyed by bench, params and name. */
+static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_diag *diag)
+{
+	struct fpl_result *res;
+	int err = fpl_result_load(path, &res, diag);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < res->nruns && !err; i++) {
+		struct fpl_run *run = res->runs[i];
+		char *params;
+
+		if (run->skipped)
+			continue;
+		params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
+		if (!params) {
+			err = -ENOMEM;
+			break;
+		}
+		for (size_t j = 0; j < run->nmetrics && !err; j++) {
+			struct fpl_metric *m = run->metrics[j];
+			struct fpl_cmp_raw *r;
+			char *key = NULL, *label;
+
+			if (asprintf(&key, "%s\x1f%s\x1f%s", run->bench, params, m->name) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			err = series(cs, key, m->unit, path, &r, diag);
+			free(key);
+			if (err)
+				break;
+			if (!r->label) {
+				label = metric_label(run->bench, run->params, m->name);
+				r->label = label;
+				r->bench = strdup(run->bench);
+				r->name = strdup(m->name);
+				r->params = strdup(params);
+				r->method = strdup(m->method ? m->method : "");
+				if (!label || !r->bench || !r->name || !r->params || !r->method)
+					err = -ENOMEM;
+			}
+			for (size_t k = 0; k < m->n && !err; k++)
+				err = push(r, m->samples[k]);
+		}
+		free(params);
+	}
+	fpl_result_free(res);
+	return err;
+}
+
+static int read_file(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		     struct fpl_diag *diag)
+{
+	enum fpl_cmp_kind kind;
+	size_t len;
+	int err;
+	char *buf = slurp(path, &len, diag, &err);
+
+	if (!buf)
+		return err;
+	kind = detect(buf);
+	if (cs->kind_set && kind != cs->kind) {
+		free(buf);
+		return fpl_diag_set(diag, -EINVAL, "case %zu (%s): %s is %s, other files are %s",
+				    idx + 1, cs->path, path, fpl_cmp_kind_names[kind],
+				    fpl_cmp_kind_names[cs->kind]);
+	}
+	cs->kind = kind;
+	cs->kind_set = true;
+	cs->nfiles++;
+	if (kind == FPL_CMP_NUMBERS)
+		err = read_numbers(cs, buf, path, diag);
+	else if (kind == FPL_CMP_WIS)
+		err = read_wis(cs, buf, path, diag);
+	else
+		err = read_results(cs, path, diag);
+	free(buf);
+	return err;
+}
+
+static int skip_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* A directory's regular files, in name order, are the runs of one case. */
+static int read_dir(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		    struct fpl_diag *diag)
+{
+	struct dirent **ents;
+	int n = scandir(path, &ents, skip_hidden, alphasort), err = 0;
+
+	if (n < 0)
+		return fpl_diag_set(diag, -EINVAL, "%s: %s", path, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		char *file = NULL;
+		struct stat st;
+
+		if (!err && asprintf(&file, "%s/%s", path, ents[i]->d_name) < 0)
+			err = -ENOMEM;
+		if (!err && !stat(file, &st) && S_ISREG(st.st_mode))
+			err = read_file(cs, file, idx, diag);
+		free(file);
+		free(ents[i]);
+	}
+	free(ents);
+	return err;
+}
+
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		      struct fpl_diag *diag)
+{
+	struct stat st;
+	int err;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->path = path;
+	if (stat(path, &st))
+		return fpl_diag_set(diag, -EINVAL, "case %zu: %s: %s", idx + 1, path,
+				    strerror(errno));
+	err = S_ISDIR(st.st_mode) ? read_dir(cs, path, idx, diag) : read_file(cs, path, idx, diag);
+	if (err)
+		return err;
+	if (!cs->nfiles)
+		return fpl_diag_set(diag, -EINVAL, "case %zu (%s): empty case: no files", idx + 1,
+				    path);
+	for (size_t i = 0; i < cs->nr; i++)
+		if (cs->r[i].n)
+			return 0;
+	return fpl_diag_set(diag, -EINVAL, "case %zu (%s): empty case: no values", idx + 1, path);
+}

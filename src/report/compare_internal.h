@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Inside src/report: one case's values as read, before metrics are matched across cases. */
+#ifndef FPULAB_COMPARE_INTERNAL_H
+#define FPULAB_COMPARE_INTERNAL_H
+
+#include "fpulab/compare.h"
+
+struct fpl_cmp_raw {
+	char *key;		/* bench, params and name joined; "value" or "average" */
+	char *label, *bench, *name, *params, *unit, *method;
+	char *where;		/* the first file that had it, for messages */
+	double *v;
+	size_t n, cap;
+};
+
+struct fpl_cmp_case {
+	const char *path;
+	enum fpl_cmp_kind kind;
+	bool kind_set;
+	size_t nfiles;
+	struct fpl_cmp_raw *r;
+	size_t nr;
+};
+
+/* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		      struct fpl_diag *diag);
+void fpl_cmp_case_free(struct fpl_cmp_case *cs);
+void fpl_cmp_raw_free(struct fpl_cmp_raw *r);
+
+/* --ministat: -EINVAL for more than 7 cases or a level ministat lacks. */
+int fpl_cmp_emit_ministat(const struct fpl_cmp *c, FILE *out);
+
+extern const char *const fpl_cmp_kind_names[];
+
+#endif

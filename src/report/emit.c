@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Emitters: table for people, JSON and CSV for programs; files written atomically. */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fpulab/report.h"
+#include "fpulab/stats.h"
+
+static const char *const fmt_names[] = {
+	[FPL_FMT_TABLE] = "table", [FPL_FMT_JSON] = "json", [FPL_FMT_CSV] = "csv",
+};
+
+int fpl_format_by_name(const char *name)
+{
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(fmt_names); i++)
+		if (!strcmp(name, fmt_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *fpl_format_name(enum fpl_format fmt)
+{
+	return (size_t)fmt < FPL_ARRAY_SIZE(fmt_names) ? fmt_names[fmt] : "?";
+}
+
+/* "k=v k=v" from a params object, in key order of insertion. */
+static void params_text(const json_t *params, char *buf, size_t size, char sep)
+{
+	const char *key;
+	json_t *v;
+	size_t len = 0;
+
+	buf[0] = 0;
+	json_object_foreach((json_t *)params, key, v) {
+		char val[96];
+
+		if (json_is_string(v))
+			snprintf(val, sizeof(val), "%s", json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(val, sizeof(val), "%g", json_real_value(v));
+		else if (json_is_boolean(v))
+			snprintf(val, sizeof(val), "%s", json_is_true(v) ? "yes" : "no");
+		else
+			snprintf(val, sizeof(val), "?");
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
+						len ? (char[]){ sep, 0 } : "", key, val);
+	}
+}
+
+/* Summary over the finite samples; false when there are none. */
+static bool summarize(const struct fpl_metric *m, struct fpl_summary *s)
+{
+	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
+	size_t k = 0;
+	bool ok;
+
+	if (!fin)
+		return false;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			fin[k++] = m->samples[i];
+	ok = k && !fpl_summarize(fin, k, 10, s);
+	free(fin);
+	return ok;
+}
+
+/* Methods are long: the table numbers them and prints each once, below. */
+struct notes {
+	const char **text;
+	size_t n;
+};
+
+static size_t note_of(struct notes *nt, const char *method)
+{
+	const char **p;
+
+	for (size_t i = 0; i < nt->n; i++)
+		if (!strcmp(nt->text[i], method))
+			return i + 1;
+	p = realloc(nt->text, (nt->n + 1) * sizeof(*p));
+	if (!p)
+		return 0;
+	nt->text = p;
+	nt->text[nt->n++] = method;
+	return nt->n;
+}
+
+static int emit_table(const struct fpl_result *r, FILE *f)
+{
+	struct notes nt = { NULL, 0 };
+	char params[512];
+	size_t i;
+	json_t *w;
+
+	fprintf(f, "%-8s %-44s %-14s %12s %10s %10s %5s %-6s %s\n", "bench", "params", "metric",
+		"median", "IQR", "MAD", "n", "unit", "method");
+	for (size_t ri = 0; ri < r->nruns; ri++) {
+		const struct fpl_run *run = r->runs[ri];
+
+		params_text(run->params, params, sizeof(params), ' ');
+		if (run->skipped) {
+			fprintf(f, "%-8s %-44s skipped: %s\n", run->bench, params,
+				run->skip_reason ? run->skip_reason : "");
+			continue;
+		}
+		for (size_t mi = 0; mi < run->nmetrics; mi++) {
+			const struct fpl_metric *m = run->metrics[mi];
+			struct fpl_summary s;
+
+			if (!summarize(m, &s)) {
+				fprintf(f, "%-8s %-44s %-14s %12s\n", run->bench, params, m->name,
+					"no samples");
+				continue;
+			}
+			fprintf(f, "%-8s %-44s %-14s %12.2f %10.2f %10.2f %5zu %-6s [%zu]\n",
+				run->bench, params, m->name, s.median, s.q3 - s.q1, s.mad, s.n,
+				m->unit, note_of(&nt, m->method ? m->method : ""));
+		}
+		json_array_foreach(run->warnings, i, w)
+			fprintf(f, "%-8s %-44s warning: %s\n", run->bench, params,
+				json_string_value(w));
+	}
+	if (nt.n)
+		fprintf(f, "\nIQR: interquartile range (type 7 quantiles); MAD: median absolute "
+			   "deviation, unscaled. Methods:\n");
+	for (size_t k = 0; k < nt.n; k++)
+		fprintf(f, "[%zu] %s\n", k + 1, nt.text[k]);
+	json_array_foreach(r->warnings, i, w)
+		fprintf(f, "warning: %s\n", json_string_value(w));
+	free(nt.text);
+	return 0;
+}
+
+/* RFC 4180: quote when needed, double the quotes. */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static int emit_csv(const struct fpl_result *r, FILE *f)
+{
+	char params[512];
+
+	fputs("bench,params,metric,unit,n,min,q1,median,q3,max,mean,stddev,mad,trimmed_mean_10,"
+	      "skipped,method\n", f);
+	for (size_t ri = 0; ri < r->nruns; ri++) {
+		const struct fpl_run *run = r->runs[ri];
+
+		params_text(run->params, params, sizeof(params), ';');
+		if (run->skipped) {
+			csv_field(f, run->bench, false);
+			csv_field(f, params, false);
+			fputs(",,,,,,,,,,,,", f);
+			csv_field(f, "yes", false);
+			csv_field(f, run->skip_reason ? run->skip_reason : "", true);
+			continue;
+		}
+		for (size_t mi = 0; mi < run->nmetrics; mi++) {
+			const struct fpl_metric *m = run->metrics[mi];
+			struct fpl_summary s;
+
+			csv_field(f, run->bench, false);
+			csv_field(f, params, false);
+			csv_field(f, m->name, false);
+			csv_field(f, m->unit, false);
+			if (summarize(m, &s))
+				fprintf(f, "%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", s.n,
+					s.min, s.q1, s.median, s.q3, s.max, s.mean, s.stddev, s.mad,
+					s.trimmed_mean);
+			else
+				fputs("0,,,,,,,,,,", f);
+			csv_field(f, "no", false);
+			csv_field(f, m->method ? m->method : "", true);
+		}
+	}
+	return 0;
+}
+
+int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag)
+{
+	json_t *doc;
+	int err = 0;
+
+	switch (fmt) {
+	case FPL_FMT_TABLE:
+		err = emit_table(r, f);
+		break;
+	case FPL_FMT_CSV:
+		err = emit_csv(r, f);
+		break;
+	case FPL_FMT_JSON:
+		doc = fpl_report_json(r);
+		if (!doc)
+			return fpl_diag_set(diag, -ENOMEM, "out of memory building the JSON result");
+		err = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+		if (!err)
+			fputc('\n', f);
+		json_decref(doc);
+		break;
+	default:
+		return fpl_diag_set(diag, -EINVAL, "unknown output format %d", (int)fmt);
+	}
+	if (!err && (fflush(f) || ferror(f)))
+		err = -EIO;
+	if (err)
+		fpl_diag_set(diag, err, "writing the result: %s", strerror(-err));
+	return err;
+}
+
+int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
+		  struct fpl_diag *diag)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char *dup = strdup(path), *tmp = NULL;
+	FILE *f = NULL;
+	int fd = -1, err = -ENOMEM;
+
+	if (!*base)
+		return fpl_diag_set(diag, -EISDIR, "%s: names a directory, not a file", path);
+	/* The temporary file must be in the same directory, or rename is not atomic. */
+	if (!dup || asprintf(&tmp, "%s/.%s.tmpXXXXXX", dirname(dup), base) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = fpl_diag_set(diag, -errno, "%s: cannot create a temporary file beside it: %s",
+				   path, strerror(errno));
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		goto fail;
+	}
+	err = fpl_emit(r, fmt, f, diag);
+	if (err)
+		goto fail;
+	if (fsync(fileno(f))) {
+		err = -errno;
+		goto fail;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		err = -errno;
+		goto fail;
+	}
+	f = NULL;
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto fail;
+	}
+	err = 0;
+	goto out;
+fail:
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	fpl_diag_set(diag, err, "%s: not written: %s", path, strerror(-err));
+out:
+	free(tmp);
+	free(dup);
+	return err;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The host object shared by `fpulab info --json` and every results document. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fpulab/host.h"
+
+/* Collects jansson failures so the builder can report one -ENOMEM at the end. */
+struct jb {
+	bool bad;
+};
+
+static void set(struct jb *b, json_t *o, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(o, key, v))
+		b->bad = true;
+}
+
+static json_t *hex(uint64_t v)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "0x%" PRIx64, v);
+	return json_string(s);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *components(struct jb *b, const struct fpl_xstate *xs)
+{
+	json_t *arr = json_array();
+
+	if (!arr) {
+		b->bad = true;
+		return NULL;
+	}
+	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++) {
+		const struct fpl_xcomp *c = &xs->comp[i];
+		int64_t std = fpl_xstate_offset_std(xs, i);
+		int64_t cmp = fpl_xstate_offset_compacted(xs, xs->xcr0, i);
+		json_t *o;
+
+		if (!c->enumerated || (!xs->xsave && i > 1))
+			continue;
+		o = json_object();
+		if (!o || json_array_append_new(arr, o)) {
+			b->bad = true;
+			break;
+		}
+		set(b, o, "id", json_integer(i));
+		set(b, o, "name", json_string(fpl_xfeature_name(i)));
+		set(b, o, "supervisor", json_boolean(c->supervisor));
+		set(b, o, "enabled", json_boolean(xs->xcr0 >> i & 1));
+		set(b, o, "size", json_integer(c->size));
+		set(b, o, "offset", std >= 0 ? json_integer(std) : json_null());
+		set(b, o, "compacted_offset", cmp >= 0 ? json_integer(cmp) : json_null());
+		set(b, o, "align64", json_boolean(c->align64));
+		set(b, o, "xfd", json_boolean(c->xfd));
+	}
+	return arr;
+}
+
+static json_t *save_insns(struct jb *b, const struct fpl_cpu *cpu)
+{
+	json_t *arr = json_array();
+
+	if (!arr) {
+		b->bad = true;
+		return NULL;
+	}
+	for (int i = 0; i < FPL_INSN_NR; i++) {
+		const char *why;
+		int ok = fpl_save_insn_supported(cpu, i, &why);
+		json_t *o = json_object();
+
+		if (!o || json_array_append_new(arr, o)) {
+			b->bad = true;
+			break;
+		}
+		set(b, o, "name", json_string(fpl_save_insn_name(i)));
+		set(b, o, "supported", json_boolean(ok));
+		set(b, o, "why", ok ? json_null() : json_string(why));
+	}
+	return arr;
+}
+
+/* "key:\tvalue" lines of /proc/self/arch_status as an object of strings. */
+static json_t *arch_status(struct jb *b, const char *text)
+{
+	json_t *o = json_object();
+	char line[256];
+
+	if (!o) {
+		b->bad = true;
+		return NULL;
+	}
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char *colon, *v;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
+			 text);
+		text += n + (text[n] == '\n');
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		v = colon + 1 + strspn(colon + 1, " \t");
+		set(b, o, line, json_string(v));
+	}
+	return o;
+}
+
+static json_t *kernel(struct jb *b, const struct fpl_sysinfo *si)
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		b->bad = true;
+		return NULL;
+	}
+	set(b, o, "release", str_or_null(si->release));
+	set(b, o, "machine", str_or_null(si->machine));
+	set(b, o, "at_minsigstksz", si->minsigstksz ? json_integer((json_int_t)si->minsigstksz)
+						     : json_null());
+	set(b, o, "xcomp_supp", si->xcomp_supp_err ? json_null() : hex(si->xcomp_supp));
+	set(b, o, "xcomp_perm", si->xcomp_perm_err ? json_null() : hex(si->xcomp_perm));
+	if (si->xcomp_supp_err)
+		set(b, o, "xcomp_supp_error", json_string(strerror(-si->xcomp_supp_err)));
+	if (si->xcomp_perm_err)
+		set(b, o, "xcomp_perm_error", json_string(strerror(-si->xcomp_perm_err)));
+	set(b, o, "arch_status", arch_status(b, si->arch_status));
+	return o;
+}
+
+bool fpl_host_hypervisor(const struct fpl_cpu *cpu, char name[13])
+{
+	uint32_t r[4];
+	size_t n;
+
+	name[0] = 0;
+	if (!fpl_cpu_has_cpuid(cpu, FPL_FEAT_HYPERVISOR))
+		return false;
+	if (fpl_cpu_cpuid(cpu, 0x40000000, 0, r)) {
+		memcpy(name, &r[1], 4);
+		memcpy(name + 4, &r[2], 4);
+		memcpy(name + 8, &r[3], 4);
+		name[12] = 0;
+		n = strlen(name);
+		while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+			name[--n] = 0;
+	}
+	return true;
+}
+
+static void identity(struct jb *b, json_t *h, const struct fpl_cpu *cpu,
+		     const struct fpl_sysinfo *si)
+{
+	char hv[13];
+
+	set(b, h, "cpuid_source", json_string(cpu->live ? "live" : cpu->source));
+	if (cpu->note[0])
+		set(b, h, "cpuid_note", json_string(cpu->note));
+	set(b, h, "vendor", json_string(cpu->vendor));
+	set(b, h, "name", json_string(cpu->brand));
+	set(b, h, "family", json_integer(cpu->family));
+	set(b, h, "model", json_integer(cpu->model));
+	set(b, h, "stepping", json_integer(cpu->stepping));
+	set(b, h, "microcode", cpu->live && si ? str_or_null(si->microcode) : json_null());
+	set(b, h, "vm", json_boolean(fpl_host_hypervisor(cpu, hv)));
+	set(b, h, "hypervisor", str_or_null(hv));
+}
+
+int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
+		  const struct fpl_sysinfo *si, json_t **out)
+{
+	struct jb b = { false };
+	uint64_t xinuse = 0;
+	bool have_xinuse = fpl_xinuse(cpu, &xinuse);	/* before jansson touches vector state */
+	json_t *h = json_object();
+
+	*out = NULL;
+	if (!h)
+		return -ENOMEM;
+	identity(&b, h, cpu, si);
+	set(&b, h, "xcr0", hex(xs->xcr0));
+	set(&b, h, "xcr0_known", json_boolean(cpu->xcr0_known));
+	set(&b, h, "xinuse", have_xinuse ? hex(xinuse) : json_null());
+	set(&b, h, "xsave", json_boolean(xs->xsave));
+	set(&b, h, "xsave_size_standard", json_integer(fpl_xstate_size_std(xs, xs->xcr0)));
+	set(&b, h, "xsave_size_compacted", json_integer(fpl_xstate_size_compacted(xs, xs->xcr0)));
+	set(&b, h, "xsave_size_max", json_integer(xs->size_std_max));
+	set(&b, h, "cpuid_xsave_size_xcr0", json_integer(xs->size_std_xcr0));
+	set(&b, h, "cpuid_xsave_size_compacted_xss", json_integer(xs->size_compacted_xss));
+	set(&b, h, "user_components", hex(xs->user));
+	set(&b, h, "supervisor_components", hex(xs->supervisor));
+	set(&b, h, "save_instructions", save_insns(&b, cpu));
+	set(&b, h, "components", components(&b, xs));
+	if (si)
+		set(&b, h, "kernel", kernel(&b, si));
+	if (b.bad) {
+		json_decref(h);
+		return -ENOMEM;
+	}
+	*out = h;
+	return 0;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The result as a fpulab/1 JSON document: samples as taken, summaries computed from them. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "fpulab/report.h"
+#include "fpulab/stats.h"
+
+#define SUMMARY_TRIM	10.0
+
+/* JSON has no NaN or infinity: null stands for a sample that is not a number. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary_json(const struct fpl_metric *m)
+{
+	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
+	struct fpl_summary s;
+	json_t *o = NULL;
+	size_t k = 0;
+
+	if (!fin)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			fin[k++] = m->samples[i];
+	if (!k || fpl_summarize(fin, k, SUMMARY_TRIM, &s)) {
+		o = json_pack("{s:i}", "n", 0);
+	} else {
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o}",
+			      "n", (json_int_t)s.n, "min", num(s.min), "q1", num(s.q1),
+			      "median", num(s.median), "q3", num(s.q3), "mean", num(s.mean),
+			      "max", num(s.max), "stddev", num(s.stddev), "mad", num(s.mad),
+			      "trim", s.trim, "trimmed_mean", num(s.trimmed_mean));
+	}
+	free(fin);
+	return o;
+}
+
+static json_t *metric_json(const struct fpl_metric *m)
+{
+	json_t *samples = json_array(), *o;
+
+	if (!samples)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (json_array_append_new(samples, num(m->samples[i]))) {
+			json_decref(samples);
+			return NULL;
+		}
+	o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "name", m->name, "unit", m->unit,
+		      "method", m->method ? m->method : "", "samples", samples,
+		      "summary", summary_json(m));
+	if (o && m->extra && json_object_set(o, "extra", m->extra)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *run_json(const struct fpl_run *run)
+{
+	json_t *metrics = json_array(), *o;
+
+	if (!metrics)
+		return NULL;
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (json_array_append_new(metrics, metric_json(run->metrics[i]))) {
+			json_decref(metrics);
+			return NULL;
+		}
+	o = json_pack("{s:s, s:O, s:b, s:o, s:O, s:o}", "bench", run->bench,
+		      "params", run->params, "skipped", run->skipped,
+		      "skip_reason", run->skip_reason ? json_string(run->skip_reason) : json_null(),
+		      "warnings", run->warnings, "metrics", metrics);
+	return o;
+}
+
+json_t *fpl_report_json(const struct fpl_result *r)
+{
+	json_t *runs = json_array();
+
+	if (!runs)
+		return NULL;
+	for (size_t i = 0; i < r->nruns; i++)
+		if (json_array_append_new(runs, run_json(r->runs[i]))) {
+			json_decref(runs);
+			return NULL;
+		}
+	return json_pack("{s:s, s:O, s:o, s:O}", "schema", FPL_RESULT_SCHEMA, "host", r->host,
+			 "runs", runs, "warnings", r->warnings);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Register state control: load a recognisable pattern into chosen components, or return them to init. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "fpulab/xstate.h"
+
+#define ARCH_REQ_XCOMP_PERM	0x1023
+
+/* Offsets in the legacy (FXSAVE) area. */
+#define LEG_FCW		0
+#define LEG_FSW		2
+#define LEG_MXCSR	24
+#define LEG_ST0		32
+#define LEG_XMM0	160
+#define MXCSR_DEFAULT	0x1f80u
+
+/*
+ * The image is built here rather than on the stack: under ASan the epilogue
+ * of a function with a large frame unpoisons its shadow, possibly with
+ * vector stores, after the XRSTOR. Large enough for every layout shipped so
+ * far (Sapphire Rapids: 11008 bytes).
+ */
+#define IMAGE_MAX	16384
+static _Thread_local unsigned char image_buf[IMAGE_MAX] __attribute__((aligned(64)));
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void fill(unsigned char *p, size_t n, uint64_t *s)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t v = splitmix64(s);
+
+		memcpy(p + i, &v, n - i < 8 ? n - i : 8);
+	}
+}
+
+static void put16(unsigned char *p, uint16_t v) { memcpy(p, &v, 2); }
+static void put32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+/*
+ * x87: the stack stays empty (abridged FTW 0) so compiled code that uses x87
+ * (long double) keeps working; the pattern is in TOP, the condition codes and
+ * the eight data registers. Control word, exception flags and the last
+ * instruction/operand pointers stay at their defaults: AMD saves the pointers
+ * only when an exception is pending, and unmasking an exception would fault.
+ */
+static void pattern_fp(unsigned char *img, uint64_t *s)
+{
+	uint64_t r = splitmix64(s);
+
+	put16(img + LEG_FCW, 0x037f);
+	put16(img + LEG_FSW, (uint16_t)(((1 + r % 7) << 11) | ((r >> 8) & 0x4700)));
+	memset(img + 4, 0, LEG_MXCSR - 4);
+	for (unsigned i = 0; i < 8; i++) {
+		fill(img + LEG_ST0 + 16 * i, 10, s);
+		memset(img + LEG_ST0 + 16 * i + 10, 0, 6);
+	}
+}
+
+/* MXCSR keeps every exception masked and the default rounding; only the sticky flags vary. */
+static void pattern_sse(unsigned char *img, uint64_t *s)
+{
+	put32(img + LEG_MXCSR, MXCSR_DEFAULT | (uint32_t)(splitmix64(s) & 0x3f));
+	fill(img + LEG_XMM0, 256, s);
+}
+
+/* A valid palette-1 configuration using all eight tiles at full size. */
+static void pattern_tilecfg(unsigned char *p)
+{
+	memset(p, 0, 64);
+	p[0] = 1;
+	for (unsigned i = 0; i < 8; i++) {
+		put16(p + 16 + 2 * i, 64);
+		p[48 + i] = 16;
+	}
+}
+
+static void pattern_comp(const struct fpl_xstate *xs, unsigned id, unsigned char *img,
+			 uint64_t *s)
+{
+	unsigned char *p = img + xs->comp[id].offset;
+	uint32_t size = xs->comp[id].size;
+
+	switch (id) {
+	case FPL_XFEATURE_BNDCSR:
+		/* BNDCFGU with Enable clear (no bound checks), canonical base; BNDSTATUS. */
+		memset(p, 0, size);
+		put64(p, splitmix64(s) & 0x00007ffffffff000ull);
+		put64(p + 8, (splitmix64(s) & 0x00007ffffffffffcull) | 1);
+		break;
+	case FPL_XFEATURE_PKRU:
+		/* Key 0 (all ordinary memory) stays readable and writable. */
+		memset(p, 0, size);
+		put32(p, ((uint32_t)splitmix64(s) & ~3u) | 4u);
+		break;
+	case FPL_XFEATURE_XTILE_CFG:
+		pattern_tilecfg(p);
+		break;
+	default:
+		fill(p, size, s);
+		break;
+	}
+}
+
+void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed, void *image)
+{
+	unsigned char *img = image;
+	uint64_t s;
+
+	mask &= xs->xsave ? xs->user : FPL_XFEATURE_MASK_FPSSE;
+	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++) {
+		if (!(mask >> id & 1) || !xs->comp[id].enumerated || xs->comp[id].supervisor)
+			continue;
+		/* Each component's bytes depend on seed and id only, not on the rest of mask. */
+		s = seed ^ (0x5851f42d4c957f2dull * (id + 1));
+		if (id == FPL_XFEATURE_FP)
+			pattern_fp(img, &s);
+		else if (id == FPL_XFEATURE_SSE)
+			pattern_sse(img, &s);
+		else
+			pattern_comp(xs, id, img, &s);
+	}
+	/* XRSTOR loads MXCSR whenever RFBM has SSE or AVX: never leave it 0 (all unmasked). */
+	if (!(mask & FPL_XFEATURE_MASK_SSE) && !get32(img + LEG_MXCSR))
+		put32(img + LEG_MXCSR, MXCSR_DEFAULT);
+	if (xs->xsave) {
+		put64(img + FPL_XSAVE_HDR_OFFSET, mask & xs->xcr0);
+		put64(img + FPL_XSAVE_HDR_OFFSET + 8, 0);
+	}
+}
+
+static uint32_t read_mxcsr(void)
+{
+	uint32_t v;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(v));
+	return v;
+}
+
+/* Tile data needs the process's permission first (XFD arms it otherwise: #NM, SIGILL). */
+static int amx_permission(void)
+{
+	static int done;
+
+	if (__atomic_load_n(&done, __ATOMIC_RELAXED))
+		return 0;
+	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
+		return -ENOTSUP;
+	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * XRSTOR of tile data while XFD still arms it raises #NM, which the kernel
+ * turns into SIGILL for a process without permission: ask first, for init too.
+ */
+static int check_mask(const struct fpl_xstate *xs, uint64_t mask, bool loading)
+{
+	if (mask & ~xs->xcr0)
+		return -ENOTSUP;
+	if (mask & FPL_XFEATURE_MASK_XTILE_DATA) {
+		/* Data without a configuration cannot be loaded. */
+		if (loading && !(mask & FPL_XFEATURE_MASK_XTILE_CFG))
+			return -EINVAL;
+		if (xs->comp[FPL_XFEATURE_XTILE_DATA].xfd)
+			return amx_permission();
+	}
+	return 0;
+}
+
+int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
+{
+	unsigned char *img = image_buf;
+	int err = check_mask(xs, mask, true);
+
+	if (err || !mask)
+		return err;
+	if (!xs->xsave) {
+		/* FXRSTOR loads x87 and SSE together: keep the one not asked for. */
+		fpl_fxsave64(img);
+		fpl_xstate_pattern(xs, mask, seed, img);
+		fpl_fxrstor64(img);
+		return 0;
+	}
+	if (xs->size_std_max > IMAGE_MAX)
+		return -ENOSPC;
+	memset(img, 0, xs->size_std_max);
+	fpl_xstate_pattern(xs, mask, seed, img);
+	if ((mask & FPL_XFEATURE_MASK_YMM) && !(mask & FPL_XFEATURE_MASK_SSE))
+		put32(img + LEG_MXCSR, read_mxcsr());
+	fpl_xrstor64(img, mask);
+	return 0;
+}
+
+int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
+{
+	unsigned char *img = image_buf;
+	int err = check_mask(xs, mask, false);
+
+	if (err || !mask)
+		return err;
+	if (!xs->xsave) {
+		fpl_fxsave64(img);
+		if (mask & FPL_XFEATURE_MASK_FP) {
+			memset(img, 0, LEG_MXCSR);
+			memset(img + LEG_ST0, 0, 128);
+			put16(img + LEG_FCW, 0x037f);
+		}
+		if (mask & FPL_XFEATURE_MASK_SSE) {
+			put32(img + LEG_MXCSR, MXCSR_DEFAULT);
+			memset(img + LEG_XMM0, 0, 256);
+		}
+		fpl_fxrstor64(img);
+		return 0;
+	}
+	/* XSTATE_BV = 0: every component in RFBM goes to init; only MXCSR is read. */
+	memset(img, 0, FPL_XSAVE_LEGACY_SIZE + FPL_XSAVE_HDR_SIZE);
+	put32(img + LEG_MXCSR, (mask & FPL_XFEATURE_MASK_SSE) ? MXCSR_DEFAULT : read_mxcsr());
+	fpl_xrstor64(img, mask);
+	return 0;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for fpulab compare: inputs, matching, verdicts, emitters, --ministat against ministat, bad input. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "fpulab/compare.h"
+#include "fpulab/result.h"
+
+#define DATA "tests/data/compare/"
+
+static const char *bin(void)
+{
+	const char *b = getenv("FPL_BIN");
+
+	return b ? b : "build/fpulab";
+}
+
+/* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
+static int run(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	int st;
+
+	assert_non_null(p);
+	assert_non_null(buf);
+	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+		n += got;
+		if (cap - n < 4096) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = '\0';
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int compare(const char *args, char **out)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s compare %s 2>&1", bin(), args);
+	return run(cmd, out);
+}
+
+static bool have_ministat(void)
+{
+	return run("command -v ministat >/dev/null 2>&1", NULL) == 0;
+}
+
+/* --ministat must be byte-equal to ministat's own output on the same files. */
+static void test_ministat_equal(void **state)
+{
+	static const char *const sets[] = {
+		"ties-a ties-b",
+		"small-a small-b small-c",
+		"big-a big-b",
+		"neg-a neg-b",
+		"diff-a diff-b diff-c",
+		"-c 80 diff-a diff-c",
+		"-c 99 big-a big-b",
+		"-c 90 small-a small-c small-b ties-a",
+		"-c 99.5 ties-a ties-b",
+	};
+	char cmd[1024];
+
+	if (!have_ministat())
+		skip();
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		char *ours, *theirs;
+
+		snprintf(cmd, sizeof(cmd), "cd " DATA "ms && ministat %s", sets[i]);
+		assert_int_equal(run(cmd, &theirs), 0);
+		snprintf(cmd, sizeof(cmd), "cd " DATA "ms && %s compare --ministat %s", bin(),
+			 sets[i]);
+		assert_int_equal(run(cmd, &ours), 0);
+		if (strcmp(ours, theirs))
+			fail_msg("--ministat differs from ministat on %s:\n%s\n---\n%s", sets[i], ours,
+				 theirs);
+		free(ours);
+		free(theirs);
+	}
+}
+
+/* The 2024 report's figures come back from the synthetic runs at 10% trimming. */
+static void test_kernel_style(void **state)
+{
+	char *out;
+
+	assert_int_equal(compare("--trim 10 --kernel-style " DATA "rfbm-cv0.3/case1.txt "
+				 DATA "rfbm-cv0.3/case2.txt " DATA "rfbm-cv0.3/case3.txt", &out), 0);
+	assert_non_null(strstr(out, "\ncase 1: 16444675.45 Set as 1\n"));
+	assert_non_null(strstr(out, "\ncase 2: 16412285.61, 99.80%\n"));
+	assert_non_null(strstr(out, "\ncase 3: 16405716.19, 99.76%\n"));
+	assert_non_null(strstr(out, "trimmed mean after cutting 10% from each end"));
+	free(out);
+}
+
+/* Trimming changes the verdict on the cv 0.1% data: the slow run per case hides 0.2%. */
+static void test_verdict_and_trimming(void **state)
+{
+	const char *cases = DATA "rfbm-cv0.1/case1.txt " DATA "rfbm-cv0.1/case2.txt "
+			    DATA "rfbm-cv0.1/case3.txt";
+	char args[512], *out;
+
+	snprintf(args, sizeof(args), "%s", cases);
+	assert_int_equal(compare(args, &out), 0);
+	assert_non_null(strstr(out, "case 2: No difference proven at 95% confidence (Holm)."));
+	assert_non_null(strstr(out, "Welch's t"));
+	free(out);
+	snprintf(args, sizeof(args), "--trim 10 %s", cases);
+	assert_int_equal(compare(args, &out), 0);
+	assert_non_null(strstr(out, "case 2: -0.20% +/- "));
+	assert_non_null(strstr(out, "(Yuen, 95%, Holm over 2)"));
+	assert_non_null(strstr(out, "Holm's correction over 2 comparisons"));
+	free(out);
+}
+
+/* The library's numbers are the stats layer's: Yuen on the same sorted data. */
+static void test_library_matches_stats(void **state)
+{
+	char *paths[] = { DATA "rfbm-cv0.1/case1.txt", DATA "rfbm-cv0.1/case2.txt" };
+	struct fpl_cmp_opts o = { .trim = 10, .confidence = 95, .bootstrap = 500, .seed = 3 };
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+	struct fpl_ttest t;
+
+	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+	assert_int_equal(c->kind, FPL_CMP_NUMBERS);
+	assert_int_equal(c->nm, 1);
+	assert_int_equal(c->m[0].s[0].n, 10);
+	assert_true(fabs(c->m[0].s[0].center - 16444675.45) < 1e-6);
+	assert_int_equal(fpl_yuen_sorted(c->m[0].s[0].sorted, 10, c->m[0].s[1].sorted, 10, 10,
+					 95, &t), 0);
+	assert_true(t.p == c->m[0].t[1].t.p && t.lo == c->m[0].t[1].t.lo);
+	/* One comparison: Holm changes nothing. */
+	assert_int_equal(c->family, 1);
+	assert_true(c->m[0].t[1].p_holm == t.p);
+	assert_true(c->m[0].t[1].boot.lo < c->m[0].t[1].boot.hi);
+	assert_string_equal(fpl_cmp_test_name(c), "Yuen");
+	fpl_cmp_free(c);
+}
+
+/* Results JSON: metrics matched by bench + params (any key order) + name; skipped runs ignored. */
+static void test_results_json(void **state)
+{
+	char *out;
+	json_t *root, *metrics;
+
+	assert_int_equal(compare("--format json " DATA "json/a.json " DATA "json/b.json", &out), 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	metrics = json_object_get(root, "metrics");
+	assert_int_equal(json_array_size(metrics), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 0), "metric")),
+			    "xsave insn=xsavec mask=0x7: cycles");
+	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 3);
+	/* 3 cycles slower in b (by construction): proven. */
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(
+		json_array_get(metrics, 0), "comparisons"), 0), "proven")));
+	json_decref(root);
+	free(out);
+	/* --metric selects by name or bench/name. */
+	assert_int_equal(compare("-f csv -m 'xsave/time' " DATA "json/a.json " DATA "json/b.json",
+				 &out), 0);
+	assert_null(strstr(out, "cycles"));
+	assert_non_null(strstr(out, "\"xsave insn=xsavec mask=0x7: time\",\"ns\""));
+	free(out);
+}
+
+static void test_result_load(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r;
+
+	assert_int_equal(fpl_result_load(DATA "json/a.json", &r, &diag), 0);
+	assert_int_equal(r->nruns, 3);
+	assert_true(r->runs[2]->skipped);
+	assert_string_equal(r->runs[2]->skip_reason, "AMX not supported");
+	assert_int_equal(r->runs[0]->metrics[0]->n, 20);
+	assert_string_equal(r->runs[0]->metrics[1]->unit, "ns");
+	fpl_result_free(r);
+	assert_int_equal(fpl_result_load(DATA "bad/three.txt", &r, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "three.txt"));
+}
+
+/* will-it-scale: one 'average:' per file, a directory per case. */
+static void test_will_it_scale_dirs(void **state)
+{
+	char *out;
+
+	assert_int_equal(compare("-f csv " DATA "wis/case1 " DATA "wis/case2", &out), 0);
+	assert_non_null(strstr(out, "\"average\",\"ops/s\""));
+	assert_non_null(strstr(out, ",1,\"" DATA "wis/case1\",\"\",5,"));
+	free(out);
+}
+
+static void expect_bad(const char *args, const char *msg)
+{
+	char *out;
+	int rc = compare(args, &out);
+
+	if (rc != 2 || !strstr(out, msg))
+		fail_msg("'%s': exit %d, wanted 2 and '%s' in:\n%s", args, rc, msg, out);
+	free(out);
+}
+
+static void test_bad_input(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", args[256];
+
+	expect_bad(DATA "bad/notnum.txt " DATA "bad/three.txt",
+		   DATA "bad/notnum.txt:3: not a number: '12x'");
+	expect_bad(DATA "bad/three.txt " DATA "bad/comments.txt",
+		   "case 2 (" DATA "bad/comments.txt): empty case: no values");
+	expect_bad("--trim 40 " DATA "bad/three.txt " DATA "bad/nine.txt",
+		   "3 values, fewer than 2 left after trimming 40% from each end");
+	expect_bad("-m nothing " DATA "json/a.json " DATA "json/b.json",
+		   "metric pattern 'nothing' matches no metric");
+	expect_bad(DATA "json/a.json " DATA "json/units.json", "mixed units");
+	expect_bad(DATA "json/a.json " DATA "bad/three.txt", "is plain numbers but case 1");
+	expect_bad(DATA "bad/three.txt " DATA "bad/no-such-file", "No such file");
+	expect_bad(DATA "bad/three.txt", "at least two cases");
+	expect_bad("--ministat -c 97 " DATA "bad/three.txt " DATA "bad/nine.txt", "--ministat");
+	expect_bad("--trim 50 a b", "--trim");
+	expect_bad("--format xml a b", "--format");
+	assert_non_null(mkdtemp(dir));
+	snprintf(args, sizeof(args), "%s " DATA "bad/three.txt", dir);
+	expect_bad(args, "empty case: no files");
+	rmdir(dir);
+}
+
+/* Nothing half-written: a failing run prints nothing on stdout. */
+static void test_no_partial_output(void **state)
+{
+	char cmd[512], *out;
+
+	snprintf(cmd, sizeof(cmd), "%s compare " DATA "bad/three.txt " DATA "bad/notnum.txt 2>/dev/null",
+		 bin());
+	assert_int_equal(run(cmd, &out), 2);
+	assert_string_equal(out, "");
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ministat_equal),
+		cmocka_unit_test(test_kernel_style),
+		cmocka_unit_test(test_verdict_and_trimming),
+		cmocka_unit_test(test_library_matches_stats),
+		cmocka_unit_test(test_results_json),
+		cmocka_unit_test(test_result_load),
+		cmocka_unit_test(test_will_it_scale_dirs),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_no_partial_output),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

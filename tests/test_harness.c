@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for the harness and clock: overhead removal, interleaving, stop, self-check bounds. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/harness.h"
+#include "fpulab/stats.h"
+
+/* A clock with round numbers, so conversions can be checked exactly. */
+static struct fpl_clock fake_clock = {
+	.cpu = -1, .tsc_hz = 1e9, .core_per_tsc = 2.0, .min_sample_tsc = 1000,
+	.step_tsc = 1, .floor_tsc = 40,
+};
+
+/* A synthetic body: fixed cost F per call plus c per rep; the log records the call order. */
+struct fake {
+	uint64_t fixed, per_rep;
+	char id;
+	char *log;
+	size_t *nlog;
+	volatile sig_atomic_t *stop;
+	size_t stop_after;
+	size_t calls;
+};
+
+static uint64_t fake_timed(void *arg, uint64_t reps)
+{
+	struct fake *f = arg;
+
+	if (f->log && *f->nlog < 4096)
+		f->log[(*f->nlog)++] = f->id;
+	if (f->stop && ++f->calls >= f->stop_after)
+		*f->stop = 1;
+	return f->fixed + f->per_rep * reps;
+}
+
+static uint64_t fake_empty(void *arg, uint64_t reps)
+{
+	struct fake *f = arg;
+
+	return f->fixed + 2 * reps;	/* the loop alone costs 2 per rep */
+}
+
+static double median(const struct fpl_metric *m)
+{
+	struct fpl_summary s;
+
+	assert_int_equal(fpl_summarize(m->samples, m->n, 0, &s), 0);
+	return s.median;
+}
+
+static void test_n_vs_2n_removes_fixed_cost(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 20, .budget_s = 100 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fake f = { .fixed = 5000, .per_rep = 7 };
+	struct fpl_variant v = { .name = "f", .timed = fake_timed, .arg = &f, .run = run,
+				 .ops_per_rep = 1, .method = "fake" };
+
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	/* N is the smallest power of two with F + 7N >= 1000: F alone passes, so N = 1. */
+	assert_int_equal(v.reps, 1);
+	assert_int_equal(v.m_tsc->n, 20);
+	for (size_t i = 0; i < v.m_tsc->n; i++) {
+		assert_float_equal(v.m_tsc->samples[i], 7, 1e-12);
+		assert_float_equal(v.m_cycles->samples[i], 14, 1e-12);
+		assert_float_equal(v.m_ns->samples[i], 7, 1e-12);
+	}
+	assert_string_equal(v.m_tsc->unit, "tsc");
+	assert_string_equal(v.m_cycles->unit, "cycles");
+	assert_non_null(strstr(v.m_cycles->method, "N=1 reps"));
+	assert_non_null(strstr(v.m_cycles->method, "N and 2N"));
+	fpl_result_free(r);
+}
+
+static void test_empty_body_and_ops(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .min_samples = 3, .max_samples = 3 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fake f = { .fixed = 0, .per_rep = 42 };
+	struct fpl_variant v = { .name = "f", .timed = fake_timed, .empty = fake_empty, .arg = &f,
+				 .run = run, .ops_per_rep = 4, .prefix = "x_" };
+
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	/* 42N >= 1000 first at N = 32 */
+	assert_int_equal(v.reps, 32);
+	assert_float_equal(median(v.m_tsc), (42.0 - 2.0) / 4, 1e-12);
+	assert_non_null(fpl_run_find_metric(run, "x_cycles"));
+	assert_non_null(strstr(v.m_tsc->method, "empty body"));
+	fpl_result_free(r);
+}
+
+static void test_interleaved(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 4, .max_samples = 4 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	char log[4096];
+	size_t nlog = 0;
+	struct fake f[3] = {
+		{ .per_rep = 1, .id = 'A', .log = log, .nlog = &nlog },
+		{ .per_rep = 2, .id = 'B', .log = log, .nlog = &nlog },
+		{ .per_rep = 3, .id = 'C', .log = log, .nlog = &nlog },
+	};
+	struct fpl_variant v[3];
+	const char *tail;
+
+	for (int i = 0; i < 3; i++)
+		v[i] = (struct fpl_variant){ .name = "v", .timed = fake_timed, .arg = &f[i],
+					     .run = run, .prefix = (const char *[]){ "a", "b", "c" }[i] };
+	assert_int_equal(fpl_harness_run(&env, &cfg, v, 3), 0);
+	log[nlog] = 0;
+	/* The kept samples are the last 4 rounds: AABBCC four times (N then 2N). */
+	assert_true(nlog >= 24);
+	tail = log + nlog - 24;
+	assert_string_equal(tail, "AABBCCAABBCCAABBCCAABBCC");
+	assert_float_equal(median(v[2].m_tsc), 3, 0);
+	fpl_result_free(r);
+}
+
+static void test_stop_keeps_samples(void **state)
+{
+	volatile sig_atomic_t stop = 0;
+	struct fpl_bench_env env = { .clock = &fake_clock, .stop = &stop };
+	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 1000, .max_samples = 1000,
+				       .budget_s = 100 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fake f = { .per_rep = 5, .stop = &stop, .stop_after = 30 };
+	struct fpl_variant v = { .name = "f", .timed = fake_timed, .arg = &f, .run = run };
+
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), -EINTR);
+	assert_true(v.m_tsc->n > 0 && v.m_tsc->n < 1000);
+	assert_int_equal(v.m_tsc->n, v.m_ns->n);
+	fpl_result_free(r);
+}
+
+/*
+ * The real clock and a real body with a known fixed cost: a 300-cycle IMUL
+ * chain per rep plus one call-level overhead of about 2000 cycles, at N = 8.
+ * Without overhead removal a rep would read near 550 cycles; the bounds are
+ * wide enough for a loaded machine and still exclude that.
+ */
+static uint64_t imul_plus_fixed(void *arg, uint64_t reps)
+{
+	return fpl_chain_imul100(NULL, reps) + fpl_chain_add100(NULL, 20);
+}
+
+static void test_real_overhead_removal(void **state)
+{
+	struct fpl_clock *c;
+	struct fpl_diag d;
+	struct fpl_bench_env env;
+	struct fpl_harness_cfg cfg = { .reps = 8, .min_samples = 41, .max_samples = 41 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fpl_variant v = { .name = "imul", .timed = imul_plus_fixed, .run = run };
+	double cyc;
+
+	assert_int_equal(fpl_clock_create(&c, -1, &d), 0);
+	env = (struct fpl_bench_env){ .clock = c };
+	assert_true(c->tsc_hz > 1e8 && c->tsc_hz < 1e10);
+	assert_true(c->core_per_tsc > 0.2 && c->core_per_tsc < 5);
+	assert_true(c->step_tsc >= 1 && c->floor_tsc >= 0);
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	cyc = median(v.m_cycles);
+	print_message("100 IMULs with a ~2000-cycle fixed cost at N=8: %.1f cycles per rep\n", cyc);
+	assert_true(cyc > 200 && cyc < 420);
+	assert_int_equal(fpl_clock_finish(c), 0);
+	assert_true(c->finished && c->core_per_tsc_end > 0);
+	fpl_clock_free(c);
+	fpl_result_free(r);
+}
+
+static void test_clock_json(void **state)
+{
+	json_t *j = fpl_clock_json(&fake_clock);
+
+	assert_non_null(j);
+	assert_float_equal(json_real_value(json_object_get(j, "tsc_hz")), 1e9, 0);
+	assert_string_equal(json_string_value(json_object_get(j, "core_source")), "add-chain");
+	/* unfinished: no end figures claimed */
+	assert_null(json_object_get(j, "drift_pct"));
+	json_decref(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_n_vs_2n_removes_fixed_cost),
+		cmocka_unit_test(test_empty_body_and_ops),
+		cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_stop_keeps_samples),
+		cmocka_unit_test(test_real_overhead_removal),
+		cmocka_unit_test(test_clock_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

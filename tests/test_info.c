@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for `fpulab info` and the host object: JSON against CPUID, dumps, bad input. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/host.h"
+
+#define DATA "tests/data/cpuid/"
+
+static const char *bin(void)
+{
+	const char *b = getenv("FPL_BIN");
+
+	return b && *b ? b : "build/fpulab";
+}
+
+static char *slurp(FILE *f)
+{
+	size_t cap = 4096, len = 0, n;
+	char *s = malloc(cap);
+
+	assert_non_null(s);
+	while ((n = fread(s + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			cap *= 2;
+			s = realloc(s, cap);
+			assert_non_null(s);
+		}
+	}
+	s[len] = 0;
+	return s;
+}
+
+/* Run fpulab with args; stdout and stderr come back separately. Returns the exit status. */
+static int run(const char *args, char **out, char **err)
+{
+	char errpath[] = "/tmp/fpl-test-info-XXXXXX", cmd[1024];
+	int fd = mkstemp(errpath), st;
+	FILE *p, *e;
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", bin(), args, errpath);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*out = slurp(p);
+	st = pclose(p);
+	e = fopen(errpath, "r");
+	assert_non_null(e);
+	*err = slurp(e);
+	fclose(e);
+	unlink(errpath);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static json_t *run_json(const char *args)
+{
+	char *out, *err;
+	json_error_t jerr;
+	json_t *doc, *host;
+
+	if (run(args, &out, &err) != 0)
+		fail_msg("fpulab %s failed: %s", args, err);
+	doc = json_loads(out, 0, &jerr);
+	if (!doc)
+		fail_msg("fpulab %s: not JSON (%s, line %d)", args, jerr.text, jerr.line);
+	host = json_object_get(doc, "host");
+	assert_non_null(host);
+	json_incref(host);
+	json_decref(doc);
+	free(out);
+	free(err);
+	return host;
+}
+
+static json_t *component(json_t *host, int id)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(host, "components"), i, c)
+		if (json_integer_value(json_object_get(c, "id")) == id)
+			return c;
+	return NULL;
+}
+
+static json_int_t geti(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!json_is_integer(v))
+		fail_msg("'%s' is not an integer", k);
+	return json_integer_value(v);
+}
+
+static void test_live_json_matches_cpuid(void **state)
+{
+	json_t *h = run_json("info --json");
+	uint32_t r[4], d[4];
+	char xcr0[24];
+
+	fpl_cpuid_raw(1, 0, r);
+	if (!(r[2] >> 27 & 1)) {
+		assert_string_equal(json_string_value(json_object_get(h, "xcr0")), "0x3");
+		json_decref(h);
+		skip();
+	}
+	snprintf(xcr0, sizeof(xcr0), "0x%llx", (unsigned long long)fpl_xgetbv(0));
+	assert_string_equal(json_string_value(json_object_get(h, "xcr0")), xcr0);
+	assert_string_equal(json_string_value(json_object_get(h, "cpuid_source")), "live");
+	fpl_cpuid_raw(0xd, 0, r);
+	assert_int_equal(geti(h, "xsave_size_standard"), r[1]);
+	for (unsigned i = 2; i < 32; i++) {
+		json_t *c = component(h, (int)i);
+
+		if (!(r[0] >> i & 1)) {
+			continue;
+		}
+		fpl_cpuid_raw(0xd, i, d);
+		assert_non_null(c);
+		assert_int_equal(geti(c, "size"), d[0]);
+		assert_int_equal(geti(c, "offset"), d[1]);
+		assert_false(json_is_true(json_object_get(c, "supervisor")));
+		assert_int_equal(json_is_true(json_object_get(c, "align64")), d[2] >> 1 & 1);
+	}
+	/* XINUSE is read where XGETBV(1) exists. */
+	fpl_cpuid_raw(0xd, 1, d);
+	assert_int_equal(json_is_string(json_object_get(h, "xinuse")), d[0] >> 2 & 1);
+	assert_non_null(json_object_get(json_object_get(h, "kernel"), "release"));
+	json_decref(h);
+}
+
+struct fixture_case {
+	const char *file;
+	const char *xcr0;
+	int std, compacted;
+	int id, offset, compacted_offset;	/* one component checked by hand */
+	bool align64;
+};
+
+static void test_fixture_json(void **state)
+{
+	static const struct fixture_case cases[] = {
+		{ "sapphirerapids.cpuid", "0x602e7", 11008, 10752, 18, 2816, 2560, true },
+		{ "sapphirerapids.cpuid", "0x602e7", 11008, 10752, 17, 2752, 2496, true },
+		{ "skylakex.cpuid", "0xff", 2688, 2560, 5, 1088, 960, false },
+		{ "skylake.cpuid", "0x7", 832, 832, 2, 576, 576, false },
+		{ "genoa.cpuid", "0x2e7", 2440, 2440, 9, 2432, 2432, false },
+	};
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cases); i++) {
+		const struct fixture_case *k = &cases[i];
+		char args[256];
+		json_t *h, *c;
+
+		snprintf(args, sizeof(args), "info --json --cpuid " DATA "%s", k->file);
+		h = run_json(args);
+		assert_string_equal(json_string_value(json_object_get(h, "xcr0")), k->xcr0);
+		assert_non_null(strstr(json_string_value(json_object_get(h, "cpuid_source")),
+				       k->file));
+		assert_true(json_is_null(json_object_get(h, "xinuse")));
+		assert_true(json_is_null(json_object_get(h, "microcode")));
+		assert_int_equal(geti(h, "xsave_size_standard"), k->std);
+		assert_int_equal(geti(h, "xsave_size_compacted"), k->compacted);
+		c = component(h, k->id);
+		assert_non_null(c);
+		assert_int_equal(geti(c, "offset"), k->offset);
+		assert_int_equal(geti(c, "compacted_offset"), k->compacted_offset);
+		assert_int_equal(json_is_true(json_object_get(c, "align64")), k->align64);
+		assert_true(json_is_true(json_object_get(c, "enabled")));
+		json_decref(h);
+	}
+}
+
+static void test_table_from_dump(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run("info --cpuid " DATA "sapphirerapids.cpuid", &out, &err), 0);
+	assert_non_null(strstr(out, "dump " DATA "sapphirerapids.cpuid"));
+	assert_non_null(strstr(out, "XINUSE       n/a"));
+	assert_non_null(strstr(out, "xsaves no (ring 0 only)"));
+	assert_non_null(strstr(out, "AMX_TILEDATA"));
+	assert_non_null(strstr(out, "standard 11008 bytes, compacted 10752 bytes"));
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+}
+
+static void test_bad_input(void **state)
+{
+	char *out, *err;
+
+	assert_int_equal(run("info --cpuid " DATA "bad-line.cpuid", &out, &err), 2);
+	assert_non_null(strstr(err, "bad-line.cpuid:3"));
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	assert_int_equal(run("info --cpuid " DATA "no-such-file.cpuid", &out, &err), 2);
+	assert_non_null(strstr(err, "no-such-file.cpuid"));
+	free(out);
+	free(err);
+	assert_int_equal(run("info --bogus", &out, &err), 2);
+	assert_non_null(strstr(err, "--bogus"));
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	assert_int_equal(run("info extra", &out, &err), 2);
+	free(out);
+	free(err);
+	assert_int_equal(run("info --json --dump-cpuid", &out, &err), 2);
+	free(out);
+	free(err);
+	assert_int_equal(run("info --help", &out, &err), 0);
+	assert_non_null(strstr(out, "--dump-cpuid"));
+	free(out);
+	free(err);
+}
+
+/* A dump written by --dump-cpuid describes the same layout as the live CPU. */
+static void test_dump_roundtrip(void **state)
+{
+	char path[] = "/tmp/fpl-test-dump-XXXXXX", args[256], *out, *err;
+	int fd = mkstemp(path);
+	json_t *live, *dumped;
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(args, sizeof(args), "info --dump-cpuid -o %s", path);
+	assert_int_equal(run(args, &out, &err), 0);
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	live = run_json("info --json");
+	snprintf(args, sizeof(args), "info --json --cpuid %s", path);
+	dumped = run_json(args);
+	unlink(path);
+	assert_true(json_equal(json_object_get(live, "components"),
+			       json_object_get(dumped, "components")));
+	assert_true(json_equal(json_object_get(live, "xcr0"), json_object_get(dumped, "xcr0")));
+	assert_int_equal(geti(live, "xsave_size_compacted"), geti(dumped, "xsave_size_compacted"));
+	assert_true(json_is_null(json_object_get(dumped, "xinuse")));
+	json_decref(live);
+	json_decref(dumped);
+}
+
+/* The library function itself, on a dump, without kernel facts. */
+static void test_host_json_library(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_xstate xs;
+	struct fpl_diag diag;
+	json_t *h, *c;
+	size_t i, n = 0;
+
+	assert_int_equal(fpl_cpu_load(cpu, DATA "skylakex.cpuid", &diag), 0);
+	fpl_xstate_init(&xs, cpu);
+	assert_int_equal(fpl_host_json(cpu, &xs, NULL, &h), 0);
+	assert_null(json_object_get(h, "kernel"));
+	assert_false(json_is_true(json_object_get(h, "vm")));
+	json_array_foreach(json_object_get(h, "components"), i, c) {
+		n++;
+		if (geti(c, "id") == 8) {
+			assert_true(json_is_true(json_object_get(c, "supervisor")));
+			assert_false(json_is_true(json_object_get(c, "enabled")));
+			assert_true(json_is_null(json_object_get(c, "offset")));
+			assert_true(json_is_null(json_object_get(c, "compacted_offset")));
+		}
+	}
+	assert_int_equal(n, 9);	/* x87 SSE AVX BNDREGS BNDCSR opmask ZMM_Hi256 Hi16_ZMM PT */
+	json_decref(h);
+	free(cpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_json_matches_cpuid),
+		cmocka_unit_test(test_fixture_json),
+		cmocka_unit_test(test_table_from_dump),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_dump_roundtrip),
+		cmocka_unit_test(test_host_json_library),
+	};
+
+	return cmocka_run_group_tests_name("info", tests, NULL, NULL);
+}

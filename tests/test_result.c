@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for results: JSON round trip through schema fpulab/1, reader errors, atomic file output. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fpulab/report.h"
+#include "fpulab/result.h"
+
+static struct fpl_result *sample_result(void)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_run *skip = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m = fpl_run_add_metric(run, "cycles", "cycles", "throughput; N=8");
+	struct fpl_metric *t = fpl_run_add_metric(run, "tsc", "tsc", "the same, \"quoted\", in ticks");
+
+	assert_non_null(m);
+	json_object_set_new(r->host, "clock", json_pack("{s:f}", "tsc_hz", 2.5e9));
+	fpl_run_param_str(run, "insn", "xsavec");
+	fpl_run_param_int(run, "mask", 0xe7);
+	fpl_run_param_real(run, "x", 0.5);
+	fpl_run_param_bool(run, "live", true);
+	fpl_metric_add(m, 101.5);
+	fpl_metric_add(m, 99.25);
+	fpl_metric_add(m, NAN);
+	fpl_metric_add(t, 1);
+	t->extra = json_pack("{s:i}", "reps", 256);
+	fpl_run_warn(run, "a warning");
+	fpl_run_skip(skip, "no AVX-512 here");
+	fpl_result_warn(r, "suspect run");
+	return r;
+}
+
+static void test_roundtrip(void **state)
+{
+	struct fpl_result *a = sample_result(), *b = NULL;
+	struct fpl_diag diag = { "" };
+	json_t *doc = fpl_report_json(a), *again;
+	char *text, *text2;
+
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "fpulab/1");
+	text = json_dumps(doc, JSON_PRESERVE_ORDER);
+	/* NaN is written as null */
+	assert_non_null(strstr(text, "[101.5, 99.25, null]"));
+	assert_int_equal(fpl_result_from_json(doc, &b, &diag), 0);
+	assert_int_equal(b->nruns, 2);
+	assert_string_equal(b->runs[0]->bench, "xsave");
+	assert_int_equal(b->runs[0]->nmetrics, 2);
+	assert_int_equal(b->runs[0]->metrics[0]->n, 3);
+	assert_float_equal(b->runs[0]->metrics[0]->samples[1], 99.25, 0);
+	assert_true(isnan(b->runs[0]->metrics[0]->samples[2]));
+	assert_string_equal(b->runs[0]->metrics[1]->method, "the same, \"quoted\", in ticks");
+	assert_int_equal(json_integer_value(json_object_get(b->runs[0]->params, "mask")), 0xe7);
+	assert_true(b->runs[1]->skipped);
+	assert_string_equal(b->runs[1]->skip_reason, "no AVX-512 here");
+	assert_int_equal(json_array_size(b->warnings), 1);
+	assert_int_equal(json_array_size(b->runs[0]->warnings), 1);
+	assert_int_equal(json_integer_value(json_object_get(b->runs[0]->metrics[1]->extra, "reps")),
+			 256);
+	/* Written again, the document is the same text. */
+	again = fpl_report_json(b);
+	text2 = json_dumps(again, JSON_PRESERVE_ORDER);
+	assert_string_equal(text, text2);
+	/* The summary is computed from the finite samples. */
+	assert_float_equal(json_real_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					       "metrics"), 0), "summary"), "median")),
+		100.375, 1e-12);
+	free(text);
+	free(text2);
+	json_decref(doc);
+	json_decref(again);
+	fpl_result_free(a);
+	fpl_result_free(b);
+}
+
+static int parse(const char *text, struct fpl_diag *diag)
+{
+	json_t *doc = json_loads(text, 0, NULL);
+	struct fpl_result *r = NULL;
+	int err;
+
+	assert_non_null(doc);
+	err = fpl_result_from_json(doc, &r, diag);
+	if (!err)
+		fpl_result_free(r);
+	json_decref(doc);
+	return err;
+}
+
+static void test_reader_rejects(void **state)
+{
+	struct fpl_diag d = { "" };
+
+	assert_int_equal(parse("{\"schema\":\"fpulab/2\",\"host\":{},\"runs\":[]}", &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "schema"));
+	assert_int_equal(parse("{\"schema\":\"fpulab/1\",\"runs\":[]}", &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "host"));
+	assert_int_equal(parse("{\"schema\":\"fpulab/1\",\"host\":{},\"runs\":[{\"bench\":\"x\","
+			       "\"metrics\":[{\"name\":\"a\",\"unit\":\"ns\",\"samples\":[1,\"2\"]}]}]}",
+			       &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "runs[0].metrics[0].samples[1]"));
+	assert_int_equal(parse("{\"schema\":\"fpulab/1\",\"host\":{},\"runs\":[{\"params\":{}}]}",
+			       &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "runs[0]"));
+	/* unknown keys are allowed */
+	assert_int_equal(parse("{\"schema\":\"fpulab/1\",\"host\":{},\"runs\":[],\"later\":1}", &d),
+			 0);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_atomic_file(void **state)
+{
+	char dir[] = "/tmp/fpl-test-XXXXXX", path[128], sub[128];
+	struct fpl_result *r = sample_result(), *back = NULL;
+	struct fpl_diag d = { "" };
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(fpl_emit_file(r, FPL_FMT_JSON, path, &d), 0);
+	assert_int_equal(count_entries(dir), 1);
+	assert_int_equal(fpl_result_load(path, &back, &d), 0);
+	assert_int_equal(back->nruns, 2);
+	fpl_result_free(back);
+
+	/* The target is a directory: rename fails, and nothing is left behind. */
+	snprintf(sub, sizeof(sub), "%s/taken", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_true(fpl_emit_file(r, FPL_FMT_JSON, sub, &d) < 0);
+	assert_non_null(strstr(d.msg, "taken"));
+	assert_int_equal(count_entries(dir), 2);
+	/* A directory that does not exist: an error naming the file, no file. */
+	snprintf(path, sizeof(path), "%s/nope/out.json", dir);
+	assert_true(fpl_emit_file(r, FPL_FMT_JSON, path, &d) < 0);
+	assert_int_equal(access(path, F_OK), -1);
+	/* A missing file to load says so. */
+	assert_int_equal(fpl_result_load(path, &back, &d), -ENOENT);
+	assert_null(back);
+
+	rmdir(sub);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	fpl_result_free(r);
+}
+
+static void test_table_and_csv(void **state)
+{
+	struct fpl_result *r = sample_result();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(fpl_emit(r, FPL_FMT_TABLE, f, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "skipped: no AVX-512 here"));
+	assert_non_null(strstr(buf, "[1] throughput; N=8"));
+	assert_non_null(strstr(buf, "insn=xsavec mask=231"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_emit(r, FPL_FMT_CSV, f, NULL), 0);
+	fclose(f);
+	/* quotes doubled, the field quoted */
+	assert_non_null(strstr(buf, "\"the same, \"\"quoted\"\", in ticks\""));
+	assert_non_null(strstr(buf, "xsave,insn=xsavec;mask=231;x=0.5;live=yes,cycles,cycles,2,"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_reader_rejects),
+		cmocka_unit_test(test_atomic_file),
+		cmocka_unit_test(test_table_and_csv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

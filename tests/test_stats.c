@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/stats: trimmed means, Welch, Student, Yuen, Mann-Whitney, Holm, bootstrap, ministat's t. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/stats.h"
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* R's `sleep` data (Cushny and Peebles 1905, as in Student 1908): extra sleep, hours. */
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+/* WRS2's `spider` data (anxiety with a picture or a real spider; Field, Miles and Field). */
+static const double picture[] = { 30, 35, 45, 40, 50, 35, 55, 25, 30, 45, 40, 50 };
+static const double real[] = { 40, 35, 50, 55, 65, 55, 50, 35, 30, 50, 60, 39 };
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	assert_non_null(s);
+	memcpy(s, x, n * sizeof(*s));
+	fpl_sort(s, n);
+	return s;
+}
+
+/* Hand-checked: 2 4 4 5 6 7 8 9 10 100. */
+static void test_trimmed_mean(void **state)
+{
+	static const double x[] = { 100, 4, 2, 9, 4, 7, 5, 10, 8, 6 };
+	double *s = sorted_copy(x, 10), v[100];
+	struct fpl_summary sum;
+
+	near(fpl_trimmed_mean_sorted(s, 10, 0), 155.0 / 10, 1e-12);
+	/* 10%: drop 2 and 100, (4+4+5+6+7+8+9+10)/8. */
+	near(fpl_trimmed_mean_sorted(s, 10, 10), 53.0 / 8, 1e-12);
+	/* 20%: drop 2, 4 and 10, 100: (4+5+6+7+8+9)/6. */
+	near(fpl_trimmed_mean_sorted(s, 10, 20), 39.0 / 6, 1e-12);
+	/* 15% of 10 is 1.5: floor, one value from each end. */
+	near(fpl_trimmed_mean_sorted(s, 10, 15), 53.0 / 8, 1e-12);
+	assert_int_equal(fpl_summarize(x, 10, 10, &sum), 0);
+	near(sum.trimmed_mean, 6.625, 1e-12);
+	near(sum.median, 6.5, 1e-12);
+	/* 29% of 100 is 29 values (0.29 * 100 is 28.999... in binary; the count must not be 28). */
+	for (int i = 0; i < 100; i++)
+		v[i] = i;
+	assert_int_equal(fpl_trim_count(100, 29), 29);
+	near(fpl_trimmed_mean_sorted(v, 100, 29), 49.5, 1e-12);
+	assert_int_equal(fpl_trim_count(10, 10), 1);
+	free(s);
+}
+
+/*
+ * R: t.test(extra ~ group, data = sleep) gives t = -1.8608, df = 17.776,
+ * p-value = 0.07939, 95% CI -3.3654832 0.2054832 (group 1 - group 2); here
+ * the difference is b - a, so the signs turn.
+ */
+static void test_welch_sleep(void **state)
+{
+	struct fpl_ttest r;
+
+	assert_int_equal(fpl_welch(sleep1, 10, sleep2, 10, 95, &r), 0);
+	near(r.diff, 1.58, 1e-12);
+	near(r.t, 1.8608134675, 1e-9);
+	near(r.df, 17.7764735, 1e-6);
+	near(r.p, 0.0793941402, 1e-9);
+	near(r.lo, -0.2054832, 1e-7);
+	near(r.hi, 3.3654832, 1e-7);
+	assert_int_equal(fpl_welch(sleep1, 1, sleep2, 10, 95, &r), -EINVAL);
+	assert_int_equal(fpl_welch(sleep1, 10, sleep2, 10, 100, &r), -EINVAL);
+}
+
+/* R: t.test(extra ~ group, data = sleep, var.equal = TRUE): t = -1.8608, df = 18, p = 0.07919. */
+static void test_student_sleep(void **state)
+{
+	struct fpl_ttest r;
+
+	assert_int_equal(fpl_student(sleep1, 10, sleep2, 10, 95, &r), 0);
+	near(r.t, 1.8608134675, 1e-9);
+	near(r.df, 18, 0);
+	near(r.p, 0.0791867142, 1e-9);
+	/* CI from R: -3.363874 0.203874. */
+	near(r.lo, -0.203874, 1e-6);
+	near(r.hi, 3.363874, 1e-6);
+}
+
+/*
+ * Yuen's test with 20% trimming on the spider data. WRS2 (Mair and Wilcox),
+ * yuen(Anxiety ~ Group, data = spider): test statistic 1.2958 (df = 13.91),
+ * p-value = 0.21614, trimmed mean difference -6.75 (picture - real), 95% CI
+ * -17.9294 4.4294. Checked by hand: g = floor(0.2 * 12) = 2, h = 8; trimmed
+ * means 40 and 46.75; winsorized samples 30 30 30 35 35 40 40 45 45 50 50 50
+ * (variance 63.6364) and 35 35 35 39 40 50 50 50 55 55 55 55 (74.5152);
+ * d = 11 * s_w^2 / (8 * 7) = 12.5 and 14.6369; se = sqrt(27.1369) = 5.20931.
+ * More digits from the same formulas in double precision (numpy).
+ */
+static void test_yuen_spider(void **state)
+{
+	double *a = sorted_copy(picture, 12), *b = sorted_copy(real, 12);
+	struct fpl_ttest r;
+
+	near(fpl_winsorized_var_sorted(a, 12, 2), 63.636363636, 1e-8);
+	near(fpl_winsorized_var_sorted(b, 12, 2), 74.515151515, 1e-8);
+	assert_int_equal(fpl_yuen_sorted(a, 12, b, 12, 20, 95, &r), 0);
+	near(r.center_a, 40, 1e-12);
+	near(r.center_b, 46.75, 1e-12);
+	near(r.diff, 6.75, 1e-12);
+	near(r.se, 5.2093094323, 1e-9);
+	near(r.df, 13.9137233889, 1e-8);
+	near(r.t, 1.2957571608, 1e-9);
+	near(r.p, 0.2161433249, 1e-8);
+	near(r.lo, -4.4293607102, 1e-8);
+	near(r.hi, 17.9293607102, 1e-8);
+	free(a);
+	free(b);
+}
+
+/* Untrimmed, Yuen's test is Welch's; and it refuses when < 2 values remain. */
+static void test_yuen_edges(void **state)
+{
+	double *a = sorted_copy(sleep1, 10), *b = sorted_copy(sleep2, 10);
+	struct fpl_ttest y, w;
+
+	assert_int_equal(fpl_yuen_sorted(a, 10, b, 10, 0, 95, &y), 0);
+	assert_int_equal(fpl_welch(sleep1, 10, sleep2, 10, 95, &w), 0);
+	near(y.t, w.t, 1e-12);
+	near(y.df, w.df, 1e-9);
+	near(y.lo, w.lo, 1e-12);
+	/* 45% of 4 cuts 1 from each end: 2 left, allowed; 45% of 3 cuts 1: 1 left, refused. */
+	assert_int_equal(fpl_yuen_sorted(a, 4, b, 4, 45, 95, &y), 0);
+	assert_int_equal(fpl_yuen_sorted(a, 3, b, 4, 45, 95, &y), -EINVAL);
+	assert_int_equal(fpl_yuen_sorted(a, 10, b, 10, 50, 95, &y), -EINVAL);
+	free(a);
+	free(b);
+}
+
+/*
+ * R: wilcox.test(extra ~ group, data = sleep) (ties, so the normal
+ * approximation with continuity correction): W = 25.5, p-value = 0.06933.
+ * W is group 1's U; here U is the second sample's: 10 * 10 - 25.5 = 74.5.
+ */
+static void test_mann_whitney_sleep(void **state)
+{
+	double *a = sorted_copy(sleep1, 10), *b = sorted_copy(sleep2, 10);
+	struct fpl_mwu r;
+
+	assert_int_equal(fpl_mann_whitney_sorted(a, 10, b, 10, &r), 0);
+	near(r.u, 74.5, 0);
+	near(r.mean, 50, 0);
+	near(r.p, 0.0693275754, 1e-9);
+	assert_int_equal(fpl_mann_whitney_sorted(b, 10, a, 10, &r), 0);
+	near(r.u, 25.5, 0);
+	near(r.p, 0.0693275754, 1e-9);
+	free(a);
+	free(b);
+}
+
+/*
+ * Complete separation of 3 and 3 without ties, by hand: U = 9, mean 4.5,
+ * sd = sqrt(3 * 3 * 7 / 12) = 2.29129, z = (4.5 - 0.5) / sd = 1.74574,
+ * p = 2 * (1 - Phi(z)) = 0.080856 (R: wilcox.test(4:6, 1:3, exact = FALSE)).
+ */
+static void test_mann_whitney_by_hand(void **state)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, c[] = { 7, 7, 7 };
+	struct fpl_mwu r;
+
+	assert_int_equal(fpl_mann_whitney_sorted(a, 3, b, 3, &r), 0);
+	near(r.u, 9, 0);
+	near(r.sd, 2.2912878475, 1e-9);
+	near(r.z, 1.7457431218, 1e-9);
+	near(r.p, 0.0808556, 1e-6);
+	/* All values tied: no spread in the ranks, no p-value. */
+	assert_int_equal(fpl_mann_whitney_sorted(c, 3, c, 3, &r), 0);
+	assert_true(isnan(r.p));
+}
+
+/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") is 0.03 0.06 0.06 0.02. */
+static void test_holm(void **state)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	double adj[4], one[1] = { NAN }, adj1[1];
+
+	assert_int_equal(fpl_holm(p, 4, adj), 0);
+	near(adj[0], 0.03, 1e-15);
+	near(adj[1], 0.06, 1e-15);
+	near(adj[2], 0.06, 1e-15);
+	near(adj[3], 0.02, 1e-15);
+	assert_int_equal(fpl_holm(one, 1, adj1), 0);
+	near(adj1[0], 1, 0);
+}
+
+static void test_bootstrap(void **state)
+{
+	double *a = sorted_copy(picture, 12), *b = sorted_copy(real, 12);
+	struct fpl_boot r1, r2, r3;
+
+	assert_int_equal(fpl_bootstrap_ratio_sorted(a, 12, b, 12, 20, 95, 2000, 42, &r1), 0);
+	assert_int_equal(fpl_bootstrap_ratio_sorted(a, 12, b, 12, 20, 95, 2000, 42, &r2), 0);
+	assert_int_equal(fpl_bootstrap_ratio_sorted(a, 12, b, 12, 20, 95, 2000, 43, &r3), 0);
+	near(r1.ratio, 46.75 / 40, 1e-12);
+	/* Same seed, same interval; another seed, another interval. */
+	assert_true(r1.lo == r2.lo && r1.hi == r2.hi);
+	assert_true(r1.lo != r3.lo || r1.hi != r3.hi);
+	assert_true(r1.lo < r1.ratio && r1.ratio < r1.hi);
+	/* Yuen's interval does not exclude 0 here; a fair percentile interval includes 1. */
+	assert_true(r1.lo < 1.0 && r1.hi > 1.0);
+	assert_int_equal(fpl_bootstrap_ratio_sorted(a, 12, b, 12, 20, 95, 1, 42, &r1), -EINVAL);
+	free(a);
+	free(b);
+}
+
+/* ministat's table, which GSL's quantiles rounded to 3 decimals must reproduce. */
+static void test_ministat_t(void **state)
+{
+	near(fpl_ministat_t(95, 18), 2.101, 1e-12);
+	near(fpl_ministat_t(80, 1), 3.078, 1e-12);
+	near(fpl_ministat_t(99, 100), 2.626, 1e-12);
+	near(fpl_ministat_t(95, 101), 1.960, 1e-12);
+	near(fpl_ministat_t(99.5, 100), 3.174, 1e-12);
+	assert_true(isnan(fpl_ministat_t(97, 10)));
+}
+
+/* ministat's conventions: upper median, sums in input order, pooled t from its table. */
+static void test_ministat_relative(void **state)
+{
+	static const double c[] = { 100, 101, 102, 103 }, d[] = { 110, 111, 112, 113 };
+	struct fpl_ministat mc, md;
+	struct fpl_ministat_rel r;
+
+	fpl_ministat_set(c, c, 4, &mc);
+	fpl_ministat_set(d, d, 4, &md);
+	near(mc.median, 102, 0);
+	near(fpl_ministat_stddev(&mc), 1.2909944487, 1e-9);
+	fpl_ministat_relative(&md, &mc, 95, &r);
+	/* ministat prints "10 +/- 2.2338" and "9.85222% +/- 2.20078%": t(6) = 2.447. */
+	near(r.d, 10, 1e-12);
+	near(r.e, 2.447 * 1.2909944487 * sqrt(0.5), 1e-9);
+	near(r.pct_e, 2.20078, 1e-5);
+	assert_true(r.different);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trimmed_mean),
+		cmocka_unit_test(test_welch_sleep),
+		cmocka_unit_test(test_student_sleep),
+		cmocka_unit_test(test_yuen_spider),
+		cmocka_unit_test(test_yuen_edges),
+		cmocka_unit_test(test_mann_whitney_sleep),
+		cmocka_unit_test(test_mann_whitney_by_hand),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_ministat_t),
+		cmocka_unit_test(test_ministat_relative),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
