@@ -4,10 +4,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "fpulab/stats.h"
 #include "abdiff.h"
 
 static void finish(struct fpl_abdiff *d)
@@ -20,28 +22,60 @@ static void finish(struct fpl_abdiff *d)
 	d->pct_hi = 100 * d->hi / d->mean_a;
 }
 
+static void from_ttest(struct fpl_abdiff *d, const struct fpl_ttest *t)
+{
+	d->mean_a = t->center_a;
+	d->mean_b = t->center_b;
+	d->diff = t->diff;
+	d->se = t->se;
+	d->df = t->df;
+	d->t = t->tcrit;
+	d->lo = t->lo;
+	d->hi = t->hi;
+	d->pct = 100 * d->diff / d->mean_a;
+	d->pct_lo = 100 * d->lo / d->mean_a;
+	d->pct_hi = 100 * d->hi / d->mean_a;
+}
+
 int fpl_abdiff_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
 		     struct fpl_abdiff *d)
 {
-	double va, vb, qa, qb;
+	struct fpl_ttest t;
+	int err = fpl_welch(a, na, b, nb, conf * 100, &t);
 
-	if (na < 2 || nb < 2)
-		return -EINVAL;
+	if (err)
+		return err;
 	d->test = "Welch two-sample t";
 	d->na = na;
 	d->nb = nb;
 	d->conf = conf;
-	d->mean_a = gsl_stats_mean(a, 1, na);
-	d->mean_b = gsl_stats_mean(b, 1, nb);
-	va = gsl_stats_variance_m(a, 1, na, d->mean_a);
-	vb = gsl_stats_variance_m(b, 1, nb, d->mean_b);
-	qa = va / na;
-	qb = vb / nb;
-	d->diff = d->mean_b - d->mean_a;
-	d->se = sqrt(qa + qb);
-	d->df = qa + qb > 0 ? (qa + qb) * (qa + qb) /
-		(qa * qa / (na - 1) + qb * qb / (nb - 1)) : (double)(na + nb - 2);
-	finish(d);
+	from_ttest(d, &t);
+	return 0;
+}
+
+int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, double trim,
+		    double conf, struct fpl_abdiff *d)
+{
+	double *sa = malloc(na * sizeof(*sa)), *sb = malloc(nb * sizeof(*sb));
+	struct fpl_ttest t;
+	int err = -ENOMEM;
+
+	if (sa && sb) {
+		memcpy(sa, a, na * sizeof(*sa));
+		memcpy(sb, b, nb * sizeof(*sb));
+		fpl_sort(sa, na);
+		fpl_sort(sb, nb);
+		err = fpl_yuen_sorted(sa, na, sb, nb, trim, conf * 100, &t);
+	}
+	free(sa);
+	free(sb);
+	if (err)
+		return err;
+	d->test = "Yuen trimmed t (10% each end)";
+	d->na = na;
+	d->nb = nb;
+	d->conf = conf;
+	from_ttest(d, &t);
 	return 0;
 }
 

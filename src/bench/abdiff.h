@@ -10,7 +10,7 @@
 /*
  * diff = mean(b) - mean(a), an interval at level conf, and the same as a
  * percentage of mean(a). Welch: two samples, unequal variances,
- * Welch-Satterthwaite degrees of freedom. Paired: one-sample t on d[i] =
+ * Welch-Satterthwaite degrees of freedom (fpl_welch in fpulab/stats.h). Paired: one-sample t on d[i] =
  * b[i] - a[i] (a and b taken side by side in the same round).
  */
 struct fpl_abdiff {
@@ -27,6 +27,9 @@ int fpl_abdiff_welch(const double *a, size_t na, const double *b, size_t nb, dou
 		     struct fpl_abdiff *d);
 int fpl_abdiff_paired(const double *a, const double *b, size_t n, double conf,
 		      struct fpl_abdiff *d);
+/* Yuen's trimmed t (trim percent cut from each end): robust to the odd preempted batch. */
+int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, double trim,
+		    double conf, struct fpl_abdiff *d);
 /* True when the interval excludes 0. */
 int fpl_abdiff_resolved(const struct fpl_abdiff *d);
 /* {"test", "diff", "ci_lo", "ci_hi", "pct", "pct_lo", "pct_hi", "df", "conf", "verdict"} */

@@ -450,7 +450,7 @@ static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const c
 
 static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *method)
 {
-	struct fpl_abdiff w, p, ws;
+	struct fpl_abdiff w, p, ws, y;
 	const struct fpl_metric *a = m->rt[0], *b = m->rt[1];
 	size_t n = a->n < b->n ? a->n : b->n;
 	struct fpl_metric *d;
@@ -470,6 +470,8 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 			return -ENOMEM;
 	json_object_set_new(extra, "welch", fpl_abdiff_json(&w, "ns"));
 	json_object_set_new(extra, "paired", fpl_abdiff_json(&p, "ns"));
+	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 10, 0.95, &y))
+		json_object_set_new(extra, "yuen", fpl_abdiff_json(&y, "ns"));
 	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
 					   m->set[1]->n, 0.95, &ws)) {
 		double diff = w.diff - ws.diff, se = sqrt(w.se * w.se + ws.se * ws.se);

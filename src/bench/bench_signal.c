@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fpulab/bench.h"
+#include "fpulab/clock.h"
 #include "fpulab/sigframe.h"
 #include "livestate.h"
 #include "tasks.h"
@@ -50,23 +51,6 @@ static struct {
 	struct fpl_sigframe_info fi;
 	uint64_t bv_and, bv_or;		/* XSTATE_BV in the frame, every signal */
 } hs;
-
-static inline uint64_t tsc_begin(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_end(void)
-{
-	uint32_t lo, hi;
-
-	/* Not rdtscp: this project's KVM guest does not enumerate it. */
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
 
 /*
  * Runs in the handler, possibly on an alternate stack of exactly
@@ -113,7 +97,7 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	const unsigned char *fp;
 	uint64_t bv = 0;
 
-	hs.t1 = tsc_begin();
+	hs.t1 = fpl_tsc_begin();
 	(void)sig;
 	(void)si;
 	fp = (const unsigned char *)uc->uc_mcontext.fpregs;
@@ -216,9 +200,9 @@ static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
 
 		if (s->nstates)
 			fpl_live_set(&s->live, 0);
-		t0 = tsc_begin();
+		t0 = fpl_tsc_begin();
 		fpl_sys3(SYS_tgkill, s->pid, s->tid, SIGUSR1);
-		t2 = tsc_end();
+		t2 = fpl_tsc_end();
 		d += hs.t1 - t0;
 		r += t2 - hs.t1;
 	}
@@ -318,7 +302,7 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 		   struct sig_metrics *m, unsigned long n, double budget_s)
 {
 	double t0 = now_ns(), end = t0 + budget_s * 1e9, t1;
-	uint64_t c0 = tsc_begin(), c1;
+	uint64_t c0 = fpl_tsc_begin(), c1;
 	struct sig_sample smp;
 	int err = 0;
 
@@ -338,7 +322,7 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 		if (!(i & 255))
 			fpl_bench_progress(env, (now_ns() - t0) / (end - t0), "signals");
 	}
-	c1 = tsc_end();
+	c1 = fpl_tsc_end();
 	t1 = now_ns();
 	/* TSC rate over the whole run against CLOCK_MONOTONIC_RAW, for the ns figures. */
 	fpl_run_param_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
