@@ -71,7 +71,7 @@ int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, doub
 	free(sb);
 	if (err)
 		return err;
-	d->test = "Yuen trimmed t (10% each end)";
+	d->test = trim == 20 ? "Yuen trimmed t (20% each end)" : "Yuen trimmed t";
 	d->na = na;
 	d->nb = nb;
 	d->conf = conf;

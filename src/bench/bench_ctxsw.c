@@ -126,8 +126,8 @@ static int pp_echo(void *arg)
 {
 	struct pp *pp = arg;
 	struct pp_seen *s = &pp->sh->seen[1];
+	unsigned long it[FPL_LIVE_MAX] = { 0 };
 	unsigned prev = PP_NONE;
-	unsigned long it = 0;
 	unsigned char c;
 
 	if (!pp->threads) {
@@ -139,7 +139,7 @@ static int pp_echo(void *arg)
 		if (sys_rw(SYS_read, pp->p1[0], &c) != 1 || c == PP_QUIT)
 			break;
 		/* What the kernel gave back after the last switch: the state set before the last write. */
-		if (prev < pp->nstates && pp->live.xinuse && !(++it & 63))
+		if (prev < pp->nstates && pp->live.xinuse && !(++it[prev] & 63))
 			seen_xinuse(s, prev);
 		if (c < pp->nstates && (pp->each || c != prev))
 			fpl_live_set(&pp->live, c);
@@ -410,8 +410,8 @@ static void verify_state(struct fpl_run *run, const struct pp *pp, const struct 
 				continue;
 			}
 			any = true;
-			snprintf(val, sizeof(val), "and 0x%" PRIx64 " or 0x%" PRIx64 " over %" PRIu64
-				 " checks", s->xin_and[st], s->xin_or[st], s->checks[st]);
+			snprintf(val, sizeof(val), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
+				 s->xin_and[st], s->xin_or[st], s->checks[st]);
 			fpl_run_param_str(run, key, val);
 			if (!live)
 				fpl_run_warn(run, "%s task: state 0x%" PRIx64 " not live in every "
@@ -469,9 +469,15 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
 			return -ENOMEM;
 	json_object_set_new(extra, "welch", fpl_abdiff_json(&w, "ns"));
+	/* The verdict where a table shows it: B - A as a percentage of A. */
+	fpl_abdiff_verdict(&w, meth, sizeof(meth));
+	fpl_run_param_str(run, "b_minus_a_welch", meth);
 	json_object_set_new(extra, "paired", fpl_abdiff_json(&p, "ns"));
-	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 10, 0.95, &y))
+	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 20, 0.95, &y)) {
 		json_object_set_new(extra, "yuen", fpl_abdiff_json(&y, "ns"));
+		fpl_abdiff_verdict(&y, meth, sizeof(meth));
+		fpl_run_param_str(run, "b_minus_a_yuen", meth);
+	}
 	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
 					   m->set[1]->n, 0.95, &ws)) {
 		double diff = w.diff - ws.diff, se = sqrt(w.se * w.se + ws.se * ws.se);

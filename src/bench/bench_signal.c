@@ -265,8 +265,8 @@ static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 	ok = (hs.bv_and & mask & ~FPL_XFEATURE_MASK_FPSSE) == (mask & ~FPL_XFEATURE_MASK_FPSSE) &&
 	     !(hs.bv_or & others);
 	if (s->live.xinuse && s->checks) {
-		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " over %" PRIu64
-			 " checks", s->xin_and, s->xin_or, s->checks);
+		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
+			 s->xin_and, s->xin_or, s->checks);
 		fpl_run_param_str(run, "xinuse_after_return", buf);
 		ok = ok && (s->xin_and & mask) == mask;
 	}
