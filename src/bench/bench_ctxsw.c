@@ -7,41 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fpulab/bench.h"
 #include "abdiff.h"
-#include "livestate.h"
-#include "tasks.h"
+#include "pingpong.h"
 
-#define PP_QUIT		0xff
-#define PP_NONE		0xfe		/* echo has set no state yet */
 #define BATCH_NS	1000000.0	/* auto batch: about 1 ms of round trips */
 #define WARMUP_S	0.2
-
-/* What each task saw, written by the task itself (shared memory for processes). */
-struct pp_seen {
-	char cpus[64];			/* sched_getaffinity at start, as a CPU list */
-	int ncpus;
-	int cpu_end;			/* sched_getcpu when it stopped */
-	uint64_t xin_and[FPL_LIVE_MAX], xin_or[FPL_LIVE_MAX], checks[FPL_LIVE_MAX];
-};
-
-struct pp_shared {
-	struct pp_seen seen[2];		/* 0: initiator, 1: echo */
-};
-
-struct pp {
-	int p1[2], p2[2];		/* initiator -> echo, echo -> initiator */
-	bool threads;
-	unsigned nstates;		/* 0: no state set at all */
-	bool each;			/* set the state before every write (else once per batch) */
-	struct fpl_live live;
-	struct pp_shared *sh;
-	struct fpl_task echo;
-};
 
 static const char *const modes[] = { "processes", "threads", NULL };
 static const char *const placements[] = { "same", "cross", "free", NULL };
@@ -63,128 +36,6 @@ static const struct fpl_opt ctxsw_opts[] = {
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static void cpulist(const cpu_set_t *s, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = 0;
-	for (int c = 0; c < CPU_SETSIZE && used + 8 < len; c++) {
-		int e = c;
-
-		if (!CPU_ISSET(c, s))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, s))
-			e++;
-		used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-		if (e > c)
-			used += snprintf(buf + used, len - used, "-%d", e);
-		c = e;
-	}
-}
-
-static void seen_start(struct pp_seen *s)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-		cpulist(&set, s->cpus, sizeof(s->cpus));
-		s->ncpus = CPU_COUNT(&set);
-	}
-	for (unsigned i = 0; i < FPL_LIVE_MAX; i++)
-		s->xin_and[i] = ~0ull;
-}
-
-/* XGETBV(1) only: no libc, so the registers the caller set stay as they are. */
-static inline void seen_xinuse(struct pp_seen *s, unsigned st)
-{
-	uint64_t x = fpl_xgetbv(1);
-
-	s->xin_and[st] &= x;
-	s->xin_or[st] |= x;
-	s->checks[st]++;
-}
-
-static inline long sys_rw(long nr, int fd, unsigned char *c)
-{
-	long r;
-
-	do
-		r = fpl_sys3(nr, fd, (long)c, 1);
-	while (r == -EINTR);
-	return r;
-}
-
-static int pp_echo(void *arg)
-{
-	struct pp *pp = arg;
-	struct pp_seen *s = &pp->sh->seen[1];
-	unsigned long it[FPL_LIVE_MAX] = { 0 };
-	unsigned prev = PP_NONE;
-	unsigned char c;
-
-	if (!pp->threads) {
-		close(pp->p1[1]);
-		close(pp->p2[0]);
-	}
-	seen_start(s);
-	for (;;) {
-		if (sys_rw(SYS_read, pp->p1[0], &c) != 1 || c == PP_QUIT)
-			break;
-		/* What the kernel gave back after the last switch: the state set before the last write. */
-		if (prev < pp->nstates && pp->live.xinuse && !(++it[prev] & 63))
-			seen_xinuse(s, prev);
-		if (c < pp->nstates && (pp->each || c != prev))
-			fpl_live_set(&pp->live, c);
-		prev = c;
-		if (sys_rw(SYS_write, pp->p2[1], &c) != 1)
-			break;
-	}
-	s->cpu_end = sched_getcpu();
-	return 0;
-}
-
-/* One sample: n round trips in state st, in ns per round trip. */
-static int pp_batch(struct pp *pp, unsigned st, unsigned long n, double *ns)
-{
-	unsigned char c = pp->nstates ? (unsigned char)st : 0, d;
-	bool set = pp->nstates > 0;
-	double t0 = now_ns();
-	long r;
-
-	if (set && !pp->each)
-		fpl_live_set(&pp->live, st);
-	for (unsigned long i = 0; i < n; i++) {
-		if (set && pp->each)
-			fpl_live_set(&pp->live, st);
-		r = sys_rw(SYS_write, pp->p1[1], &c);
-		if (r == 1)
-			r = sys_rw(SYS_read, pp->p2[0], &d);
-		if (r != 1)
-			return r < 0 ? (int)r : -EPIPE;
-	}
-	if (set && pp->live.xinuse)
-		seen_xinuse(&pp->sh->seen[0], st);
-	*ns = (now_ns() - t0) / n;
-	return 0;
-}
-
-/* What the state set costs alone: 2 XRSTORs per round trip, back to back. */
-static double set_cost(struct pp *pp, unsigned st, unsigned long n)
-{
-	double t0 = now_ns();
-
-	for (unsigned long i = 0; i < 2 * n; i++)
-		fpl_live_set(&pp->live, st);
-	return (now_ns() - t0) / n;
-}
 
 struct ctxsw_cfg {
 	bool threads, ab;
@@ -262,7 +113,7 @@ static int placement_sets(const struct fpl_bench_env *env, const char *placement
 	return 0;
 }
 
-static int pp_open(struct pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
+static int pp_open(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
 		   struct fpl_run *run)
 {
 	struct fpl_diag diag = { "" };
@@ -289,49 +140,27 @@ static int pp_open(struct pp *pp, const struct ctxsw_cfg *c, const struct fpl_be
 	return err;
 }
 
-static void pp_stop_echo(struct pp *pp)
-{
-	unsigned char q = PP_QUIT;
-
-	if (!pp->echo.started)
-		return;
-	/* The echo task ends on the quit byte; a process that does not is killed. */
-	sys_rw(SYS_write, pp->p1[1], &q);
-	fpl_task_reap(&pp->echo, 1000);
-}
-
-static void pp_free(struct pp *pp)
-{
-	for (int i = 0; i < 2; i++) {
-		if (pp->p1[i] >= 0)
-			close(pp->p1[i]);
-		if (pp->p2[i] >= 0)
-			close(pp->p2[i]);
-	}
-	fpl_live_free(&pp->live);
-	fpl_shared_free(pp->sh, sizeof(*pp->sh));
-}
 
 struct pp_metrics {
 	struct fpl_metric *rt[FPL_LIVE_MAX];	/* ns per round trip, one sample per batch */
 	struct fpl_metric *set[FPL_LIVE_MAX];	/* ns of state setting per round trip (A/B only) */
 };
 
-static unsigned long calibrate(struct pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
+static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
 {
 	unsigned nst = c->ab ? 2 : 1;
-	double end = now_ns() + warm_s * 1e9, sum = 0, t;
+	double end = fpl_pp_now_ns() + warm_s * 1e9, sum = 0, t;
 	unsigned long count = 0, n;
 
 	do {
 		for (unsigned st = 0; st < nst; st++) {
-			*err = pp_batch(pp, st, 32, &t);
+			*err = fpl_pp_batch(pp, st, 32, &t);
 			if (*err)
 				return 0;
 			sum += t;
 			count++;
 		}
-	} while (now_ns() < end);
+	} while (fpl_pp_now_ns() < end);
 	if (c->batch)
 		return c->batch;
 	n = (unsigned long)(BATCH_NS / (sum / count));
@@ -339,15 +168,15 @@ static unsigned long calibrate(struct pp *pp, const struct ctxsw_cfg *c, double 
 }
 
 /* Rounds of one batch per state, in A B, B A order so that a linear drift hits both alike. */
-static int measure(struct pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
+static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
 		   struct pp_metrics *m, unsigned long n, double *elapsed)
 {
 	unsigned nst = c->ab ? 2 : 1;
-	double start = now_ns(), end = start + c->budget_s * 1e9, t;
+	double start = fpl_pp_now_ns(), end = start + c->budget_s * 1e9, t;
 	int err = 0;
 
 	for (unsigned long round = 0;; round++) {
-		double now = now_ns();
+		double now = fpl_pp_now_ns();
 
 		if (fpl_bench_stopped(env)) {
 			err = -EINTR;
@@ -358,22 +187,22 @@ static int measure(struct pp *pp, const struct ctxsw_cfg *c, const struct fpl_be
 		for (unsigned k = 0; k < nst && !err; k++) {
 			unsigned st = round & 1 ? nst - 1 - k : k;
 
-			err = pp_batch(pp, st, n, &t);
+			err = fpl_pp_batch(pp, st, n, &t);
 			if (!err)
 				err = fpl_metric_add(m->rt[st], t);
 			if (!err && m->set[st])
-				err = fpl_metric_add(m->set[st], set_cost(pp, st, n));
+				err = fpl_metric_add(m->set[st], fpl_pp_set_cost(pp, st, n));
 		}
 		if (err)
 			break;
 		if (!(round & 63))
 			fpl_bench_progress(env, (now - start) / (end - start), "ping-pong");
 	}
-	*elapsed = (now_ns() - start) / 1e9;
+	*elapsed = (fpl_pp_now_ns() - start) / 1e9;
 	return err;
 }
 
-static void param_seen(struct fpl_run *run, const char *who, const struct pp_seen *s)
+static void param_seen(struct fpl_run *run, const char *who, const struct fpl_pp_seen *s)
 {
 	char key[48];
 
@@ -384,7 +213,7 @@ static void param_seen(struct fpl_run *run, const char *who, const struct pp_see
 }
 
 /* XINUSE as each task saw it: every component of the state live, every other one init. */
-static void verify_state(struct fpl_run *run, const struct pp *pp, const struct ctxsw_cfg *c)
+static void verify_state(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c)
 {
 	static const char *const who[2] = { "initiator", "echo" };
 	bool ok = true, any = false;
@@ -398,7 +227,7 @@ static void verify_state(struct fpl_run *run, const struct pp *pp, const struct 
 	}
 	for (unsigned t = 0; t < 2; t++) {
 		for (unsigned st = 0; st < pp->nstates; st++) {
-			const struct pp_seen *s = &pp->sh->seen[t];
+			const struct fpl_pp_seen *s = &pp->sh->seen[t];
 			uint64_t want = c->mask[st], others = pp->live.rfbm & ~want;
 			bool live = (s->xin_and[st] & want) == want;
 			bool init = !(s->xin_or[st] & others);
@@ -493,7 +322,7 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	return 0;
 }
 
-static int record(struct fpl_run *run, const struct pp *pp, const struct ctxsw_cfg *c,
+static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c,
 		  const struct pp_metrics *m, unsigned long n, double elapsed)
 {
 	char buf[32];
@@ -517,7 +346,7 @@ static int record(struct fpl_run *run, const struct pp *pp, const struct ctxsw_c
 	return err;
 }
 
-static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct pp *pp,
+static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct fpl_pp *pp,
 			struct pp_metrics *m, unsigned long n)
 {
 	char meth[512], name[32];
@@ -571,7 +400,7 @@ static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct
 	return 0;
 }
 
-static int ctxsw_go(const struct fpl_bench_env *env, struct pp *pp, const struct ctxsw_cfg *c,
+static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const struct ctxsw_cfg *c,
 		    struct fpl_run *run)
 {
 	struct fpl_diag diag = { "" };
@@ -590,8 +419,8 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct pp *pp, const struct
 		fpl_run_warn(run, "sched_setaffinity: %s", strerror(errno));
 		return err;
 	}
-	seen_start(&pp->sh->seen[0]);
-	err = fpl_task_start(&pp->echo, c->threads, &sb, pp_echo, pp, &diag);
+	fpl_pp_seen_start(&pp->sh->seen[0]);
+	err = fpl_task_start(&pp->echo, c->threads, &sb, fpl_pp_echo, pp, &diag);
 	if (err)
 		return fpl_run_warn(run, "%s", diag.msg), err;
 	n = calibrate(pp, c, fmin(WARMUP_S, c->budget_s / 10), &err);
@@ -600,7 +429,7 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct pp *pp, const struct
 	if (!err)
 		err = measure(pp, c, env, &m, n, &elapsed);
 	pp->sh->seen[0].cpu_end = sched_getcpu();
-	pp_stop_echo(pp);
+	fpl_pp_stop_echo(pp);
 	if (err == -EPIPE)
 		fpl_run_warn(run, "the echo task ended early (status %d)", pp->echo.status);
 	else if (err && err != -EINTR)
@@ -617,7 +446,7 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 {
 	struct fpl_run *run = fpl_result_add_run(res, "ctxsw");
 	struct ctxsw_cfg c = { 0 };
-	struct pp pp = { .p1 = { -1, -1 }, .p2 = { -1, -1 } };
+	struct fpl_pp pp = { .p1 = { -1, -1 }, .p2 = { -1, -1 } };
 	cpu_set_t old;
 	char abbuf[128];
 	int err;
@@ -638,7 +467,7 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 			sched_setaffinity(0, sizeof(old), &old);
 		}
 	}
-	pp_free(&pp);
+	fpl_pp_free(&pp);
 	return err == -ENOTSUP && run->skipped ? 0 : err;
 }
 
