@@ -149,7 +149,7 @@ struct pp_metrics {
 static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
 {
 	unsigned nst = c->ab ? 2 : 1;
-	double end = fpl_pp_now_ns() + warm_s * 1e9, sum = 0, t;
+	double end = (double)fpl_pp_now_ns() + warm_s * 1e9, sum = 0, t;
 	unsigned long count = 0, n;
 
 	do {
@@ -160,7 +160,7 @@ static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, dou
 			sum += t;
 			count++;
 		}
-	} while (fpl_pp_now_ns() < end);
+	} while ((double)fpl_pp_now_ns() < end);
 	if (c->batch)
 		return c->batch;
 	n = (unsigned long)(BATCH_NS / (sum / count));
@@ -172,11 +172,11 @@ static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 		   struct pp_metrics *m, unsigned long n, double *elapsed)
 {
 	unsigned nst = c->ab ? 2 : 1;
-	double start = fpl_pp_now_ns(), end = start + c->budget_s * 1e9, t;
+	double start = (double)fpl_pp_now_ns(), end = start + c->budget_s * 1e9, t;
 	int err = 0;
 
 	for (unsigned long round = 0;; round++) {
-		double now = fpl_pp_now_ns();
+		double now = (double)fpl_pp_now_ns();
 
 		if (fpl_bench_stopped(env)) {
 			err = -EINTR;
@@ -198,7 +198,7 @@ static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 		if (!(round & 63))
 			fpl_bench_progress(env, (now - start) / (end - start), "ping-pong");
 	}
-	*elapsed = (fpl_pp_now_ns() - start) / 1e9;
+	*elapsed = ((double)fpl_pp_now_ns() - start) / 1e9;
 	return err;
 }
 

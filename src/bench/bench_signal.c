@@ -205,6 +205,8 @@ static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
 		t2 = fpl_tsc_end();
 		d += hs.t1 - t0;
 		r += t2 - hs.t1;
+		/* Keep the sums in general registers: a vectorised sum would make SSE live. */
+		__asm__("" : "+r"(d), "+r"(r));
 	}
 	if (s->nstates && s->live.xinuse) {
 		uint64_t x = fpl_xgetbv(1);
@@ -213,6 +215,8 @@ static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
 		s->xin_or |= x;
 		s->checks++;
 	}
+	/* Nothing computed with vector registers before the XINUSE read above. */
+	__asm__ volatile("" : "+r"(d), "+r"(r));
 	out->deliver = (double)d / n;
 	out->ret = (double)r / n;
 	out->total = (double)(d + r) / n;

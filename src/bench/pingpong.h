@@ -50,6 +50,6 @@ void fpl_pp_stop_echo(struct fpl_pp *pp);
 /* Close the pipes, free the images and the shared page. */
 void fpl_pp_free(struct fpl_pp *pp);
 /* CLOCK_MONOTONIC_RAW in ns. */
-double fpl_pp_now_ns(void);
+uint64_t fpl_pp_now_ns(void);
 
 #endif
