@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fpulab/bench.h"
+#include "fpulab/stats.h"
 #include "abdiff.h"
 #include "pingpong.h"
 
@@ -143,7 +144,9 @@ static int pp_open(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 
 struct pp_metrics {
 	struct fpl_metric *rt[FPL_LIVE_MAX];	/* ns per round trip, one sample per batch */
+	struct fpl_metric *med[FPL_LIVE_MAX];	/* median single round trip of each batch */
 	struct fpl_metric *set[FPL_LIVE_MAX];	/* ns of state setting per round trip (A/B only) */
+	double ticks, ns;			/* all batches: TSC ticks and ns, for the TSC rate */
 };
 
 static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
@@ -154,7 +157,7 @@ static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, dou
 
 	do {
 		for (unsigned st = 0; st < nst; st++) {
-			*err = fpl_pp_batch(pp, st, 32, &t);
+			*err = fpl_pp_batch(pp, st, 32, &t, NULL);
 			if (*err)
 				return 0;
 			sum += t;
@@ -167,15 +170,41 @@ static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, dou
 	return n < 16 ? 16 : n > 1000000 ? 1000000 : n;
 }
 
+/* One batch: its mean, its median single round trip (in TSC ticks until the end), its set cost. */
+static int sample(struct fpl_pp *pp, struct pp_metrics *m, unsigned st, unsigned long n,
+		  uint32_t *ticks, double *work)
+{
+	double t, sum = 0;
+	int err = fpl_pp_batch(pp, st, n, &t, ticks);
+
+	if (err)
+		return err;
+	for (unsigned long i = 0; i < n; i++) {
+		work[i] = ticks[i];
+		sum += ticks[i];
+	}
+	fpl_sort(work, n);
+	m->ticks += sum;
+	m->ns += t * n;
+	err = fpl_metric_add(m->rt[st], t);
+	if (!err)
+		err = fpl_metric_add(m->med[st], fpl_quantile_sorted(work, n, 0.5));
+	if (!err && m->set[st])
+		err = fpl_metric_add(m->set[st], fpl_pp_set_cost(pp, st, n));
+	return err;
+}
+
 /* Rounds of one batch per state, in A B, B A order so that a linear drift hits both alike. */
 static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
 		   struct pp_metrics *m, unsigned long n, double *elapsed)
 {
 	unsigned nst = c->ab ? 2 : 1;
-	double start = (double)fpl_pp_now_ns(), end = start + c->budget_s * 1e9, t;
-	int err = 0;
+	double start = (double)fpl_pp_now_ns(), end = start + c->budget_s * 1e9;
+	uint32_t *ticks = malloc(n * sizeof(*ticks));
+	double *work = malloc(n * sizeof(*work));
+	int err = ticks && work ? 0 : -ENOMEM;
 
-	for (unsigned long round = 0;; round++) {
+	for (unsigned long round = 0; !err; round++) {
 		double now = (double)fpl_pp_now_ns();
 
 		if (fpl_bench_stopped(env)) {
@@ -184,21 +213,18 @@ static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 		}
 		if (now >= end && round >= 3)
 			break;
-		for (unsigned k = 0; k < nst && !err; k++) {
-			unsigned st = round & 1 ? nst - 1 - k : k;
-
-			err = fpl_pp_batch(pp, st, n, &t);
-			if (!err)
-				err = fpl_metric_add(m->rt[st], t);
-			if (!err && m->set[st])
-				err = fpl_metric_add(m->set[st], fpl_pp_set_cost(pp, st, n));
-		}
-		if (err)
-			break;
+		for (unsigned k = 0; k < nst && !err; k++)
+			err = sample(pp, m, round & 1 ? nst - 1 - k : k, n, ticks, work);
 		if (!(round & 63))
 			fpl_bench_progress(env, (now - start) / (end - start), "ping-pong");
 	}
 	*elapsed = ((double)fpl_pp_now_ns() - start) / 1e9;
+	free(ticks);
+	free(work);
+	/* The medians to ns with the TSC rate of this very run. */
+	for (unsigned st = 0; st < nst && m->ticks > 0; st++)
+		for (size_t i = 0; i < m->med[st]->n; i++)
+			m->med[st]->samples[i] *= m->ns / m->ticks;
 	return err;
 }
 
@@ -307,6 +333,12 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 		fpl_abdiff_verdict(&y, meth, sizeof(meth));
 		fpl_run_param_str(run, "b_minus_a_yuen", meth);
 	}
+	if (!fpl_abdiff_welch(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
+			      m->med[1]->n, 0.95, &y)) {
+		json_object_set_new(extra, "median_welch", fpl_abdiff_json(&y, "ns"));
+		fpl_abdiff_verdict(&y, meth, sizeof(meth));
+		fpl_run_param_str(run, "b_minus_a_median", meth);
+	}
 	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
 					   m->set[1]->n, 0.95, &ws)) {
 		double diff = w.diff - ws.diff, se = sqrt(w.se * w.se + ws.se * ws.se);
@@ -330,6 +362,8 @@ static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctx
 
 	fpl_run_param_int(run, "batch", (long long)n);
 	fpl_run_param_real(run, "elapsed_s", elapsed);
+	if (m->ticks > 0)
+		fpl_run_param_real(run, "tsc_hz_measured", m->ticks / m->ns * 1e9);
 	if (pp->nstates) {
 		fpl_run_param_str(run, "rfbm", fpl_live_mask_str(pp->live.rfbm, buf, sizeof(buf)));
 		for (unsigned st = 0; st < pp->nstates; st++)
@@ -360,6 +394,13 @@ static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const st
 		snprintf(name, sizeof(name), "round_trip%s", c->ab ? (st ? "_b" : "_a") : "");
 		m->rt[st] = fpl_run_add_metric(run, name, "ns", meth);
 		if (!m->rt[st])
+			return -ENOMEM;
+		snprintf(name, sizeof(name), "round_trip_median%s", c->ab ? (st ? "_b" : "_a") : "");
+		m->med[st] = fpl_run_add_metric(run, name, "ns", "median of the batch's single round "
+						"trips, each timed with lfence;rdtsc, converted with "
+						"the TSC rate measured over this run; robust to "
+						"preemption by other tasks");
+		if (!m->med[st])
 			return -ENOMEM;
 		if (!c->ab || !pp->each)
 			continue;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fpulab/clock.h"
 #include "pingpong.h"
 
 #define PP_NONE		0xfe	/* the echo task has set no state yet */
@@ -101,15 +102,16 @@ int fpl_pp_echo(void *arg)
 	return 0;
 }
 
-int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns)
+int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns, uint32_t *ticks)
 {
 	unsigned char c = pp->nstates ? (unsigned char)st : 0, d;
 	bool set = pp->nstates > 0;
-	uint64_t t0 = fpl_pp_now_ns();
+	uint64_t t0 = fpl_pp_now_ns(), prev, now;
 	long r;
 
 	if (set && !pp->each)
 		fpl_live_set(&pp->live, st);
+	prev = fpl_tsc_begin();
 	for (unsigned long i = 0; i < n; i++) {
 		if (set && pp->each)
 			fpl_live_set(&pp->live, st);
@@ -118,6 +120,11 @@ int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns)
 			r = sys_rw(SYS_read, pp->p2[0], &d);
 		if (r != 1)
 			return r < 0 ? (int)r : -EPIPE;
+		/* Each round trip on its own: a preemption spoils one, not the whole batch. */
+		now = fpl_tsc_begin();
+		if (ticks)
+			ticks[i] = (uint32_t)(now - prev);
+		prev = now;
 	}
 	if (set && pp->live.xinuse)
 		seen_xinuse(&pp->sh->seen[0], st);

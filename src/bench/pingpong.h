@@ -39,8 +39,12 @@ struct fpl_pp {
  * XINUSE every 64th round trip per state. Ends on FPL_PP_QUIT or EOF.
  */
 int fpl_pp_echo(void *arg);
-/* One sample in the calling (initiating) task: n round trips in state st, ns per round trip. */
-int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns);
+/*
+ * One sample in the calling (initiating) task: n round trips in state st;
+ * *ns the mean in ns (CLOCK_MONOTONIC_RAW around the batch), ticks[i] (when
+ * not NULL) each round trip in TSC ticks (lfence;rdtsc between them).
+ */
+int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns, uint32_t *ticks);
 /* 2 n XRSTORs of state st back to back: ns per round trip's worth. */
 double fpl_pp_set_cost(struct fpl_pp *pp, unsigned st, unsigned long n);
 /* The calling task's affinity into s (CPU list and count). */
