@@ -190,7 +190,7 @@ static void test_ab_difference(void **state)
 	assert_non_null(json_object_get(d->extra, "paired"));
 	assert_non_null(json_object_get(d->extra, "median_welch"));
 	assert_non_null(tt_param(r->runs[0], "b_minus_a_median"));
-	/* A median of single round trips lies within the batch means' range of its state. */
+	/* One median per batch. */
 	assert_int_equal(fpl_run_find_metric(r->runs[0], "round_trip_median_a")->n, a->n);
 	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
 	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
