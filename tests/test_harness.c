@@ -58,7 +58,8 @@ static double median(const struct fpl_metric *m)
 static void test_n_vs_2n_removes_fixed_cost(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 20, .budget_s = 100 };
+	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 20, .budget_s = 100,
+				       .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .fixed = 5000, .per_rep = 7 };
@@ -76,7 +77,7 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 	}
 	assert_string_equal(v.m_tsc->unit, "tsc");
 	assert_string_equal(v.m_cycles->unit, "cycles");
-	assert_non_null(strstr(v.m_cycles->method, "N=1 reps"));
+	assert_int_equal(json_integer_value(json_object_get(v.m_tsc->extra, "reps")), 1);
 	assert_non_null(strstr(v.m_cycles->method, "N and 2N"));
 	fpl_result_free(r);
 }
@@ -84,7 +85,7 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 static void test_empty_body_and_ops(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .min_samples = 3, .max_samples = 3 };
+	struct fpl_harness_cfg cfg = { .min_samples = 3, .max_samples = 3, .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .fixed = 0, .per_rep = 42 };
@@ -103,7 +104,8 @@ static void test_empty_body_and_ops(void **state)
 static void test_interleaved(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 4, .max_samples = 4 };
+	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 4, .max_samples = 4,
+				       .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	char log[4096];
@@ -134,7 +136,7 @@ static void test_stop_keeps_samples(void **state)
 	volatile sig_atomic_t stop = 0;
 	struct fpl_bench_env env = { .clock = &fake_clock, .stop = &stop };
 	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 1000, .max_samples = 1000,
-				       .budget_s = 100 };
+				       .budget_s = 100, .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .per_rep = 5, .stop = &stop, .stop_after = 30 };
@@ -173,9 +175,21 @@ static void test_real_overhead_removal(void **state)
 	assert_true(c->tsc_hz > 1e8 && c->tsc_hz < 1e10);
 	assert_true(c->core_per_tsc > 0.2 && c->core_per_tsc < 5);
 	assert_true(c->step_tsc >= 1 && c->floor_tsc >= 0);
-	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
-	cyc = median(v.m_cycles);
-	print_message("100 IMULs with a ~2000-cycle fixed cost at N=8: %.1f cycles per rep\n", cyc);
+	/*
+	 * A real measurement: a preempted or throttled vCPU can spoil one
+	 * attempt, so up to five are made. Broken overhead removal leaves the
+	 * ~2000-cycle fixed cost in (about 550 per rep at N=8) every time.
+	 */
+	for (int attempt = 0; attempt < 5; attempt++) {
+		run = fpl_result_add_run(r, "t");
+		v = (struct fpl_variant){ .name = "imul", .timed = imul_plus_fixed, .run = run };
+		assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+		cyc = median(v.m_cycles);
+		print_message("100 IMULs with a ~2000-cycle fixed cost at N=8: %.1f cycles per rep\n",
+			      cyc);
+		if (cyc > 200 && cyc < 420)
+			break;
+	}
 	assert_true(cyc > 200 && cyc < 420);
 	assert_int_equal(fpl_clock_finish(c), 0);
 	assert_true(c->finished && c->core_per_tsc_end > 0);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for src/kernels xor: every implementation and arity, size checks, calibration arithmetic. */
+/* Tests for src/kernels xor: each implementation and arity, size checks, calibration arithmetic. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,12 +3,14 @@
 #include "fpulab/chacha20.h"
 #include "kernels/chacha20_internal.h"
 
-/* As the xor templates: keep gcc from vectorizing, so this touches no vector state. */
-#if defined(__GNUC__) && !defined(__clang__)
+/* As the xor templates: keep the compiler from vectorizing, so this touches no vector state. */
+#if defined(__clang__)
+#pragma clang attribute push (__attribute__((target("no-sse"))), apply_to = function)
+#elif defined(__GNUC__)
 #pragma GCC target("general-regs-only")
-#endif
 /* nor turn copy loops into libc calls, whose EVEX code would dirty ZMM state */
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
 
 static inline uint32_t rol32(uint32_t v, int n)
 {
@@ -88,3 +90,7 @@ void fpl_chacha20_xor_scalar(const uint32_t state[16], uint8_t *dst, const uint8
 		len -= n;
 	}
 }
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif

@@ -4,7 +4,10 @@
 
 #include "kernels/chacha20_internal.h"
 
+/* no libc memcpy for the tail copies: its EVEX code would dirty other state */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
 
 #define V		__m128i
 #define W		1

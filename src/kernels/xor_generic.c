@@ -6,7 +6,9 @@
  * The kernel builds these with -mno-sse; without this gcc would vectorize
  * them and they would touch XMM state, which the model must not see.
  */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__clang__)
+#pragma clang attribute push (__attribute__((target("no-sse"))), apply_to = function)
+#elif defined(__GNUC__)
 #pragma GCC target("general-regs-only")
 #endif
 
@@ -101,3 +103,7 @@ void fpl_xor_32regs_5(size_t bytes, uint64_t *restrict d, const uint64_t *restri
 		STORE8(d, v);
 	}
 }
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
