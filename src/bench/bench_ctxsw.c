@@ -87,7 +87,7 @@ out:
 	if (err == -ENOTSUP)
 		fpl_run_skip(run, "%s", diag.msg);
 	else if (err)
-		fpl_run_warn(run, "%s", diag.msg);
+		fpl_run_warn(run, "--%s: %s", ab ? "ab" : "state", diag.msg);
 	return err;
 }
 

@@ -361,7 +361,7 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	if (err == -ENOTSUP)
 		fpl_run_skip(run, "%s", diag.msg);
 	else if (err)
-		fpl_run_warn(run, "%s", diag.msg);
+		fpl_run_warn(run, "--state: %s", diag.msg);
 	return err;
 }
 

@@ -230,6 +230,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
+	size_t nruns;
 	int err, rc;
 
 	if (fpl_bench_check_opts(b, opts, nopts, &diag))
@@ -240,6 +241,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 		return FPL_EXIT_UNSUPPORTED;
 	}
+	nruns = s->result->nruns;
 	err = b->run(&env, s->result);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
@@ -249,14 +251,23 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		return FPL_EXIT_FAIL;
 	}
 	if (err == -EINVAL) {
-		/* A benchmark that refuses its parameters says why in its last warning. */
-		size_t n = json_array_size(s->result->warnings);
-		const char *reason = n ? json_string_value(json_array_get(s->result->warnings,
-									   n - 1)) : NULL;
+		/*
+		 * A benchmark that refuses its parameters says why in its last
+		 * warning: of the run it added (ctxsw, signal), else of the result.
+		 * The session's own warnings (machine loaded) are the result's.
+		 */
+		json_t *w = s->result->warnings;
+		size_t n;
+		const char *reason;
 
+		if (s->result->nruns > nruns &&
+		    json_array_size(s->result->runs[s->result->nruns - 1]->warnings))
+			w = s->result->runs[s->result->nruns - 1]->warnings;
+		n = json_array_size(w);
+		reason = n ? json_string_value(json_array_get(w, n - 1)) : NULL;
 		rc = fpl_cli_usage_error(s->cmd, "%s", reason ? reason : "bad parameters");
 		if (n)
-			json_array_remove(s->result->warnings, n - 1);
+			json_array_remove(w, n - 1);
 		return rc;
 	}
 	if (err)
