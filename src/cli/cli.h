@@ -49,6 +49,8 @@ int fpl_cli_getopt_error(const char *cmd, int c, int argc, char **argv);
  * OK; USAGE when the path cannot be written (naming it); FAIL otherwise.
  */
 int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+/* msg without a leading "CMD: " (library messages name the benchmark; the prefix already does). */
+const char *fpl_cli_unprefix(const char *cmd, const char *msg);
 
 /*
  * Running benchmarks from a command. A session holds what every result

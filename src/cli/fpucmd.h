@@ -18,6 +18,24 @@ struct fpl_fpucmd {
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
 int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 
+/* The command fpulab NAME for benchmark NAME with its own check and table. */
+#define FPL_FPUCMD(n, sum, chk, prt)						\
+	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
+		.bench = #n, .check = chk, .print = prt,			\
+	};									\
+	static int fpl_cmd_main_##n(int argc, char **argv)			\
+	{									\
+		return fpl_fpucmd_main(&fpl_fpucmd_##n, argc, argv);		\
+	}									\
+	static void fpl_cmd_help_##n(FILE *f)					\
+	{									\
+		fpl_cli_bench_help(#n, f);					\
+	}									\
+	const struct fpl_cmd fpl_cmd_##n = {					\
+		.name = #n, .summary = sum, .usage = "",			\
+		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
+	}
+
 /* Helpers for printers. */
 const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char *name);
 double fpl_fpucmd_median(const struct fpl_metric *m);	/* NAN when no samples */
