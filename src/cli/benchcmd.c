@@ -14,7 +14,6 @@
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
-#include "fpucmd.h"
 
 static volatile sig_atomic_t stop_flag;
 

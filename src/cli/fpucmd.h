@@ -1,40 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Benchmark commands: options, extra checks, run, then their own table (section, xor) or an emitter. */
+/* Helpers for the tables of benchmark commands that print their own (section, xor). */
 #ifndef FPULAB_CLI_FPUCMD_H
 #define FPULAB_CLI_FPUCMD_H
 
 #include <stdio.h>
 
 #include "cli.h"
-
-struct fpl_fpucmd {
-	const char *bench;
-	/* Checks beyond the descriptor's (size lists, names); -EINVAL with diag: exit 2. */
-	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
-	/* The table for people (--format table, the default); other formats use the emitters. */
-	void (*print)(const struct fpl_result *r, FILE *f);
-};
-
-/* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
-
-/* The command fpulab NAME for benchmark NAME with its own check and table. */
-#define FPL_FPUCMD(n, sum, chk, prt)						\
-	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
-		.bench = #n, .check = chk, .print = prt,			\
-	};									\
-	static int fpl_cmd_main_##n(int argc, char **argv)			\
-	{									\
-		return fpl_fpucmd_main(&fpl_fpucmd_##n, argc, argv);		\
-	}									\
-	static void fpl_cmd_help_##n(FILE *f)					\
-	{									\
-		fpl_cli_bench_help(#n, f);					\
-	}									\
-	const struct fpl_cmd fpl_cmd_##n = {					\
-		.name = #n, .summary = sum, .usage = "",			\
-		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
-	}
 
 /* Helpers for printers. */
 const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char *name);
