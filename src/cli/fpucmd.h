@@ -13,6 +13,8 @@ struct fpl_fpucmd {
 	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
 	/* The table for people (--format table, the default); other formats use the emitters. */
 	void (*print)(const struct fpl_result *r, FILE *f);
+	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
+	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
 
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
