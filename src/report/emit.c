@@ -156,7 +156,7 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 		shown = t;
 	else if (t && u == FPL_UNITS_NS)
 		shown = ns;
-	if (t && u == FPL_UNITS_ALL && strlen(name) > 6)
+	if (t && u == FPL_UNITS_ALL && strlen(name) >= 6)
 		snprintf(name + strlen(name) - 6, 7, "time");
 	if (!fpl_tbl_summary(shown, &s)) {
 		fprintf(f, "    %s: no samples\n", shown->name);

@@ -27,12 +27,12 @@ size_t fpl_tbl_note(struct fpl_tbl_notes *nt, const char *text)
 void fpl_tbl_notes_print(FILE *f, const struct fpl_tbl_notes *nt, const char *label)
 {
 	for (size_t i = 0; i < nt->n; i++) {
-		char *line;
-		int head;
+		char head[32], *line;
 
-		if (asprintf(&line, "[%s%zu] %n%s", label, i + 1, &head, nt->text[i]) < 0)
+		snprintf(head, sizeof(head), "[%s%zu] ", label, i + 1);
+		if (asprintf(&line, "%s%s", head, nt->text[i]) < 0)
 			continue;
-		fpl_tbl_wrap(f, line, (size_t)head);
+		fpl_tbl_wrap(f, line, strlen(head));
 		free(line);
 	}
 }
