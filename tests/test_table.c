@@ -249,7 +249,12 @@ static void test_generic_notes_and_quiet(void **state)
 		fpl_metric_add(m, i);
 	m->extra = json_pack("{s:f, s:i}", "quiet_median", 7.25, "quiet_rounds", 12);
 	fpl_run_warn(b, "odd");
+	/* not a harness triple: its method is one note, whatever it says */
+	m = fpl_run_add_metric(b, "rt", "tsc", "round trip; TSC ticks per signal");
+	fpl_metric_add(m, 5);
 	t = table(r, FPL_UNITS_CYCLES, true, false);
+	assert_non_null(strstr(t, "    rt 5.00 tsc (IQR 0.00) [3]; n=1\n"));
+	assert_non_null(strstr(t, "[3] round trip; TSC ticks per signal\n"));
 	assert_non_null(strstr(t, "    cycles 10.00 cycles (IQR 2.00) [1, u1]; n=5\n"));
 	assert_non_null(strstr(t, "    cycles 20.00 cycles (IQR 2.00) [1, u1]; n=5\n"));
 	assert_non_null(strstr(t, "rate 19.50 ops/s (IQR 19.50) [2] quiet 12: 7.25; n=40"));
@@ -257,7 +262,8 @@ static void test_generic_notes_and_quiet(void **state)
 	/* one method note, one unit note, no TSC or ns figures unless asked */
 	assert_int_equal(count(t, "throughput: back-to-back FOO"), 1);
 	assert_int_equal(count(t, "core cycles estimated"), 1);
-	assert_null(strstr(t, " tsc "));
+	assert_null(strstr(t, " tsc [1, u"));
+	assert_null(strstr(t, "TSC ticks (lfence"));
 	assert_non_null(strstr(t, "warning (demo): odd"));
 	free(t);
 	t = table(r, FPL_UNITS_ALL, false, false);

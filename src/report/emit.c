@@ -118,15 +118,22 @@ struct gen_table {
 	bool any_quiet;
 };
 
-/* A method's note: the text up to its unit part; the unit part its own note ("[u1]"). */
-static void method_refs(struct gen_table *g, const char *method, char *buf, size_t size)
+/*
+ * A method's note. A harness triple's: the text up to its unit part, the
+ * unit part its own note ("[u1]"); any other metric's: the whole text.
+ */
+static void method_refs(struct gen_table *g, const char *method, bool triple, char *buf,
+			size_t size)
 {
-	const char *unit;
-	size_t what, how;
+	const char *unit = "";
+	size_t what, how = 0;
 	char *base;
 
 	method = method ? method : "";
-	fpl_tbl_method_split(method, &what, &how, &unit);
+	if (triple)
+		fpl_tbl_method_split(method, &what, &how, &unit);
+	else
+		what = strlen(method);
 	base = strndup(method, what + (how ? how + 2 : 0));
 	if (!base) {
 		snprintf(buf, size, "[?]");
@@ -162,14 +169,14 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 		fprintf(f, "    %s: no samples\n", shown->name);
 		return;
 	}
-	method_refs(g, shown->method, refs, sizeof(refs));
+	method_refs(g, shown->method, t != NULL, refs, sizeof(refs));
 	fprintf(f, "    %s %.2f %s (IQR %.2f)", t && u == FPL_UNITS_ALL ? name : shown->name,
 		s.median, shown->unit, s.q3 - s.q1);
 	if (t && u == FPL_UNITS_ALL && fpl_tbl_summary(t, &st) && fpl_tbl_summary(ns, &sn)) {
 		char r2[64], r3[64];
 
-		method_refs(g, t->method, r2, sizeof(r2));
-		method_refs(g, ns->method, r3, sizeof(r3));
+		method_refs(g, t->method, true, r2, sizeof(r2));
+		method_refs(g, ns->method, true, r3, sizeof(r3));
 		fprintf(f, " %s = %.2f tsc %s = %.2f ns %s", refs, st.median, r2, sn.median, r3);
 	} else {
 		fprintf(f, " %s", refs);
