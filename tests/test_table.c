@@ -212,13 +212,17 @@ static void test_xsave_matrix(void **state)
 static void test_xsave_units(void **state)
 {
 	struct fpl_result *r = xsave_result();
-	char *t = table(r, FPL_UNITS_TSC, true, true), *l;
+	char *t, *l;
 
+	fpl_run_warn(r->runs[0], "XINUSE was not what the state claimed");
+	t = table(r, FPL_UNITS_TSC, true, true);
 	assert_non_null(strstr(t, "XSAVE family: TSC ticks per instruction"));
 	l = line_of(t, "xsave    0x0  0 ");
 	assert_non_null(l);
-	assert_non_null(strstr(l, "50.0 (1.0)"));
+	assert_non_null(strstr(l, "50.0 (1.0)!"));	/* the cell whose run warned */
 	free(l);
+	assert_non_null(strstr(t, "!: the cell's run has a warning (1 cells)"));
+	assert_non_null(strstr(t, "warning (xsave): XINUSE was not what the state claimed"));
 	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
 	assert_non_null(strstr(t, "warning: machine loaded"));
 	free(t);

@@ -195,12 +195,19 @@ struct col {
 	size_t width;
 };
 
-/* One block: the instructions whose states are `set`, a row per instruction and mask. */
-static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
+static void col_head(const struct col *c, char *buf, size_t size)
+{
+	if (c->note)
+		snprintf(buf, size, "%s [%zu]", c->head, c->note);
+	else
+		snprintf(buf, size, "%s", c->head);
+}
+
+/* The block's columns with the note they share (0: cells say their own) and widths. */
+static size_t block_cols(struct xs_table *t, unsigned set, struct col *cols)
 {
 	const struct fpl_result *r = t->r;
-	struct col cols[MAXCOL];
-	size_t ncol = 0, labw = 23, gap;
+	size_t ncol = 0, warned = t->nwarn_cells;
 	char buf[CELL], head[CELL];
 
 	for (size_t mi = 0; mi < FPL_ARRAY_SIZE(methods); mi++)
@@ -208,8 +215,6 @@ static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
 			if (set & (1u << si) && ncol < MAXCOL)
 				cols[ncol++] = (struct col){ state_order[si], state_head[si],
 							     methods[mi], 0, 0 };
-	gap = ncol > 4 ? 1 : 2;
-	/* First pass: notes and widths. */
 	for (size_t c = 0; c < ncol; c++) {
 		bool first = true;
 
@@ -231,15 +236,19 @@ static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
 			if (strlen(buf) > cols[c].width)
 				cols[c].width = strlen(buf);
 		}
-		if (cols[c].note)
-			snprintf(head, sizeof(head), "%s [%zu]", cols[c].head, cols[c].note);
-		else
-			snprintf(head, sizeof(head), "%s", cols[c].head);
+		col_head(&cols[c], head, sizeof(head));
 		if (strlen(head) > cols[c].width)
 			cols[c].width = strlen(head);
 	}
-	t->nwarn_cells = 0;
-	/* Header: the method over its columns, then the states with their notes. */
+	t->nwarn_cells = warned;	/* counted when the rows are printed */
+	return ncol;
+}
+
+/* The method centred over its columns in a rule ("---- latency ----"), then the states. */
+static void block_header(const struct col *cols, size_t ncol, size_t gap, size_t labw, FILE *f)
+{
+	char head[CELL];
+
 	fprintf(f, "%-*s", (int)labw, "");
 	for (size_t c = 0; c < ncol; c++) {
 		size_t span = 0, k = c;
@@ -249,7 +258,6 @@ static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
 		for (; k < ncol && cols[k].method == cols[c].method; k++)
 			span += cols[k].width + gap;
 		span -= gap;
-		/* The method centred over its columns in a rule: "---- latency ----". */
 		fprintf(f, "%*s", (int)gap, "");
 		for (size_t p = 0, l = strlen(cols[c].method) + 2, a = (span - l) / 2; p < span;) {
 			if (p == a && span > l) {
@@ -263,12 +271,20 @@ static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
 	}
 	fprintf(f, "\n%-8s %-14s", "insn", "RFBM");
 	for (size_t c = 0; c < ncol; c++) {
-		if (cols[c].note)
-			snprintf(head, sizeof(head), "%s [%zu]", cols[c].head, cols[c].note);
-		else
-			snprintf(head, sizeof(head), "%s", cols[c].head);
+		col_head(&cols[c], head, sizeof(head));
 		fprintf(f, "%*s%*s", (int)gap, "", (int)cols[c].width, head);
 	}
+}
+
+/* One block: the instructions whose states are `set`, a row per instruction and mask. */
+static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	struct col cols[MAXCOL];
+	size_t ncol = block_cols(t, set, cols), gap = ncol > 4 ? 1 : 2;
+	char buf[CELL];
+
+	block_header(cols, ncol, gap, 23, f);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *row = r->runs[i];
