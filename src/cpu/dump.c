@@ -10,6 +10,8 @@
 #include "cpu_internal.h"
 
 #define DUMP_MAGIC "# fpulab cpuid dump 1"
+/* AIDA64 dumps of a 512-thread machine run to about 100 000 lines */
+#define DUMP_MAX_LINES 1000000
 
 int fpl_cpu_save(const struct fpl_cpu *cpu, FILE *f)
 {
@@ -207,7 +209,12 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 	while (fgets(buf, sizeof(buf), f)) {
 		char *line = trim(buf);
 
-		lineno++;
+		/* a device that never ends (/dev/zero) must not keep us reading forever */
+		if (++lineno > DUMP_MAX_LINES) {
+			err = fpl_diag_set(diag, -EINVAL, "%s: more than %d lines: not a CPUID dump",
+					   name, DUMP_MAX_LINES);
+			goto out;
+		}
 		if (!strncmp(line, DUMP_MAGIC, strlen(DUMP_MAGIC)))
 			own = true;
 		if (!*line || line[0] == '#')

@@ -124,6 +124,8 @@ static int set_text(struct fpl_cmp_raw *r, const char *label, const char *method
 }
 
 /* The whole file, NUL-terminated; sized from fstat so a big file is read without copies. */
+#define CMP_MAX_FILE (256 << 20)
+
 static char *slurp(const char *path, size_t *len, struct fpl_diag *diag, int *err)
 {
 	FILE *f = fopen(path, "rb");
@@ -148,6 +150,12 @@ static char *slurp(const char *path, size_t *len, struct fpl_diag *diag, int *er
 			buf = p;
 		} else if (!buf && !(buf = malloc(cap))) {
 			*err = -ENOMEM;
+			break;
+		}
+		/* a device or a pipe that never ends (/dev/zero) must not eat the memory */
+		if (n > CMP_MAX_FILE) {
+			*err = fpl_diag_set(diag, -EINVAL, "%s: more than %d MiB: too large for a "
+					    "case file", path, CMP_MAX_FILE >> 20);
 			break;
 		}
 		got = fread(buf + n, 1, cap - n - 1, f);
