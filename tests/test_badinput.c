@@ -401,12 +401,69 @@ static void test_benchmark_options(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/*
+ * -o onto what is not a plain file: a symbolic link stays a link (its target
+ * gets the output) and a FIFO stays a FIFO (a reader gets the output). A
+ * rename over them would replace them: as root, -o /dev/stdout would replace
+ * the system's /dev/stdout.
+ */
+static void test_output_targets(void **state)
+{
+	char dir[] = "/tmp/fpl-out-XXXXXX", link[64], target[64], fifo[64];
+	const char *dump[] = { cmd_fpl_bin(), "info", "--dump-cpuid", "-o", link, NULL };
+	struct cmd_out o;
+	struct stat st;
+	pid_t reader;
+	int status;
+
+	read_commands();
+	if (!strstr(help_of("info"), "--dump-cpuid"))
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(symlink("target", link), 0);
+	assert_int_equal(cmd_run(dump, 30, &o), 0);
+	assert_int_equal(cmd_code(&o), 0);
+	cmd_out_free(&o);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(target, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_size > 0);
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	reader = fork();
+	assert_true(reader >= 0);
+	if (!reader) {
+		/* drain the FIFO so the writer can finish */
+		char buf[4096];
+		int fd = open(fifo, O_RDONLY);
+
+		while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+			;
+		_exit(0);
+	}
+	dump[4] = fifo;
+	assert_int_equal(cmd_run(dump, 30, &o), 0);
+	assert_int_equal(cmd_code(&o), 0);
+	cmd_out_free(&o);
+	waitpid(reader, &status, 0);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	unlink(link);
+	unlink(target);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_unknown_option_everywhere),
 		cmocka_unit_test(test_benchmark_options),
+		cmocka_unit_test(test_output_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,7 +74,9 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
  * The same for any content: fill(f, arg, diag) fills the temporary file
  * (0 or -errno); then fsync and rename. 0 or -errno with diag naming path.
  * The temporary file is PATH's directory/.NAME.tmpXXXXXX; a caller that must
- * survive signals blocks them around the call.
+ * survive signals blocks them around the call. A symbolic link is followed
+ * (its target is replaced, the link stays); a FIFO or a device (-o
+ * /dev/stdout) is written into directly, not replaced.
  */
 int fpl_write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg,
 							   struct fpl_diag *diag),

@@ -329,9 +329,66 @@ int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fp
 	return err;
 }
 
-int fpl_write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg,
-							   struct fpl_diag *diag),
-			  void *arg, struct fpl_diag *diag)
+/* Into a FIFO, a device or a terminal: there is no file to replace, so no rename. */
+static int write_direct(const char *path,
+			int (*fill)(FILE *f, void *arg, struct fpl_diag *diag), void *arg,
+			struct fpl_diag *diag)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return fpl_diag_set(diag, -errno, "%s: %s", path, strerror(errno));
+	err = fill(f, arg, diag);
+	if (!err && (fflush(f) || ferror(f)))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err)
+		fpl_diag_set(diag, err, "%s: not written: %s", path, strerror(-err));
+	return err;
+}
+
+static int write_atomic(const char *path,
+			int (*fill)(FILE *f, void *arg, struct fpl_diag *diag), void *arg,
+			struct fpl_diag *diag);
+
+/*
+ * rename() replaces the name it is given: a symbolic link would become a
+ * file (the target untouched), and as root -o /dev/stdout would replace the
+ * system's /dev/stdout. So a link is followed to its target, and what is not
+ * a regular file (FIFO, device, the pipe behind /dev/stdout) is written into.
+ */
+int fpl_write_file_atomic(const char *path,
+			int (*fill)(FILE *f, void *arg, struct fpl_diag *diag), void *arg,
+			struct fpl_diag *diag)
+{
+	char *real = NULL;
+	struct stat st;
+	int err;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real || stat(real, &st)) {
+			/* dangling, or a pipe or socket behind /proc/self/fd */
+			free(real);
+			return write_direct(path, fill, arg, diag);
+		}
+		path = real;
+	} else if (stat(path, &st)) {
+		return write_atomic(path, fill, arg, diag);
+	}
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		err = write_atomic(path, fill, arg, diag);
+	else
+		err = write_direct(path, fill, arg, diag);
+	free(real);
+	return err;
+}
+
+static int write_atomic(const char *path,
+			int (*fill)(FILE *f, void *arg, struct fpl_diag *diag), void *arg,
+			struct fpl_diag *diag)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	char *dup = strdup(path), *tmp = NULL;
