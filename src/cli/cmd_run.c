@@ -19,7 +19,8 @@ struct entry {
 	struct fpl_optval opts[MAX_OPTS];
 	char *names[MAX_OPTS];		/* what opts[].name points to when parsed (freed) */
 	size_t nopts;
-	double est_s;			/* expected seconds at quick settings: the budget share */
+	double budget_s;		/* the suite's budget for it; 0: its own default */
+	double est_s;			/* expected seconds: the share of a --budget, progress */
 	double took_s;
 	int rc;
 };
@@ -63,16 +64,17 @@ static struct entry *add(struct plan *p, const struct fpl_bench *b, double est_s
 }
 
 /* Preset options (static strings): name, value, name, value ... NULL. */
-static struct entry *add_preset(struct plan *p, const char *bench, double est_s, ...)
+static struct entry *add_preset(struct plan *p, const char *bench, double budget_s, ...)
 {
 	const struct fpl_bench *b = fpl_bench_find(bench);
-	struct entry *e = b ? add(p, b, est_s) : NULL;
+	struct entry *e = b ? add(p, b, budget_s * 1.1) : NULL;
 	const char *name, *value;
 	va_list ap;
 
 	if (!e)
 		return NULL;
-	va_start(ap, est_s);
+	e->budget_s = budget_s;
+	va_start(ap, budget_s);
 	while ((name = va_arg(ap, const char *)) && e->nopts < MAX_OPTS) {
 		value = va_arg(ap, const char *);
 		e->opts[e->nopts++] = (struct fpl_optval){ name, value };
@@ -100,18 +102,18 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
 	const char *ab = avx512 ? "init,avx512" : avx ? "init,avx" : NULL;
 	int err = 0;
 
-	if (fpl_bench_find("xsave") && !add_preset(p, "xsave", 2.0, NULL))
+	if (fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
 		err = -ENOMEM;
-	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 3.2, ab ? "ab" : NULL, ab, NULL))
+	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 6.0, ab ? "ab" : NULL, ab, NULL))
 		err = -ENOMEM;
 	if (fpl_bench_find("signal")) {
-		if (!add_preset(p, "signal", 0.7, "state", "init", NULL))
+		if (!add_preset(p, "signal", 1.0, "state", "init", NULL))
 			err = -ENOMEM;
-		if (avx512 && !add_preset(p, "signal", 0.7, "state", "avx512", NULL))
+		if (avx512 && !add_preset(p, "signal", 1.0, "state", "avx512", NULL))
 			err = -ENOMEM;
 	}
 	if (fpl_bench_find("xor") &&
-	    !add_preset(p, "xor", 3.5, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
+	    !add_preset(p, "xor", 4.0, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
 		err = -ENOMEM;
 	if (fpl_bench_find("section") && !add_preset(p, "section", 3.0, NULL))
 		err = -ENOMEM;
@@ -234,7 +236,7 @@ static int run_all(struct plan *p, struct fpl_session *s)
 	for (size_t i = 0; i < p->n && !*s->stop; i++) {
 		struct entry *e = &p->e[i];
 
-		s->budget_s = p->total_s > 0 ? p->total_s * e->est_s / sum : 0;
+		s->budget_s = p->total_s > 0 ? p->total_s * e->est_s / sum : e->budget_s;
 		p->cur = i;
 		p->t_entry = t0 = now_s();
 		if (s->progress_tty)
@@ -303,7 +305,7 @@ const struct fpl_cmd fpl_cmd_run = {
 	.summary = "the default suite (every benchmark, quick) or named benchmarks; a summary",
 	.usage =
 	"Usage: fpulab run [OPTIONS] [BENCH [BENCH-OPTIONS]]... \n"
-	"Without BENCH: the default suite, every benchmark at quick settings (about 15 s),\n"
+	"Without BENCH: the default suite, every benchmark at quick settings (about 20 s),\n"
 	"with the options that give the summary its figures (AVX-512 state where the CPU\n"
 	"has it). With BENCH: those benchmarks, each with its own options, in order; a\n"
 	"benchmark name (or '--') ends the options of the one before:\n"

@@ -169,12 +169,12 @@ static void xor_lines(const struct fpl_result *r, FILE *f)
 	}
 	if (!best)
 		return;
-	fprintf(f, "\nBest xor routine (%s): %s %s MB/s (decimal MB of destination per second)",
-		sweep ? "do_2 over 4 KiB, the size the kernel calibrates with" :
-			"the kernel's calibration, no section",
+	fprintf(f, "\nBest xor routine, %s, MB/s (decimal, of destination):\n  %s %s",
+		sweep ? "do_2 over 4 KiB as the kernel calibrates" :
+			"the kernel's calibration without a section",
 		fpl_pick_param(best, "template", b1, sizeof(b1)), mq(x, sizeof(x), &bs));
 	if (ref)
-		fprintf(f, ";\n  memcpy of the same size %s MB/s", mq(y, sizeof(y), &rs));
+		fprintf(f, "; memcpy of the same size %s", mq(y, sizeof(y), &rs));
 	fprintf(f, "\n");
 	(void)b2;
 }
@@ -237,8 +237,15 @@ static bool timelike(const char *unit)
 	       !strcmp(unit, "MB/s") || !strcmp(unit, "ops/s");
 }
 
+/* Differences and per-section costs are near zero by design: a relative spread means nothing. */
+static bool derived(const char *name)
+{
+	return strstr(name, "diff") || strstr(name, "section_cycles") || strstr(name, "set_cost") ||
+	       strstr(name, "speedup");
+}
+
 /* Metrics whose IQR is a large part of their median; the three worst are named. */
-static void noisy(const struct fpl_result *r, FILE *f)
+static size_t noisy(const struct fpl_result *r, FILE *f)
 {
 	struct { const struct fpl_run *run; const char *m; double rel; } worst[3] = { { 0 } };
 	size_t n = 0, total = 0;
@@ -249,7 +256,7 @@ static void noisy(const struct fpl_result *r, FILE *f)
 			struct fpl_summary s;
 			double rel;
 
-			if (!timelike(m->unit) || strstr(m->name, "diff") ||
+			if (!timelike(m->unit) || derived(m->name) ||
 			    !fpl_pick_stat(r->runs[i], m->name, &s) || s.n < 5 || !s.median)
 				continue;
 			total++;
@@ -269,20 +276,67 @@ static void noisy(const struct fpl_result *r, FILE *f)
 		}
 	}
 	if (!n)
-		return;
+		return 0;
 	fprintf(f, "  noisy samples: %zu of %zu metrics have an IQR over %.0f%% of their median "
 		"(worst:", n, total, FPL_SUMMARY_NOISY_IQR * 100);
 	for (size_t w = 0; w < 3 && worst[w].run; w++)
 		fprintf(f, "%s %s %s %.0f%%", w ? "," : "", worst[w].run->bench, worst[w].m,
 			worst[w].rel * 100);
 	fputs("); repeat, or give them a larger --budget\n", f);
+	return 1;
+}
+
+/* Each distinct (bench, text) once, with how many runs said it; at most 6 lines. */
+static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
+{
+	size_t lines = 0, more = 0;
+
+	for (size_t k = 0; k < r->nruns; k++) {
+		const struct fpl_run *run = r->runs[k];
+		size_t nw = skips ? run->skipped : json_array_size(run->warnings);
+
+		for (size_t j = 0; j < nw; j++) {
+			const char *t = skips ? run->skip_reason : json_string_value(
+				json_array_get(run->warnings, j));
+			size_t count = 0;
+			bool seen = false;
+
+			t = t ? t : "no reason given";
+			for (size_t q = 0; q < r->nruns && !seen; q++) {
+				const struct fpl_run *o = r->runs[q];
+				size_t no = skips ? o->skipped : json_array_size(o->warnings);
+
+				for (size_t u = 0; u < no; u++) {
+					const char *ot = skips ? o->skip_reason : json_string_value(
+						json_array_get(o->warnings, u));
+
+					if (strcmp(o->bench, run->bench) || strcmp(ot ? ot : "no reason given", t))
+						continue;
+					if (q < k || (q == k && u < j))
+						seen = true;
+					count++;
+				}
+			}
+			if (seen)
+				continue;
+			if (lines == 6) {
+				more++;
+				continue;
+			}
+			fprintf(f, "  %s%s: %s", skips ? "skipped, " : "", run->bench, t);
+			fprintf(f, count > 1 ? " (%zu runs)\n" : "\n", count);
+			lines++;
+		}
+	}
+	if (more)
+		fprintf(f, "  ... and %zu more (see the results file)\n", more);
+	return lines;
 }
 
 static void warnings(const struct fpl_result *r, FILE *f)
 {
 	const char *hv = fpl_pick_host_str(r, "hypervisor");
-	size_t i, skipped = 0, nw = 0;
-	const char *why = NULL, *what = NULL;
+	size_t i, nw = 0;
 	json_t *w;
 
 	fputs("\nWarnings:\n", f);
@@ -291,33 +345,14 @@ static void warnings(const struct fpl_result *r, FILE *f)
 		nw++;
 	}
 	if (hv || host_bool(r, "vm", NULL) || host_bool(r, "cpu", "hypervisor")) {
-		fprintf(f, "  a virtual machine%s%s: the host's scheduling and frequency add noise; "
+		fprintf(f, "  a virtual machine%s%s: the host's scheduling and clocks add noise; "
 			"compare only with runs on the same kind of guest\n", hv ? " under " : "",
 			hv ? hv : "");
 		nw++;
 	}
-	for (size_t k = 0; k < r->nruns; k++) {
-		const struct fpl_run *run = r->runs[k];
-
-		if (run->skipped) {
-			skipped++;
-			why = why ? why : run->skip_reason;
-			what = what ? what : run->bench;
-		}
-		nw += json_array_size(run->warnings) ? 1 : 0;
-	}
-	for (size_t k = 0; k < r->nruns; k++) {
-		const struct fpl_run *run = r->runs[k];
-
-		json_array_foreach(run->warnings, i, w)
-			fprintf(f, "  %s: %s\n", run->bench, json_string_value(w));
-	}
-	if (skipped) {
-		fprintf(f, "  %zu run%s skipped (first: %s, %s)\n", skipped, skipped == 1 ? "" : "s",
-			what, why ? why : "no reason given");
-		nw++;
-	}
-	noisy(r, f);
+	nw += grouped(r, f, false);
+	nw += grouped(r, f, true);
+	nw += noisy(r, f);
 	if (!nw)
 		fputs("  none\n", f);
 }
