@@ -156,7 +156,7 @@ static void one_table(const char *table, const struct fpl_run **cases, const str
 
 	fprintf(f, "%s\n  %s\n  %zu runs per case; of each case's runs the top and bottom 10%% "
 		"are dropped and the rest averaged (%s); case 1 = 100%%.\n\n", table,
-		v && v->method ? v->method : "", m->s[0].n, *m->unit ? m->unit : "no unit");
+		v && v->method ? v->method : "", m->s[0].n, v && v->unit ? v->unit : "no unit");
 	for (size_t i = 0; i < c->ncases; i++) {
 		char b[96];
 		const char *label = fpl_pick_param(cases[i], "label", b, sizeof(b));
