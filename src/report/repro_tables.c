@@ -157,14 +157,14 @@ static void kfpu_ratios(const struct fpl_result *r, const char **t, size_t nt, F
 	if (have_avx) {
 		fprintf(f, " Here avx keeps %.3f with both and %.3f with LDMXCSR alone: ", avx387.ratio,
 			avxmx.ratio);
-		if (avx387.hi < 1 && avxmx.lo > avx387.hi)
-			fprintf(f, "FNINIT costs, and dropping it recovers part, as then.");
-		else if (avx387.hi < 1 || avxmx.hi < 1)
-			fprintf(f, "a section costs throughput, but the intervals do not separate the "
-				"two masks.");
+		if (avx387.hi < 1)
+			fprintf(f, "FNINIT+LDMXCSR costs avx %.0f%% here", 100 * (1 - avx387.ratio));
 		else
-			fprintf(f, "neither interval excludes 1, so no cost is shown at this many "
-				"calibrations.");
+			fprintf(f, "FNINIT+LDMXCSR shows no cost here");
+		if (avxmx.hi < 1)
+			fprintf(f, ", and LDMXCSR alone still %.0f%%.", 100 * (1 - avxmx.ratio));
+		else
+			fprintf(f, ", and LDMXCSR alone none that the interval can show.");
 	}
 	fprintf(f, " A single calibration moves by several percent on this machine; only "
 		"intervals that exclude 1 mean a cost.\n");
