@@ -145,6 +145,12 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 				   strerror(errno));
 		goto out;
 	}
+	{
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);	/* mkstemp's 0600 is not what a chart should have */
+	}
 	close(fd);
 	rc = make_script(paths, n, charts, metric, trim, term, tmp, &script, &len);
 	if (rc == FPL_EXIT_OK && run_gnuplot(gp, script, len)) {

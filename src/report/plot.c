@@ -141,12 +141,23 @@ unsigned fpl_plot_available(const struct fpl_result *r)
 	return m;
 }
 
+/* Every instruction of the matrix, so that one has one colour in both panels. */
+static size_t xsave_insns(const struct fpl_result *r, const char *method, const char **all)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		if (xsave_cell(r->runs[i], method))
+			slot(all, &n, MAX_COLS, str(r->runs[i], "insn"));
+	return n;
+}
+
 /* One state's panel of the matrix: clustered bars (median, IQR) per mask, a bar per insn. */
 static void xsave_panel(const struct fpl_result *r, const char *method, const char *state,
 			FILE *f)
 {
-	const char *masks[MAX_ROWS], *insns[MAX_COLS];
-	size_t nm = 0, ni = 0;
+	const char *masks[MAX_ROWS], *insns[MAX_COLS], *all[MAX_COLS];
+	size_t nm = 0, ni = 0, na = xsave_insns(r, method, all);
 
 	for (size_t i = 0; i < r->nruns; i++)
 		if (xsave_cell(r->runs[i], method) && !strcmp(str(r->runs[i], "state"), state)) {
@@ -176,10 +187,16 @@ static void xsave_panel(const struct fpl_result *r, const char *method, const ch
 	fputs("set style data histogram\nset style histogram errorbars gap 1 lw 1\n"
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:*]\n"
 	      "set xlabel 'RFBM (components requested)'\nset ylabel 'core cycles'\n"
-	      "set xtics rotate by -30\nplot ", f);
-	for (size_t k = 0; k < ni; k++)
-		fprintf(f, "%s$xsave_%s using %zu:%zu:%zu%s title '%s'", k ? ", " : "", state,
-			2 + 3 * k, 3 + 3 * k, 4 + 3 * k, k ? "" : ":xtic(1)", insns[k]);
+	      "set xtics rotate by 30 right\nplot ", f);
+	for (size_t k = 0; k < ni; k++) {
+		size_t lt = 0;
+
+		while (lt < na && strcmp(all[lt], insns[k]))
+			lt++;
+		fprintf(f, "%s$xsave_%s using %zu:%zu:%zu%s lt %zu title '%s'", k ? ", " : "",
+			state, 2 + 3 * k, 3 + 3 * k, 4 + 3 * k, k ? "" : ":xtic(1)", lt + 1,
+			insns[k]);
+	}
 	fputs("\nunset style\nset style data lines\nset xtics norotate\n"
 	      "set yrange [*:*]\n", f);
 }
@@ -251,7 +268,7 @@ static void xor_panel(const struct fpl_result *r, FILE *f)
 	fputs("\nunset logscale x\nset xtics autofreq\nset yrange [*:*]\n", f);
 }
 
-static void ecdf_block(FILE *f, int idx, const struct fpl_metric *m, double *p99)
+static void ecdf_block(FILE *f, int idx, const struct fpl_metric *m, double *lo, double *p99)
 {
 	double *v = malloc((m->n ? m->n : 1) * sizeof(*v));
 	size_t n = 0;
@@ -265,6 +282,7 @@ static void ecdf_block(FILE *f, int idx, const struct fpl_metric *m, double *p99
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%.6g %.6g\n", v[i], ((double)i + 0.5) / (double)n);
 		*p99 = fmax(*p99, fpl_quantile_sorted(v, n, 0.99));
+		*lo = *lo > 0 ? fmin(*lo, v[0]) : v[0];
 	}
 	fputs("EOD\n", f);
 	free(v);
@@ -273,7 +291,7 @@ static void ecdf_block(FILE *f, int idx, const struct fpl_metric *m, double *p99
 static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 {
 	char titles[8][96];
-	double p99 = 0;
+	double p99 = 0, lo = 0;
 	int n = 0;
 
 	for (size_t i = 0; i < r->nruns && n < 7; i++) {
@@ -285,28 +303,28 @@ static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 		if (fpl_run_find_metric(run, "switch_a")) {
 			snprintf(titles[n], sizeof(titles[n]), "%s (A/B)",
 				 fpl_pick_param(run, "state_a", b1, sizeof(b1)));
-			ecdf_block(f, n++, fpl_run_find_metric(run, "switch_a"), &p99);
+			ecdf_block(f, n++, fpl_run_find_metric(run, "switch_a"), &lo, &p99);
 			snprintf(titles[n], sizeof(titles[n]), "%s (A/B)",
 				 fpl_pick_param(run, "state_b", b2, sizeof(b2)));
-			ecdf_block(f, n++, fpl_run_find_metric(run, "switch_b"), &p99);
+			ecdf_block(f, n++, fpl_run_find_metric(run, "switch_b"), &lo, &p99);
 		} else {
 			snprintf(titles[n], sizeof(titles[n]), "%s, %s",
 				 fpl_pick_param(run, "state", b1, sizeof(b1)),
 				 fpl_pick_param(run, "mode", b2, sizeof(b2)));
-			ecdf_block(f, n++, fpl_run_find_metric(run, "switch"), &p99);
+			ecdf_block(f, n++, fpl_run_find_metric(run, "switch"), &lo, &p99);
 		}
 	}
 	fputs("set title 'Context switch (pipe ping-pong): distribution of ns per switch, one "
-	      "sample a batch (99th percentile shown)'\nset xlabel 'ns per switch'\n"
-	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\n", f);
-	if (p99 > 0)
-		fprintf(f, "set xrange [0:%.6g]\n", p99 * 1.05);
+	      "sample a batch, up to the 99th percentile'\nset xlabel 'ns per switch (log scale)'\n"
+	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n", f);
+	if (p99 > 0 && lo > 0)
+		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.95, p99 * 1.05);
 	fputs("plot ", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s$ctx_%d using 1:2 with steps lw 2 title ", i ? ", " : "", i);
 		fpl_plot_quote(f, titles[i]);
 	}
-	fputs("\nset xrange [*:*]\nset yrange [*:*]\n", f);
+	fputs("\nunset logscale x\nset xrange [*:*]\nset yrange [*:*]\n", f);
 }
 
 int fpl_plot_script(const struct fpl_result *r, unsigned mask, enum fpl_plot_term term,
