@@ -17,15 +17,20 @@
 #include <jansson.h>
 
 #include "fpulab/compare.h"
+#include "fpulab/report.h"
 #include "fpulab/result.h"
 
 #define DATA "tests/data/compare/"
 
+/* Absolute: some tests run it from another directory. */
 static const char *bin(void)
 {
+	static char path[4096];
 	const char *b = getenv("FPL_BIN");
 
-	return b ? b : "build/fpulab";
+	if (!path[0] && !realpath(b ? b : "build/fpulab", path))
+		snprintf(path, sizeof(path), "%s", b ? b : "build/fpulab");
+	return path;
 }
 
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
@@ -179,12 +184,58 @@ static void test_results_json(void **state)
 		json_array_get(metrics, 0), "comparisons"), 0), "proven")));
 	json_decref(root);
 	free(out);
+	/* A null sample (not taken) is left out, and said so. */
+	assert_int_equal(compare(DATA "json/a.json " DATA "json/nulls.json", &out), 0);
+	assert_non_null(strstr(out, "note: xsave insn=xsavec mask=0x7: cycles: case 2: 2 null samples left out"));
+	assert_non_null(strstr(out, "\n2          18 "));
+	free(out);
 	/* --metric selects by name or bench/name. */
 	assert_int_equal(compare("-f csv -m 'xsave/time' " DATA "json/a.json " DATA "json/b.json",
 				 &out), 0);
 	assert_null(strstr(out, "cycles"));
 	assert_non_null(strstr(out, "\"xsave insn=xsavec mask=0x7: time\",\"ns\""));
 	free(out);
+}
+
+/* What the results writer writes, compare reads: a round trip through fpl_emit_file(). */
+static void write_result(const char *path, double base)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	struct fpl_run *run;
+	struct fpl_metric *m;
+
+	assert_non_null(r);
+	run = fpl_result_add_run(r, "xsave");
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "insn", "xsaveopt"), 0);
+	assert_int_equal(fpl_run_param_int(run, "rfbm", 0xe7), 0);
+	m = fpl_run_add_metric(run, "cycles", "cycles", "throughput, N vs 2N");
+	assert_non_null(m);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(fpl_metric_add(m, base + (i % 4) * 0.5), 0);
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+static void test_writer_round_trip(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256], *out;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	write_result(a, 100);
+	write_result(b, 110);
+	snprintf(args, sizeof(args), "-k %s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	assert_non_null(strstr(out, "# xsave insn=xsaveopt rfbm=231: cycles (cycles): mean"));
+	assert_non_null(strstr(out, "case 1: 100.75 Set as 1\ncase 2: 110.75, 109.93%\n"));
+	free(out);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
 }
 
 static void test_result_load(void **state)
@@ -270,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_library_matches_stats),
 		cmocka_unit_test(test_results_json),
 		cmocka_unit_test(test_result_load),
+		cmocka_unit_test(test_writer_round_trip),
 		cmocka_unit_test(test_will_it_scale_dirs),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_no_partial_output),

@@ -58,7 +58,8 @@ static double median(const struct fpl_metric *m)
 static void test_n_vs_2n_removes_fixed_cost(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 20, .budget_s = 100 };
+	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 20, .budget_s = 100,
+				       .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .fixed = 5000, .per_rep = 7 };
@@ -76,7 +77,7 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 	}
 	assert_string_equal(v.m_tsc->unit, "tsc");
 	assert_string_equal(v.m_cycles->unit, "cycles");
-	assert_non_null(strstr(v.m_cycles->method, "N=1 reps"));
+	assert_int_equal(json_integer_value(json_object_get(v.m_tsc->extra, "reps")), 1);
 	assert_non_null(strstr(v.m_cycles->method, "N and 2N"));
 	fpl_result_free(r);
 }
@@ -84,7 +85,7 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 static void test_empty_body_and_ops(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .min_samples = 3, .max_samples = 3 };
+	struct fpl_harness_cfg cfg = { .min_samples = 3, .max_samples = 3, .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .fixed = 0, .per_rep = 42 };
@@ -103,7 +104,8 @@ static void test_empty_body_and_ops(void **state)
 static void test_interleaved(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
-	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 4, .max_samples = 4 };
+	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 4, .max_samples = 4,
+				       .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	char log[4096];
@@ -134,7 +136,7 @@ static void test_stop_keeps_samples(void **state)
 	volatile sig_atomic_t stop = 0;
 	struct fpl_bench_env env = { .clock = &fake_clock, .stop = &stop };
 	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 1000, .max_samples = 1000,
-				       .budget_s = 100 };
+				       .budget_s = 100, .ratio_at_start = true };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "t");
 	struct fake f = { .per_rep = 5, .stop = &stop, .stop_after = 30 };

@@ -142,8 +142,15 @@ static void test_atomic_file(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
+	mode_t old = umask(022);
+	struct stat st;
+
 	assert_int_equal(fpl_emit_file(r, FPL_FMT_JSON, path, &d), 0);
+	umask(old);
 	assert_int_equal(count_entries(dir), 1);
+	/* not mkstemp's 0600: what a new file gets under the umask */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
 	assert_int_equal(fpl_result_load(path, &back, &d), 0);
 	assert_int_equal(back->nruns, 2);
 	fpl_result_free(back);
@@ -180,7 +187,9 @@ static void test_table_and_csv(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "skipped: no AVX-512 here"));
 	assert_non_null(strstr(buf, "[1] throughput; N=8"));
-	assert_non_null(strstr(buf, "insn=xsavec mask=231"));
+	assert_non_null(strstr(buf, "xsave insn=xsavec mask=231"));
+	/* the median of the finite samples, with its unit and note */
+	assert_non_null(strstr(buf, "cycles 100.38 cycles (IQR 1.12, MAD 1.12) [1]; n=2"));
 	free(buf);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fpl_emit(r, FPL_FMT_CSV, f, NULL), 0);

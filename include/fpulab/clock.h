@@ -125,6 +125,15 @@ const char *fpl_clock_core_method(const struct fpl_clock *c);
  */
 double fpl_clock_core_ratio(struct fpl_clock *c);
 
+/*
+ * One quick estimate of core cycles per TSC tick (add chain of n and 2n
+ * repetitions of 100 adds, or rdpmc), for tracking the core clock during a
+ * run; n from fpl_clock_ratio_reps() makes each chain at least one
+ * minimum sample. NaN when the two timings were out of order (preempted).
+ */
+uint64_t fpl_clock_ratio_reps(const struct fpl_clock *c);
+double fpl_clock_ratio_sample(const struct fpl_clock *c, uint64_t n);
+
 /* Pin the calling thread to cpu. 0 or -errno (-EINVAL for a CPU not in the affinity mask). */
 int fpl_pin_cpu(int cpu);
 /* The CPU the calling thread runs on now, or -1. */

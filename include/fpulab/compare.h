@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A/B/C comparison of cases (files or directories of runs): statistics, tests, verdicts, emitters. */
+/* A/B/C comparison of cases (files or directories of runs): statistics, tests, verdicts. */
 #ifndef FPULAB_COMPARE_H
 #define FPULAB_COMPARE_H
 

@@ -51,6 +51,13 @@ struct fpl_harness_cfg {
 	size_t max_samples;	/* at most this many per variant */
 	double budget_s;	/* wall time for the whole call, warm-up included */
 	double warmup_s;	/* spent running every variant before the first kept sample */
+	double hard_s;		/* 0, or stop here even short of min_samples (3 at least) */
+	/*
+	 * false (default): convert to core cycles with the core/TSC ratio
+	 * measured once per round (running median of 7); true: with the
+	 * clock's start figure (tests with a made-up clock).
+	 */
+	bool ratio_at_start;
 };
 
 /* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */
@@ -58,7 +65,8 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 
 /*
  * Calibrate N for each variant, warm up, then take samples in rounds: one
- * sample of each variant per round (A B C A B C ...), until max_samples, or
+ * sample of each variant per round (A B C A B C ...), and one core/TSC
+ * ratio sample per round, until max_samples, or
  * the budget is spent and min_samples are taken, or env->stop. Every sample
  * is kept. Metrics are created in each variant's run with a method string
  * naming the body, N, the overhead removal and the core-clock source.

@@ -10,7 +10,7 @@
 #include "fpulab/xstate.h"
 
 /*
- * Build the host object: CPU identity, VM or not, XCR0, XINUSE (read now,
+ * Build the host object: tool version and build flags, CPU identity, VM or not, XCR0, XINUSE (read now,
  * live CPU only, else null), XSAVE sizes, save instructions, the component
  * table ("components": id, name, supervisor, enabled, size, offset,
  * compacted_offset, align64, xfd) and, when si is given, the kernel's facts

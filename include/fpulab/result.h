@@ -65,14 +65,6 @@ int fpl_run_param_real(struct fpl_run *run, const char *key, double v);
 int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v);
 int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v);
 
-/*
- * Read a results document written by fpulab (schema FPL_RESULT_SCHEMA): host,
- * runs with params, skip state, warnings and metrics with their raw samples
- * (the stored summaries are not read: they are recomputed from the samples).
- * 0, -EINVAL with diag naming the file and what is wrong, -ENOMEM.
- */
-int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *diag);
-
 int fpl_run_skip(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);

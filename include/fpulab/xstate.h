@@ -161,5 +161,11 @@ void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm)
 void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed, void *image);
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask);
+/*
+ * Exactly mask live (with the pattern of seed) and every other XCR0 component
+ * in init, in one XRSTOR: fpl_regs_init() then fpl_regs_set() cannot do that,
+ * because building the image calls memset(), which dirties AVX-512 state.
+ */
+int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);
 
 #endif

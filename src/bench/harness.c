@@ -10,6 +10,135 @@
 #include "fpulab/stats.h"
 
 #define REPS_MAX	(1ull << 32)
+#define RATIO_RING	7
+
+/*
+ * The core clock moves with the host's load on a shared machine (here by
+ * 30% within seconds), so one start figure would turn a frequency change
+ * into a cost change. Each round measures core/TSC once; a sample is
+ * converted with the median of the last RATIO_RING rounds.
+ */
+struct ratio_track {
+	bool fixed;
+	uint64_t reps, imul_reps;
+	double ring[RATIO_RING];
+	size_t n, next;
+	double last;		/* this round's own ratio */
+	double *all;
+	size_t nall;
+	bool *quiet;		/* per kept round: the IMUL sentinel read 300 +/- QUIET_TOL_PCT */
+	size_t nquiet;
+};
+
+/*
+ * Contention sentinel. On this shared SMT host the sibling's work slows the
+ * 1-cycle add chain more than the 3-cycle IMUL chain, and slows microcoded
+ * instructions (XSAVE*) by 5-20%. Each round also times 100 dependent IMULs
+ * and converts them with the round's own add-chain ratio: off by more than
+ * QUIET_TOL_PCT from 300 cycles, the round was contended. All samples are
+ * kept; the quiet rounds' median is given beside the median of all.
+ */
+#define QUIET_TOL_PCT	1.5
+
+static void sentinel(struct ratio_track *t)
+{
+	double a, b, cyc;
+	bool q = false, *p;
+
+	if (t->fixed)
+		return;
+	a = (double)fpl_chain_imul100(NULL, t->imul_reps);
+	b = (double)fpl_chain_imul100(NULL, 2 * t->imul_reps);
+	cyc = (b - a) / (double)t->imul_reps * t->last;
+	if (isfinite(cyc))
+		q = fabs(cyc / FPL_SELFCHECK_IMUL_EXPECT - 1) * 100 <= QUIET_TOL_PCT;
+	p = realloc(t->quiet, (t->nquiet + 1) * sizeof(*p));
+	if (p) {
+		t->quiet = p;
+		t->quiet[t->nquiet++] = q;
+	}
+}
+
+static double ratio_now(const struct fpl_clock *c, struct ratio_track *t)
+{
+	double v, tmp[RATIO_RING], *p;
+
+	if (t->fixed)
+		return c->core_per_tsc;
+	v = fpl_clock_ratio_sample(c, t->reps);
+	t->last = v;
+	if (isfinite(v)) {
+		t->ring[t->next] = v;
+		t->next = (t->next + 1) % RATIO_RING;
+		if (t->n < RATIO_RING)
+			t->n++;
+		p = realloc(t->all, (t->nall + 1) * sizeof(*p));
+		if (p) {
+			t->all = p;
+			t->all[t->nall++] = v;
+		}
+	}
+	if (!t->n)
+		return c->core_per_tsc;
+	memcpy(tmp, t->ring, t->n * sizeof(*tmp));
+	fpl_sort(tmp, t->n);
+	return fpl_quantile_sorted(tmp, t->n, 0.5);
+}
+
+/* Median of m's samples taken in quiet rounds; NaN with none. */
+static double quiet_median(const struct ratio_track *t, const struct fpl_metric *m, size_t *k)
+{
+	double *x = malloc((m->n ? m->n : 1) * sizeof(*x)), med = NAN;
+
+	*k = 0;
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < m->n && i < t->nquiet; i++)
+		if (t->quiet[i] && isfinite(m->samples[i]))
+			x[(*k)++] = m->samples[i];
+	if (*k) {
+		fpl_sort(x, *k);
+		med = fpl_quantile_sorted(x, *k, 0.5);
+	}
+	free(x);
+	return med;
+}
+
+static void quiet_record(const struct ratio_track *t, struct fpl_variant *v, size_t nv)
+{
+	for (size_t i = 0; i < nv && t->nquiet; i++) {
+		struct fpl_metric *ms[2] = { v[i].m_cycles, v[i].m_tsc };
+
+		for (int j = 0; j < 2; j++) {
+			size_t k;
+			double med = quiet_median(t, ms[j], &k);
+
+			if (!ms[j]->extra)
+				ms[j]->extra = json_object();
+			json_object_set_new(ms[j]->extra, "quiet_rounds", json_integer((json_int_t)k));
+			json_object_set_new(ms[j]->extra, "quiet_median",
+					    isfinite(med) ? json_real(med) : json_null());
+		}
+	}
+}
+
+/* The ratios used, summarised in each variant's cycles metric. */
+static void ratio_record(const struct fpl_clock *c, const struct ratio_track *t,
+			 struct fpl_variant *v, size_t nv)
+{
+	struct fpl_summary s;
+
+	if (t->fixed || !t->nall || fpl_summarize(t->all, t->nall, 0, &s))
+		return;
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].m_cycles->extra)
+			continue;
+		v[i].m_cycles->extra = json_pack("{s:{s:I, s:f, s:f, s:f, s:f}}", "core_per_tsc",
+						 "n", (json_int_t)s.n, "min", s.min,
+						 "median", s.median, "max", s.max,
+						 "clock_start", c->core_per_tsc_start);
+	}
+}
 
 void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cfg *cfg)
 {
@@ -52,22 +181,28 @@ static double sample(const struct fpl_variant *v)
 	return (b - a) / ((double)v->reps * ops);
 }
 
-static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
+static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start)
 {
 	const char *pfx = v->prefix ? v->prefix : "";
 	char name[3][96], base[640], m[3][900];
 	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
 	json_t *extra;
 
+	/* N varies by cell: it is in extra.reps, so cells of one kind share one method text. */
 	snprintf(base, sizeof(base),
-		 "%s; N=%llu reps per sample, %g op(s) per rep; overhead removed by %s; "
-		 "median of samples", v->method ? v->method : v->name,
-		 (unsigned long long)v->reps, ops,
+		 "%s; N reps per sample (extra.reps), N the smallest power of two with a sample "
+		 ">= 1000 timer steps; %g op(s) per rep; overhead removed by %s; median of samples",
+		 v->method ? v->method : v->name, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N");
-	snprintf(m[0], sizeof(m[0]), "%s; core cycles %s, %.4f per TSC tick at start",
-		 base, fpl_clock_core_method(c), c->core_per_tsc);
-	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. rdtscp;lfence)", base);
+	if (ratio_at_start)
+		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
+			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);
+	else
+		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x the core/TSC ratio "
+			 "measured once per round, median of the last %d rounds", base,
+			 fpl_clock_core_method(c), RATIO_RING);
+	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence)", base);
 	snprintf(m[2], sizeof(m[2]), "%s; ns from TSC ticks at %.0f Hz", base, c->tsc_hz);
 	snprintf(name[0], sizeof(name[0]), "%scycles", pfx);
 	snprintf(name[1], sizeof(name[1]), "%stsc", pfx);
@@ -77,9 +212,8 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v)
 	v->m_ns = fpl_run_add_metric(v->run, name[2], "ns", m[2]);
 	if (!v->m_cycles || !v->m_tsc || !v->m_ns)
 		return -ENOMEM;
-	extra = json_pack("{s:I, s:f, s:s, s:f}", "reps", (json_int_t)v->reps,
-			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n",
-			  "core_per_tsc", c->core_per_tsc);
+	extra = json_pack("{s:I, s:f, s:s}", "reps", (json_int_t)v->reps,
+			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n");
 	if (!extra)
 		return -ENOMEM;
 	v->m_tsc->extra = extra;
@@ -95,18 +229,27 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		    struct fpl_variant *v, size_t nv)
 {
 	const struct fpl_clock *c = env->clock;
+	struct ratio_track rt = { .fixed = cfg->ratio_at_start };
 	uint64_t t0 = fpl_tsc_end();
-	double last_progress = 0;
+	double last_progress = 0, ratio;
 	size_t round;
-	int err;
+	int err = 0;
 
+	if (!rt.fixed) {
+		rt.reps = fpl_clock_ratio_reps(c);
+		rt.imul_reps = 1;
+		while (rt.imul_reps < (1u << 20) &&
+		       fpl_chain_imul100(NULL, rt.imul_reps) < c->min_sample_tsc)
+			rt.imul_reps *= 2;
+	}
 	for (size_t i = 0; i < nv; i++) {
 		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
-		err = add_metrics(c, &v[i]);
+		err = add_metrics(c, &v[i], rt.fixed);
 		if (err)
 			return err;
 	}
 	do {
+		ratio_now(c, &rt);
 		for (size_t i = 0; i < nv; i++)
 			sample(&v[i]);
 	} while (elapsed_s(c, t0) < cfg->warmup_s && !fpl_bench_stopped(env));
@@ -115,16 +258,22 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	for (round = 0; round < cfg->max_samples; round++) {
 		double e;
 
-		if (fpl_bench_stopped(env))
-			return -EINTR;
-		for (size_t i = 0; i < nv; i++) {
+		if (fpl_bench_stopped(env)) {
+			err = -EINTR;
+			break;
+		}
+		ratio = ratio_now(c, &rt);
+		sentinel(&rt);
+		for (size_t i = 0; i < nv && !err; i++) {
 			double tsc = sample(&v[i]);
 
 			if (fpl_metric_add(v[i].m_tsc, tsc) ||
 			    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
-			    fpl_metric_add(v[i].m_cycles, fpl_clock_tsc_to_cycles(c, tsc)))
-				return -ENOMEM;
+			    fpl_metric_add(v[i].m_cycles, tsc * ratio))
+				err = -ENOMEM;
 		}
+		if (err)
+			break;
 		e = elapsed_s(c, t0);
 		if (e - last_progress > 0.1 && cfg->budget_s > 0) {
 			fpl_bench_progress(env, fmin(1.0, e / cfg->budget_s), v[0].name);
@@ -132,8 +281,15 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		}
 		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s)
 			break;
+		/* A loaded machine gives few rounds per second: the hard limit wins over min_samples. */
+		if (cfg->hard_s > 0 && e >= cfg->hard_s && round + 1 >= 3)
+			break;
 	}
-	return 0;
+	ratio_record(c, &rt, v, nv);
+	quiet_record(&rt, v, nv);
+	free(rt.all);
+	free(rt.quiet);
+	return err;
 }
 
 static double metric_median(const struct fpl_metric *m)

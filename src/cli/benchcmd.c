@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "fpulab/host.h"
+#include "fpulab/sysinfo.h"
+#include "fpulab/xstate.h"
 #include "cli.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -19,6 +21,40 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
+static json_t *loadavg_json(double *one)
+{
+	double a[3];
+	FILE *f = fopen("/proc/loadavg", "r");
+	int n = f ? fscanf(f, "%lf %lf %lf", &a[0], &a[1], &a[2]) : 0;
+
+	if (f)
+		fclose(f);
+	if (n != 3)
+		return NULL;
+	*one = a[0];
+	return json_pack("[f,f,f]", a[0], a[1], a[2]);
+}
+
+/*
+ * Other work on the machine changes what is measured (the sibling SMT
+ * thread shares the microcode sequencer and the ports): record the load and
+ * say so when it is high.
+ */
+static void note_load(struct fpl_session *s, const char *key)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double one = 0;
+	json_t *l = loadavg_json(&one);
+
+	if (!l)
+		return;
+	json_object_set_new(s->result->host, key, l);
+	if (ncpu > 0 && one >= ncpu)
+		fpl_result_warn(s->result, "machine loaded (%s load average %.2f on %ld CPUs): "
+				"figures may include contention from other work", key, one, ncpu);
 }
 
 void fpl_session_init(struct fpl_session *s, const char *cmd)
@@ -98,34 +134,36 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 	return 1;
 }
 
+/* The `fpulab info` host object, plus what only a measuring run knows: the tool and the clock. */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out)
 {
-	struct utsname u;
-	uint64_t xinuse = 0;
-	char xcr0[24], xin[24];
-	json_t *h;
+	struct fpl_xstate *xs = malloc(sizeof(*xs));
+	struct fpl_sysinfo *si = malloc(sizeof(*si));
+	json_t *h = NULL;
+	int err = -ENOMEM;
 
-	snprintf(xcr0, sizeof(xcr0), "0x%" PRIx64, cpu->xcr0);
-	if (fpl_xinuse(cpu, &xinuse))
-		snprintf(xin, sizeof(xin), "0x%" PRIx64, xinuse);
-	else
-		snprintf(xin, sizeof(xin), "unknown");
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
-	h = json_pack("{s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:i, s:i, s:i, s:b}, "
-		      "s:s, s:s, s:{s:s, s:s}, s:o}",
-		      "tool", "name", "fpulab", "version", FPL_VERSION, "git", FPL_GIT_REV,
-		      "cflags", FPL_CFLAGS,
-		      "cpu", "vendor", cpu->vendor, "brand", cpu->brand, "family", cpu->family,
-		      "model", cpu->model, "stepping", cpu->stepping,
-		      "hypervisor", fpl_cpu_has_cpuid(cpu, FPL_FEAT_HYPERVISOR),
-		      "xcr0", xcr0, "xinuse_start", xin,
-		      "kernel", "sysname", u.sysname, "release", u.release,
-		      "clock", fpl_clock_json(clock));
-	if (!h)
-		return -ENOMEM;
+	if (!xs || !si)
+		goto out;
+	fpl_sysinfo_read(si);
+	err = fpl_xstate_init(xs, cpu);
+	if (!err)
+		err = fpl_host_json(cpu, xs, si, &h);
+	if (err)
+		goto out;
+	if (json_object_set_new(h, "tool", json_pack("{s:s, s:s, s:s, s:s}", "name", "fpulab",
+						     "version", FPL_VERSION, "git", FPL_GIT_REV,
+						     "cflags", FPL_CFLAGS)) ||
+	    json_object_set_new(h, "clock", fpl_clock_json(clock))) {
+		err = -ENOMEM;
+		goto out;
+	}
 	*out = h;
-	return 0;
+	h = NULL;
+out:
+	json_decref(h);
+	free(xs);
+	free(si);
+	return err;
 }
 
 int fpl_session_start(struct fpl_session *s)
@@ -152,6 +190,7 @@ int fpl_session_start(struct fpl_session *s)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
 	json_decref(host);
+	note_load(s, "loadavg_start");
 	if (!s->selfcheck.ok)
 		fpl_result_warn(s->result, "%s", s->selfcheck.text);
 	if (s->clock->warning[0])
@@ -191,7 +230,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
-	int err;
+	int err, rc;
 
 	if (fpl_bench_check_opts(b, opts, nopts, &diag))
 		return fpl_cli_usage_error(s->cmd, "%s", diag.msg);
@@ -209,8 +248,17 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 				b->name);
 		return FPL_EXIT_FAIL;
 	}
-	if (err == -EINVAL)
-		return fpl_cli_usage_error(s->cmd, "%s: bad parameters", b->name);
+	if (err == -EINVAL) {
+		/* A benchmark that refuses its parameters says why in its last warning. */
+		size_t n = json_array_size(s->result->warnings);
+		const char *reason = n ? json_string_value(json_array_get(s->result->warnings,
+									   n - 1)) : NULL;
+
+		rc = fpl_cli_usage_error(s->cmd, "%s", reason ? reason : "bad parameters");
+		if (n)
+			json_array_remove(s->result->warnings, n - 1);
+		return rc;
+	}
 	if (err)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s: %s", b->name, strerror(-err));
 	return FPL_EXIT_OK;
@@ -256,9 +304,16 @@ int fpl_session_end(struct fpl_session *s, int rc)
 					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
 					FPL_CLOCK_DRIFT_MAX_PCT);
 		json_t *cj = fpl_clock_json(s->clock);
+		struct fpl_selfcheck end;
 
-		if (cj)
+		/* Again at the end: contention that came during the run shows here. */
+		if (!fpl_selfcheck_run(s->clock, &end) && !end.ok)
+			fpl_result_warn(s->result, "at the end: %s", end.text);
+		note_load(s, "loadavg_end");
+		if (cj) {
 			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
+		}
 		json_object_set_new(s->result->host, "clock", cj);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
 			int e = emit_all(s);

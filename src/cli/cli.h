@@ -97,7 +97,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
  */
 int fpl_session_end(struct fpl_session *s, int rc);
 
-/* The host object every result carries; swap for fpl_host_json() when it lands. */
+/* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);
 
 /* A whole benchmark command: its options (--name value), the common flags, run, emit. */

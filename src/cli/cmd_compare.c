@@ -41,7 +41,23 @@ static bool next_is_count(int argc, char **argv)
 	return optind < argc && !parse_count(argv[optind], &v) && stat(argv[optind], &st);
 }
 
-static int compare_main(int argc, char **argv)
+#define USAGE(...) fpl_cli_usage_error("compare", __VA_ARGS__)
+
+static int parse_format(const char *s, enum fpl_cmp_format *fmt)
+{
+	if (!strcmp(s, "table"))
+		*fmt = FPL_CMP_TABLE;
+	else if (!strcmp(s, "json"))
+		*fmt = FPL_CMP_JSON;
+	else if (!strcmp(s, "csv"))
+		*fmt = FPL_CMP_CSV;
+	else
+		return USAGE("--format is table, json or csv, not '%s'", s);
+	return 0;
+}
+
+/* 0, or the exit code of a usage error already reported. */
+static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cmp_format *fmt)
 {
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, 'm' },
@@ -54,6 +70,64 @@ static int compare_main(int argc, char **argv)
 		{ "ministat", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long n;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			o->metric = optarg;
+			break;
+		case 't':
+			if (parse_real(optarg, 0, 50, &o->trim))
+				return USAGE("--trim wants a percentage in [0, 50), not '%s'", optarg);
+			break;
+		case 'c':
+			if (parse_real(optarg, 1e-9, 100, &o->confidence))
+				return USAGE("--confidence wants a percentage in (0, 100), not '%s'",
+					     optarg);
+			break;
+		case 'b':
+			n = BOOT_DEFAULT;
+			if (optarg ? parse_count(optarg, &n) :
+			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
+				return USAGE("--bootstrap wants a count");
+			if (n < 100)
+				return USAGE("--bootstrap wants at least 100 resamples");
+			o->bootstrap = n;
+			break;
+		case 's':
+			if (parse_count(optarg, &n))
+				return USAGE("--seed wants a number, not '%s'", optarg);
+			o->seed = n;
+			break;
+		case 'f':
+			if (parse_format(optarg, fmt))
+				return FPL_EXIT_USAGE;
+			break;
+		case 'k':
+			*fmt = FPL_CMP_KERNEL;
+			break;
+		case 'M':
+			*fmt = FPL_CMP_MINISTAT;
+			break;
+		default:
+			return USAGE("bad option");
+		}
+	}
+	if (argc - optind < 2)
+		return USAGE("at least two cases are needed (the first is the baseline)");
+	if (*fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o->confidence, 2)))
+		return USAGE("--ministat knows the confidence levels 80, 90, 95, 98, 99 and 99.5,"
+			     " not %g", o->confidence);
+	if (*fmt == FPL_CMP_MINISTAT && argc - optind > 7)
+		return USAGE("--ministat draws at most 7 cases");
+	return 0;
+}
+
+static int compare_main(int argc, char **argv)
+{
 	struct fpl_cmp_opts o = { .trim = 0, .confidence = 95, .seed = 1 };
 	enum fpl_cmp_format fmt = FPL_CMP_TABLE;
 	struct fpl_diag diag = { "" };
@@ -61,64 +135,11 @@ static int compare_main(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
-	int opt, err;
+	int err;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
-		unsigned long n;
-
-		switch (opt) {
-		case 'm':
-			o.metric = optarg;
-			break;
-		case 't':
-			if (parse_real(optarg, 0, 50, &o.trim))
-				return fpl_cli_usage_error("compare", "--trim wants a percentage in [0, 50), not '%s'", optarg);
-			break;
-		case 'c':
-			if (parse_real(optarg, 1e-9, 100, &o.confidence))
-				return fpl_cli_usage_error("compare", "--confidence wants a percentage in (0, 100), not '%s'", optarg);
-			break;
-		case 'b':
-			n = BOOT_DEFAULT;
-			if (optarg ? parse_count(optarg, &n) :
-			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
-				return fpl_cli_usage_error("compare", "--bootstrap wants a count");
-			if (n < 100)
-				return fpl_cli_usage_error("compare", "--bootstrap wants at least 100 resamples");
-			o.bootstrap = n;
-			break;
-		case 's':
-			if (parse_count(optarg, &n))
-				return fpl_cli_usage_error("compare", "--seed wants a number, not '%s'", optarg);
-			o.seed = n;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "table"))
-				fmt = FPL_CMP_TABLE;
-			else if (!strcmp(optarg, "json"))
-				fmt = FPL_CMP_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FPL_CMP_CSV;
-			else
-				return fpl_cli_usage_error("compare", "--format is table, json or csv, not '%s'", optarg);
-			break;
-		case 'k':
-			fmt = FPL_CMP_KERNEL;
-			break;
-		case 'M':
-			fmt = FPL_CMP_MINISTAT;
-			break;
-		default:
-			return fpl_cli_usage_error("compare", "bad option");
-		}
-	}
-	if (argc - optind < 2)
-		return fpl_cli_usage_error("compare", "at least two cases are needed (the first is the baseline)");
-	if (fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o.confidence, 2)))
-		return fpl_cli_usage_error("compare", "--ministat knows the confidence levels 80, 90, 95, 98, 99 and 99.5, not %g", o.confidence);
-	if (fmt == FPL_CMP_MINISTAT && argc - optind > 7)
-		return fpl_cli_usage_error("compare", "--ministat draws at most 7 cases");
+	err = parse_opts(argc, argv, &o, &fmt);
+	if (err)
+		return err;
 	err = fpl_cmp_run(argv + optind, argc - optind, &o, &c, &diag);
 	if (err == -ENOMEM)
 		return fpl_cli_error("compare", FPL_EXIT_FAIL, "out of memory");
@@ -132,7 +153,8 @@ static int compare_main(int argc, char **argv)
 	fpl_cmp_free(c);
 	if (err) {
 		free(buf);
-		return fpl_cli_error("compare", FPL_EXIT_FAIL, "cannot format the output: %s", strerror(-err));
+		return fpl_cli_error("compare", FPL_EXIT_FAIL, "cannot format the output: %s",
+				     strerror(-err));
 	}
 	fwrite(buf, 1, len, stdout);
 	free(buf);
@@ -164,7 +186,8 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"                         the central value is then the trimmed mean)\n"
 	"  -c, --confidence C     confidence level in percent (default 95)\n"
 	"  -b, --bootstrap[=N]    also a percentile bootstrap interval of the ratio of\n"
-	"                         central values, N resamples (default 2000)\n"
+	"                         central values, N resamples (default 2000); costs\n"
+	"                         about 10 ns per value per resample\n"
 	"      --seed S           bootstrap seed (default 1: the same answer every run)\n"
 	"  -f, --format FMT       table (default), json or csv\n"
 	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"

@@ -130,37 +130,53 @@ static void timer_floor_step(struct fpl_clock *c)
 	c->min_sample_tsc = c->step_tsc / FPL_CLOCK_STEP_FRACTION;
 }
 
+uint64_t fpl_clock_ratio_reps(const struct fpl_clock *c)
+{
+	uint64_t n = 8;
+
+	while (n < (1u << 24) && fpl_chain_add100(NULL, n) < c->min_sample_tsc)
+		n *= 2;
+	return n;
+}
+
 /*
- * TSC ticks per add (or core cycles per tick from rdpmc) by difference of N
- * and 2N repetitions, so the timer's floor drops out; median of 31.
+ * One estimate of core cycles per TSC tick: TSC ticks per add by difference
+ * of n and 2n repetitions, so the timer's floor drops out; or rdpmc cycles
+ * over TSC ticks where a counter is offered.
  */
+double fpl_clock_ratio_sample(const struct fpl_clock *c, uint64_t n)
+{
+	double a, b;
+
+	if (c->pmu) {
+		uint64_t p0 = fpl_pmu_read(c), t0 = fpl_tsc_begin(), t1, p1;
+
+		fpl_chain_add100(NULL, n);
+		t1 = fpl_tsc_end();
+		p1 = fpl_pmu_read(c);
+		return (double)(p1 - p0) / (double)(t1 - t0);
+	}
+	a = (double)fpl_chain_add100(NULL, n);
+	b = (double)fpl_chain_add100(NULL, 2 * n);
+	return b > a ? 100.0 * n / (b - a) : NAN;
+}
+
+/* The median of 31 estimates over chains 4x the minimum sample. */
 double fpl_clock_core_ratio(struct fpl_clock *c)
 {
 	enum { NS = 31 };
 	double r[NS];
-	uint64_t n = 64;
+	uint64_t n = 4 * fpl_clock_ratio_reps(c);
+	size_t k = 0;
 
-	while (n < (1u << 24) && fpl_chain_add100(NULL, n) < 4 * c->min_sample_tsc + 100000)
-		n *= 2;
 	fpl_chain_add100(NULL, n);
 	for (int i = 0; i < NS; i++) {
-		if (c->pmu) {
-			uint64_t p0 = fpl_pmu_read(c), t0 = fpl_tsc_begin(), t1, p1;
+		double v = fpl_clock_ratio_sample(c, n);
 
-			fpl_chain_add100(NULL, n);
-			t1 = fpl_tsc_end();
-			p1 = fpl_pmu_read(c);
-			r[i] = (double)(p1 - p0) / (double)(t1 - t0);
-		} else {
-			double a = (double)fpl_chain_add100(NULL, n);
-			double b = (double)fpl_chain_add100(NULL, 2 * n);
-
-			r[i] = (b - a) / (100.0 * n);
-		}
+		if (isfinite(v))
+			r[k++] = v;
 	}
-	if (c->pmu)
-		return median_of(r, NS);
-	return 1.0 / median_of(r, NS);
+	return k ? median_of(r, k) : NAN;
 }
 
 int fpl_clock_create(struct fpl_clock **out, int cpu, struct fpl_diag *diag)

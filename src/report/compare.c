@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* compare: match metrics across cases, summarise, test against the baseline, Holm over the family. */
+/* compare: match metrics across cases, summarise, test against the baseline, Holm. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -114,6 +114,9 @@ static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_ra
 		m->s[i].raw = r->v;
 		m->s[i].n = r->n;
 		r->v = NULL;
+		if (r->dropped && note(c, "%s: case %zu: %zu null samples left out", m->label,
+				       i + 1, r->dropped))
+			return -ENOMEM;
 	}
 	return 0;
 }

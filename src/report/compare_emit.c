@@ -81,8 +81,8 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		fprintf(out, "; Mann-Whitney U = %g, p = %.4g (normal approximation)\n", t->mw.u,
 			t->mw.p);
 		if (c->opts.bootstrap)
-			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g] (%zu resamples, seed %lu, percentile)\n",
-				center_name(c), t->boot.ratio, t->boot.lo, t->boot.hi, t->boot.reps,
+			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g]"
+				" (%zu resamples, seed %lu, percentile)\n", center_name(c), t->boot.ratio, t->boot.lo, t->boot.hi, t->boot.reps,
 				t->boot.seed);
 	}
 }
@@ -114,6 +114,8 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 				fprintf(out, "%c case %zu\n", " x+*%#@O"[i + 1], i + 1);
 			if (fpl_cmp_plot(out, ps, c->ncases, 74, 20))
 				return -ENOMEM;
+		} else {
+			fputs("[no plot: ministat's plot has symbols for 7 cases]\n", out);
 		}
 		table_summary(c, m, out);
 		table_tests(c, m, out);
@@ -232,9 +234,9 @@ static json_t *json_series(const struct fpl_cmp *c, const struct fpl_cmp_metric 
 {
 	const struct fpl_cmp_series *s = &m->s[i];
 
-	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "case", (json_int_t)i + 1, "path", c->paths[i],
-			 "files", (json_int_t)c->nfiles[i], "n", num((double)s->n),
+			 "files", (json_int_t)c->nfiles[i], "n", (json_int_t)s->n,
 			 "min", num(s->sum.min), "max", num(s->sum.max),
 			 "median", num(s->sum.median), "mean", num(s->sum.mean),
 			 "trimmed_mean", num(s->sum.trimmed_mean), "stddev", num(s->sum.stddev),

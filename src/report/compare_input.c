@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Read compare's cases: plain numbers, will-it-scale output, fpulab results JSON; kind by content. */
+/* Read compare's cases: plain numbers, will-it-scale output, results JSON; kind by content. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -57,6 +57,25 @@ static int push(struct fpl_cmp_raw *r, double v)
 	return 0;
 }
 
+/* Room for one value per line of buf, so that a million lines cost one allocation. */
+static int reserve(struct fpl_cmp_raw *r, const char *buf)
+{
+	size_t lines = 1, want;
+	double *p;
+
+	for (const char *q = buf; (q = strchr(q, '\n')); q++)
+		lines++;
+	want = r->n + lines;
+	if (want <= r->cap)
+		return 0;
+	p = realloc(r->v, want * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	r->v = p;
+	r->cap = want;
+	return 0;
+}
+
 /*
  * The series for key in this case, created on first sight. A key seen again
  * must carry the same unit: one metric cannot mix cycles and ns.
@@ -104,26 +123,32 @@ static int set_text(struct fpl_cmp_raw *r, const char *label, const char *method
 	return r->label && r->method ? 0 : -ENOMEM;
 }
 
+/* The whole file, NUL-terminated; sized from fstat so a big file is read without copies. */
 static char *slurp(const char *path, size_t *len, struct fpl_diag *diag, int *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	size_t cap, n = 0, got;
+	struct stat st;
 
 	*err = 0;
 	if (!f) {
 		*err = fpl_diag_set(diag, -EINVAL, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	cap = !fstat(fileno(f), &st) && st.st_size > 0 ? (size_t)st.st_size + 2 : 1 << 16;
 	do {
-		if (cap - n < 65536) {
-			char *p = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+		if (cap - n < 2) {
+			char *p = realloc(buf, cap *= 2);
 
 			if (!p) {
 				*err = -ENOMEM;
 				break;
 			}
 			buf = p;
+		} else if (!buf && !(buf = malloc(cap))) {
+			*err = -ENOMEM;
+			break;
 		}
 		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
@@ -157,7 +182,8 @@ static enum fpl_cmp_kind detect(const char *buf)
 		buf++;
 	if (*buf == '{')
 		return FPL_CMP_RESULTS;
-	if (line_starts(buf, "average:") || line_starts(buf, "testcase:"))
+	/* will-it-scale starts with "testcase:"; a bare copy may hold only "average:". */
+	if (!strncmp(buf, "testcase:", 9) || line_starts(buf, "average:"))
 		return FPL_CMP_WIS;
 	return FPL_CMP_NUMBERS;
 }
@@ -190,6 +216,9 @@ static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 
 	err = series(cs, "value", "", path, &r, diag);
 	if (err || (err = set_text(r, "value", "plain numbers, one per line")))
+		return err;
+	err = reserve(r, buf);
+	if (err)
 		return err;
 	for (char *p = buf, *next; p && *p; p = next) {
 		char *hash, *q;
@@ -293,8 +322,9 @@ static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_di
 	struct fpl_result *res;
 	int err = fpl_result_load(path, &res, diag);
 
+	/* A missing or unreadable file is bad input like any other. */
 	if (err)
-		return err;
+		return err == -ENOMEM ? err : -EINVAL;
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
 		char *params;
@@ -329,8 +359,12 @@ static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_di
 				if (!label || !r->bench || !r->name || !r->params || !r->method)
 					err = -ENOMEM;
 			}
+			/* The reader turns a null sample (not taken) into NaN. */
 			for (size_t k = 0; k < m->n && !err; k++)
-				err = push(r, m->samples[k]);
+				if (isfinite(m->samples[k]))
+					err = push(r, m->samples[k]);
+				else
+					r->dropped++;
 		}
 		free(params);
 	}

@@ -11,6 +11,7 @@ struct fpl_cmp_raw {
 	char *where;		/* the first file that had it, for messages */
 	double *v;
 	size_t n, cap;
+	size_t dropped;		/* null (NaN) samples of results JSON, left out */
 };
 
 struct fpl_cmp_case {

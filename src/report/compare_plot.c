@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* ministat's text plot and its whole output (--ministat), rewritten to match Debian's ministat 20150715. */
+/* ministat's text plot and whole output (--ministat), written to match Debian's ministat 20150715. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -55,6 +55,29 @@ static void border(FILE *out, int width)
 	for (int i = 0; i < width; i++)
 		fputc('-', out);
 	fputs("+\n", out);
+}
+
+/* Rows top down (row 0 is never drawn), then the bar line. */
+static void dump(FILE *out, const char *data, int height, const char *bar, int width)
+{
+	border(out, width);
+	for (int row = height - 1; row >= 1; row--) {
+		fputc('|', out);
+		for (int j = 0; j < width; j++) {
+			unsigned char k = (unsigned char)data[row * width + j];
+
+			if (k < sizeof(plot_sym) - 1)
+				fputc(plot_sym[k], out);
+			else
+				fprintf(out, "[%02x]", k);
+		}
+		fputs("|\n", out);
+	}
+	fputc('|', out);
+	for (int j = 0; j < width; j++)
+		fputc(bar[j] ? bar[j] : ' ', out);
+	fputs("|\n", out);
+	border(out, width);
 }
 
 /*
@@ -123,24 +146,7 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 				data[row * width + x] |= (char)(i + 1);
 		draw_bar(bar, s, x0, dx);
 	}
-	border(out, width);
-	for (int row = height - 1; row >= 1; row--) {
-		fputc('|', out);
-		for (int j = 0; j < width; j++) {
-			unsigned char k = (unsigned char)data[row * width + j];
-
-			if (k < sizeof(plot_sym) - 1)
-				fputc(plot_sym[k], out);
-			else
-				fprintf(out, "[%02x]", k);
-		}
-		fputs("|\n", out);
-	}
-	fputc('|', out);
-	for (int j = 0; j < width; j++)
-		fputc(bar[j] ? bar[j] : ' ', out);
-	fputs("|\n", out);
-	border(out, width);
+	dump(out, data, height, bar, width);
 out:
 	free(count);
 	free(data);

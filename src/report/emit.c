@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fpulab/report.h"
@@ -93,6 +94,57 @@ static size_t note_of(struct notes *nt, const char *method)
 	return nt->n;
 }
 
+/* "<prefix>cycles" with "<prefix>tsc" and "<prefix>ns" beside it: the harness's triple. */
+static bool triple_of(const struct fpl_run *run, const struct fpl_metric *m,
+		      const struct fpl_metric **tsc, const struct fpl_metric **ns)
+{
+	size_t len = strlen(m->name);
+	char name[160];
+
+	if (len < 6 || len > 100 || strcmp(m->name + len - 6, "cycles") || strcmp(m->unit, "cycles"))
+		return false;
+	snprintf(name, sizeof(name), "%.*stsc", (int)(len - 6), m->name);
+	*tsc = fpl_run_find_metric(run, name);
+	snprintf(name, sizeof(name), "%.*sns", (int)(len - 6), m->name);
+	*ns = fpl_run_find_metric(run, name);
+	return *tsc && *ns;
+}
+
+static bool in_triple(const struct fpl_run *run, const struct fpl_metric *m)
+{
+	const struct fpl_metric *t, *n;
+
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (triple_of(run, run->metrics[i], &t, &n) && (t == m || n == m))
+			return true;
+	return false;
+}
+
+static void table_metric(FILE *f, struct notes *nt, const struct fpl_metric *m, bool last)
+{
+	struct fpl_summary s;
+	json_t *ci = m->extra ? json_object_get(m->extra, "ci95") : NULL;
+	json_t *test = m->extra ? json_object_get(m->extra, "test") : NULL;
+	json_t *quiet = m->extra ? json_object_get(m->extra, "quiet_median") : NULL;
+	json_t *nq = m->extra ? json_object_get(m->extra, "quiet_rounds") : NULL;
+
+	if (!summarize(m, &s)) {
+		fprintf(f, "%s: no samples", m->name);
+		return;
+	}
+	fprintf(f, "%s %.2f %s (IQR %.2f, MAD %.2f) [%zu]", m->name, s.median, m->unit,
+		s.q3 - s.q1, s.mad, note_of(nt, m->method ? m->method : ""));
+	if (json_is_real(quiet) && json_integer_value(nq) < (json_int_t)s.n)
+		fprintf(f, " quiet %lld: %.2f", (long long)json_integer_value(nq),
+			json_real_value(quiet));
+	if (json_array_size(ci) == 2)
+		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s", json_number_value(json_array_get(ci, 0)),
+			json_number_value(json_array_get(ci, 1)), test ? " (" : "",
+			test ? json_string_value(test) : "", test ? ")" : "");
+	if (last)
+		fprintf(f, "; n=%zu", s.n);
+}
+
 static int emit_table(const struct fpl_result *r, FILE *f)
 {
 	struct notes nt = { NULL, 0 };
@@ -100,37 +152,41 @@ static int emit_table(const struct fpl_result *r, FILE *f)
 	size_t i;
 	json_t *w;
 
-	fprintf(f, "%-8s %-44s %-14s %12s %10s %10s %5s %-6s %s\n", "bench", "params", "metric",
-		"median", "IQR", "MAD", "n", "unit", "method");
 	for (size_t ri = 0; ri < r->nruns; ri++) {
 		const struct fpl_run *run = r->runs[ri];
 
 		params_text(run->params, params, sizeof(params), ' ');
+		fprintf(f, "%s %s", run->bench, params);
 		if (run->skipped) {
-			fprintf(f, "%-8s %-44s skipped: %s\n", run->bench, params,
-				run->skip_reason ? run->skip_reason : "");
+			fprintf(f, "\n    skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
+		fputc('\n', f);
 		for (size_t mi = 0; mi < run->nmetrics; mi++) {
-			const struct fpl_metric *m = run->metrics[mi];
-			struct fpl_summary s;
+			const struct fpl_metric *m = run->metrics[mi], *t, *n;
 
-			if (!summarize(m, &s)) {
-				fprintf(f, "%-8s %-44s %-14s %12s\n", run->bench, params, m->name,
-					"no samples");
+			if (in_triple(run, m))
 				continue;
+			fputs("    ", f);
+			if (triple_of(run, m, &t, &n)) {
+				table_metric(f, &nt, m, false);
+				fputs("  ", f);
+				table_metric(f, &nt, t, false);
+				fputs("  ", f);
+				table_metric(f, &nt, n, true);
+			} else {
+				table_metric(f, &nt, m, true);
 			}
-			fprintf(f, "%-8s %-44s %-14s %12.2f %10.2f %10.2f %5zu %-6s [%zu]\n",
-				run->bench, params, m->name, s.median, s.q3 - s.q1, s.mad, s.n,
-				m->unit, note_of(&nt, m->method ? m->method : ""));
+			fputc('\n', f);
 		}
 		json_array_foreach(run->warnings, i, w)
-			fprintf(f, "%-8s %-44s warning: %s\n", run->bench, params,
-				json_string_value(w));
+			fprintf(f, "    warning: %s\n", json_string_value(w));
 	}
 	if (nt.n)
-		fprintf(f, "\nIQR: interquartile range (type 7 quantiles); MAD: median absolute "
-			   "deviation, unscaled. Methods:\n");
+		fprintf(f, "\nMedians of all samples; IQR: interquartile range (type 7 quantiles); "
+			   "MAD: median absolute deviation, unscaled; quiet K: median of the K "
+			   "rounds whose IMUL sentinel read 300 cycles +/- 1.5%% (no contention "
+			   "seen). Methods:\n");
 	for (size_t k = 0; k < nt.n; k++)
 		fprintf(f, "[%zu] %s\n", k + 1, nt.text[k]);
 	json_array_foreach(r->warnings, i, w)
@@ -233,6 +289,7 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 	char *dup = strdup(path), *tmp = NULL;
 	FILE *f = NULL;
 	int fd = -1, err = -ENOMEM;
+	mode_t mode;
 
 	if (!*base)
 		return fpl_diag_set(diag, -EISDIR, "%s: names a directory, not a file", path);
@@ -246,6 +303,14 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 		err = fpl_diag_set(diag, -errno, "%s: cannot create a temporary file beside it: %s",
 				   path, strerror(errno));
 		goto out;
+	}
+	/* mkstemp makes it 0600; a results file is as readable as any other new file. */
+	mode = umask(0);
+	umask(mode);
+	if (fchmod(fd, 0666 & ~mode)) {
+		err = -errno;
+		close(fd);
+		goto fail;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {

@@ -187,6 +187,8 @@ int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 	*out = NULL;
 	if (!h)
 		return -ENOMEM;
+	set(&b, h, "tool", json_pack("{s:s, s:s, s:s, s:s}", "name", "fpulab", "version",
+				     FPL_VERSION, "git", FPL_GIT_REV, "cflags", FPL_CFLAGS));
 	identity(&b, h, cpu, si);
 	set(&b, h, "xcr0", hex(xs->xcr0));
 	set(&b, h, "xcr0_known", json_boolean(cpu->xcr0_known));

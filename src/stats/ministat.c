@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* ministat's statistics, reproduced so that `fpulab compare --ministat` can be checked against it. */
+/* ministat's statistics, reproduced so that `fpulab compare --ministat` can be checked. */
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>

@@ -150,15 +150,15 @@ static uint32_t read_mxcsr(void)
 }
 
 /* Tile data needs the process's permission first (XFD arms it otherwise: #NM, SIGILL). */
+static int amx_permitted;
+
 static int amx_permission(void)
 {
-	static int done;
-
-	if (__atomic_load_n(&done, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&amx_permitted, __ATOMIC_RELAXED))
 		return 0;
 	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
 		return -ENOTSUP;
-	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&amx_permitted, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -204,6 +204,20 @@ int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
 	return 0;
 }
 
+/* FXSAVE-format helper: put x87 and/or SSE (as asked) into their init values. */
+static void legacy_init(unsigned char *img, uint64_t mask)
+{
+	if (mask & FPL_XFEATURE_MASK_FP) {
+		memset(img, 0, LEG_MXCSR);
+		memset(img + LEG_ST0, 0, 128);
+		put16(img + LEG_FCW, 0x037f);
+	}
+	if (mask & FPL_XFEATURE_MASK_SSE) {
+		put32(img + LEG_MXCSR, MXCSR_DEFAULT);
+		memset(img + LEG_XMM0, 0, 256);
+	}
+}
+
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 {
 	unsigned char *img = image_buf;
@@ -213,15 +227,7 @@ int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 		return err;
 	if (!xs->xsave) {
 		fpl_fxsave64(img);
-		if (mask & FPL_XFEATURE_MASK_FP) {
-			memset(img, 0, LEG_MXCSR);
-			memset(img + LEG_ST0, 0, 128);
-			put16(img + LEG_FCW, 0x037f);
-		}
-		if (mask & FPL_XFEATURE_MASK_SSE) {
-			put32(img + LEG_MXCSR, MXCSR_DEFAULT);
-			memset(img + LEG_XMM0, 0, 256);
-		}
+		legacy_init(img, mask);
 		fpl_fxrstor64(img);
 		return 0;
 	}
@@ -229,5 +235,36 @@ int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 	memset(img, 0, FPL_XSAVE_LEGACY_SIZE + FPL_XSAVE_HDR_SIZE);
 	put32(img + LEG_MXCSR, (mask & FPL_XFEATURE_MASK_SSE) ? MXCSR_DEFAULT : read_mxcsr());
 	fpl_xrstor64(img, mask);
+	return 0;
+}
+
+int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
+{
+	unsigned char *img = image_buf;
+	uint64_t rfbm = xs->xcr0;
+	int err = check_mask(xs, mask, true);
+
+	if (err)
+		return err;
+	/*
+	 * Tile data that XFD still arms is in init already (the kernel keeps it
+	 * so until permission is asked); leave it out rather than ask for it.
+	 */
+	if (xs->comp[FPL_XFEATURE_XTILE_DATA].xfd && !(mask & FPL_XFEATURE_MASK_XTILE_DATA) &&
+	    !__atomic_load_n(&amx_permitted, __ATOMIC_RELAXED))
+		rfbm &= ~FPL_XFEATURE_MASK_XTILE_DATA;
+	if (!xs->xsave) {
+		fpl_fxsave64(img);
+		legacy_init(img, FPL_XFEATURE_MASK_FPSSE & ~mask);
+		fpl_xstate_pattern(xs, mask, seed, img);
+		fpl_fxrstor64(img);
+		return 0;
+	}
+	if (xs->size_std_max > IMAGE_MAX)
+		return -ENOSPC;
+	/* Components outside mask have XSTATE_BV clear: init; MXCSR is then the default. */
+	memset(img, 0, xs->size_std_max);
+	fpl_xstate_pattern(xs, mask, seed, img);
+	fpl_xrstor64(img, rfbm);
 	return 0;
 }

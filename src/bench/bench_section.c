@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The lazy-restore experiment (2018): a modelled section around every chunk of work versus one around all. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/fpubench.h"
+#include "fpulab/harness.h"
+#include "fpulab/model.h"
+#include "fpulab/xstate.h"
+
+#define FPL_NOVEC __attribute__((target("general-regs-only")))
+#define MAX_WORKS 32
+#define MAX_CHUNKS 16
+#define MIN_CHUNK 64
+#define MAX_TOTAL (16u << 20)
+#define OWNER_SEED 0x0123456789abcdefull
+
+static const char *const workload_choices[] = { "all", "xor", "chacha20", NULL };
+static const char *const policy_choices[] = { "both", "eager", "lazy", NULL };
+static const char *const insn_choices[] = { "xsavec", "xsaveopt", "xsave", "fxsave", "all", NULL };
+static const char *const owner_choices[] = { "init", "avx512", "both", NULL };
+
+static const struct fpl_opt section_opts[] = {
+	{ "workload", FPL_OPT_STR, "all", 0, 0, workload_choices, "work inside the sections" },
+	{ "impl", FPL_OPT_STR, NULL, 0, 0, NULL,
+	  "implementations, comma-separated (xor/avx or avx); default: one per ISA" },
+	{ "chunks", FPL_OPT_STR, "64,256,1k,4k,16k,64k", 0, 0, NULL,
+	  "chunk sizes in bytes, comma-separated; a section per chunk when inside" },
+	{ "total", FPL_OPT_INT, "64k", 4096, MAX_TOTAL, NULL,
+	  "bytes of work per modelled system call (a multiple of every chunk)" },
+	{ "policy", FPL_OPT_STR, "both", 0, 0, policy_choices,
+	  "restore at kernel_fpu_end (eager, before 5.2) or on return to user (lazy)" },
+	{ "mask", FPL_OPT_STR, "mxcsr", 0, 0, NULL,
+	  "kernel_fpu_begin_mask flags: none, mxcsr, 387, 387|mxcsr, or all (the three usual)" },
+	{ "insn", FPL_OPT_STR, "xsavec", 0, 0, insn_choices,
+	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
+	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
+	  "the user task's state before the call: init, or AVX-512 registers live" },
+	{ NULL },
+};
+
+enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
+static const char *const mode_names[M_NR] = { "inside", "outside", "bare" };
+
+struct plan {
+	const struct fpl_section_work *work[MAX_WORKS];
+	size_t nwork;
+	size_t chunk[MAX_CHUNKS], nchunk, total;
+	enum fpl_fpu_policy pol[FPL_FPU_POLICY_NR];
+	size_t npol;
+	unsigned kfpu[3];
+	size_t nkfpu;
+	enum fpl_save_insn insn[4];
+	size_t ninsn;
+	bool owner_avx512[2];
+	size_t nowner;
+};
+
+/* "avx" matches every workload's avx; "xor/avx" only xor's. */
+static bool impl_listed(const struct fpl_section_work *w, const char *list)
+{
+	char item[64];
+
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		const char *slash;
+
+		snprintf(item, sizeof(item), "%.*s", (int)len, list);
+		slash = strchr(item, '/');
+		if (slash ? !strncmp(item, w->workload, (size_t)(slash - item)) &&
+			    !w->workload[slash - item] && !strcmp(slash + 1, w->impl) :
+			    !strcmp(item, w->impl))
+			return true;
+		list += len + (list[len] == ',');
+	}
+	return false;
+}
+
+static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fpl_diag *diag)
+{
+	const char *wl = fpl_bench_opt(env, "workload"), *impl = fpl_bench_opt(env, "impl");
+	size_t n;
+	const struct fpl_section_work *all = fpl_section_works(&n);
+
+	p->nwork = 0;
+	for (size_t i = 0; i < n && p->nwork < MAX_WORKS; i++) {
+		const struct fpl_section_work *w = &all[i];
+		bool first_of_isa = true;
+
+		if (strcmp(wl, "all") && strcmp(wl, w->workload))
+			continue;
+		if (impl) {
+			if (impl_listed(w, impl))
+				p->work[p->nwork++] = w;
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(all[j].workload, w->workload) && !strcmp(all[j].isa, w->isa))
+				first_of_isa = false;
+		if (first_of_isa)
+			p->work[p->nwork++] = w;
+	}
+	if (impl) {
+		/* Every name given must match something. */
+		char item[64];
+
+		for (const char *s = impl; *s;) {
+			size_t len = strcspn(s, ",");
+			bool found = false;
+
+			snprintf(item, sizeof(item), "%.*s", (int)len, s);
+			for (size_t i = 0; i < n && !found; i++)
+				found = impl_listed(&all[i], item);
+			if (!found)
+				return fpl_diag_set(diag, -EINVAL, "--impl: no implementation "
+						    "named '%s'", item);
+			s += len + (s[len] == ',');
+		}
+	}
+	if (!p->nwork)
+		return fpl_diag_set(diag, -EINVAL, "no %s implementation is built in",
+				    wl);
+	return 0;
+}
+
+static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fpl_diag *diag)
+{
+	const char *pol = fpl_bench_opt(env, "policy"), *mask = fpl_bench_opt(env, "mask");
+	const char *insn = fpl_bench_opt(env, "insn"), *owner = fpl_bench_opt(env, "owner");
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->total = (size_t)fpl_bench_opt_int(env, "total", 65536);
+	if (p->total < 4096 || p->total > MAX_TOTAL)
+		return fpl_diag_set(diag, -EINVAL, "--total %zu is outside [4096, %u]",
+				    p->total, MAX_TOTAL);
+	err = fpl_parse_sizes(fpl_bench_opt(env, "chunks"), MIN_CHUNK, p->total, MIN_CHUNK,
+			      p->chunk, MAX_CHUNKS, &p->nchunk, diag);
+	if (err) {
+		char m[sizeof(diag->msg)];
+
+		snprintf(m, sizeof(m), "%s", diag->msg);
+		return fpl_diag_set(diag, err, "--chunks: %s (with --total %zu)", m,
+				    p->total);
+	}
+	for (size_t i = 0; i < p->nchunk; i++)
+		if (p->total % p->chunk[i])
+			return fpl_diag_set(diag, -EINVAL, "--chunks: %zu does not divide "
+					    "--total %zu", p->chunk[i], p->total);
+	if (!strcmp(pol, "both") || !strcmp(pol, "eager"))
+		p->pol[p->npol++] = FPL_FPU_EAGER;
+	if (!strcmp(pol, "both") || !strcmp(pol, "lazy"))
+		p->pol[p->npol++] = FPL_FPU_LAZY;
+	if (!strcmp(mask, "all")) {
+		p->kfpu[p->nkfpu++] = 0;
+		p->kfpu[p->nkfpu++] = FPL_KFPU_MXCSR;
+		p->kfpu[p->nkfpu++] = FPL_KFPU_ALL;
+	} else {
+		err = fpl_kfpu_parse_mask(mask, &p->kfpu[0], diag);
+		if (err) {
+			char m[sizeof(diag->msg)];
+
+			snprintf(m, sizeof(m), "%s", diag->msg);
+			return fpl_diag_set(diag, err, "--mask: %s", m);
+		}
+		p->nkfpu = 1;
+	}
+	if (!strcmp(insn, "all")) {
+		static const enum fpl_save_insn all[] = { FPL_INSN_XSAVEC, FPL_INSN_XSAVEOPT,
+							  FPL_INSN_XSAVE, FPL_INSN_FXSAVE };
+
+		memcpy(p->insn, all, sizeof(all));
+		p->ninsn = 4;
+	} else {
+		p->insn[0] = (enum fpl_save_insn)fpl_save_insn_by_name(insn);
+		p->ninsn = 1;
+	}
+	if (strcmp(owner, "avx512"))
+		p->owner_avx512[p->nowner++] = false;
+	if (strcmp(owner, "init"))
+		p->owner_avx512[p->nowner++] = true;
+	return plan_works(env, p, diag);
+}
+
+int fpl_section_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+{
+	struct plan *p = malloc(sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = plan_parse(env, p, diag);
+	free(p);
+	return err;
+}
+
+struct cell {
+	const struct fpl_section_work *w;
+	const struct fpl_cpu *cpu;
+	const struct fpl_xstate *xs;
+	struct fpl_fpu_ctx ctx;
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t total, chunk;
+	unsigned kfpu;
+	uint64_t owner_mask;	/* components made live with a pattern; 0: all at init */
+	uint64_t init_mask;
+};
+
+/* The user task's registers as the call finds them: re-made before every timing. */
+static void set_owner(struct cell *c)
+{
+	if (c->owner_mask)
+		fpl_regs_set(c->xs, c->owner_mask, OWNER_SEED);
+	else
+		fpl_regs_init(c->xs, c->init_mask);
+}
+
+/*
+ * One rep is one modelled system call over total bytes. Nothing here may
+ * touch a vector register outside the work itself: between return to user
+ * and the next begin the registers are the owner's.
+ */
+static FPL_NOVEC uint64_t body(struct cell *c, uint64_t reps, enum mode m)
+{
+	struct fpl_fpu_ctx *ctx = &c->ctx;
+	uint64_t t0, t1;
+
+	set_owner(c);
+	t0 = fpl_tsc_begin();
+	for (uint64_t r = 0; r < reps; r++) {
+		if (m == M_OUTSIDE)
+			fpl_fpu_begin(ctx, c->kfpu);
+		for (size_t off = 0; off < c->total; off += c->chunk) {
+			if (m == M_INSIDE)
+				fpl_fpu_begin(ctx, c->kfpu);
+			c->w->fn(c->w, c->dst + off, c->src + off, c->chunk, off);
+			if (m == M_INSIDE)
+				fpl_fpu_end(ctx);
+		}
+		if (m == M_OUTSIDE)
+			fpl_fpu_end(ctx);
+		if (m != M_BARE)
+			fpl_return_to_user(ctx);
+	}
+	t1 = fpl_tsc_end();
+	return t1 - t0;
+}
+
+static uint64_t timed_inside(void *arg, uint64_t reps) { return body(arg, reps, M_INSIDE); }
+static uint64_t timed_outside(void *arg, uint64_t reps) { return body(arg, reps, M_OUTSIDE); }
+static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_BARE); }
+
+static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunks)
+{
+	const struct fpl_metric *in = v[M_INSIDE].m_cycles, *out = v[M_OUTSIDE].m_cycles;
+	const struct fpl_metric *bare = v[M_BARE].m_cycles;
+	size_t n = in->n < out->n ? in->n : out->n;
+	struct fpl_metric *sp, *sc, *one;
+	struct fpl_ci ci;
+
+	n = n < bare->n ? n : bare->n;
+	sp = fpl_run_add_metric(run, "speedup_pct", "percent",
+				"outside over inside: 100 * (inside / outside - 1) per round of "
+				"interleaved samples; extra: median with a distribution-free 95% "
+				"interval (order statistics)");
+	sc = nchunks > 1 ? fpl_run_add_metric(run, "section_cycles", "cycles",
+			"cost of one more section: (inside - outside) / (chunks - 1) per round; "
+			"extra: median with a distribution-free 95% interval") : NULL;
+	one = fpl_run_add_metric(run, "one_section_cycles", "cycles",
+				 "one section around all the work plus the return to user: "
+				 "outside - bare per round; extra: median with a distribution-free "
+				 "95% interval");
+	if (!sp || (nchunks > 1 && !sc) || !one)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (fpl_metric_add(sp, 100 * (in->samples[i] / out->samples[i] - 1)) ||
+		    (sc && fpl_metric_add(sc, (in->samples[i] - out->samples[i]) /
+					  (double)(nchunks - 1))) ||
+		    fpl_metric_add(one, out->samples[i] - bare->samples[i]))
+			return -ENOMEM;
+	}
+	if (!fpl_speedup_ci(in->samples, out->samples, n, &ci))
+		sp->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
+				      "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
+	if (sc && !fpl_median_ci(sc->samples, sc->n, &ci))
+		sc->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
+				      "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
+	if (!fpl_median_ci(one->samples, one->n, &ci))
+		one->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
+				       "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
+	return 0;
+}
+
+/* What the model did in one call of each mode: the evidence that eager and lazy differ. */
+static int record_counts(struct fpl_run *run, struct cell *c)
+{
+	char key[32];
+	uint64_t xinuse = 0;
+	int err = 0;
+
+	for (int m = M_INSIDE; m <= M_OUTSIDE && !err; m++) {
+		fpl_fpu_reset_stats(&c->ctx);
+		body(c, 1, (enum mode)m);
+		snprintf(key, sizeof(key), "%s_saves", mode_names[m]);
+		err = fpl_run_param_int(run, key, (long long)c->ctx.st.saves);
+		snprintf(key, sizeof(key), "%s_restores", mode_names[m]);
+		err = err ? err : fpl_run_param_int(run, key, (long long)c->ctx.st.restores);
+	}
+	set_owner(c);
+	if (!err && fpl_xinuse(c->cpu, &xinuse)) {
+		snprintf(key, sizeof(key), "0x%" PRIx64, xinuse);
+		err = fpl_run_param_str(run, "owner_xinuse", key);
+	}
+	return err;
+}
+
+static int params(struct fpl_run *run, const struct cell *c, enum fpl_fpu_policy pol,
+		  enum fpl_save_insn insn)
+{
+	return fpl_run_param_str(run, "workload", c->w->workload) ||
+	       fpl_run_param_str(run, "impl", c->w->impl) ||
+	       fpl_run_param_str(run, "isa", c->w->isa) ||
+	       fpl_run_param_int(run, "chunk", (long long)c->chunk) ||
+	       fpl_run_param_int(run, "total", (long long)c->total) ||
+	       fpl_run_param_int(run, "sections_inside", (long long)(c->total / c->chunk)) ||
+	       fpl_run_param_str(run, "policy", fpl_fpu_policy_name(pol)) ||
+	       fpl_run_param_str(run, "mask", fpl_kfpu_mask_name(c->kfpu)) ||
+	       fpl_run_param_str(run, "insn", fpl_save_insn_name(insn)) ||
+	       fpl_run_param_str(run, "owner", c->owner_mask ? "avx512" : "init") ? -ENOMEM : 0;
+}
+
+/* Why this cell cannot run here, or NULL. */
+static const char *cell_skip(const struct fpl_bench_env *env, const struct cell *c,
+			     enum fpl_save_insn insn, bool avx512, char *buf, size_t size)
+{
+	const char *why = NULL;
+
+	if (!c->w->supported(c->w, env->cpu, &why))
+		return why ? why : "the CPU cannot run this implementation";
+	if (c->chunk % c->w->unit) {
+		snprintf(buf, size, "%s works on multiples of %zu bytes", c->w->workload,
+			 c->w->unit);
+		return buf;
+	}
+	if (!fpl_save_insn_supported(env->cpu, insn, &why))
+		return why ? why : "the CPU lacks this save instruction";
+	if (avx512 && !fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F))
+		return "owner state avx512 needs AVX-512";
+	return NULL;
+}
+
+static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, struct cell *c,
+		    enum fpl_fpu_policy pol, enum fpl_save_insn insn, double budget)
+{
+	struct fpl_run *run = fpl_result_add_run(result, "section");
+	struct fpl_diag diag = { "" };
+	struct fpl_harness_cfg cfg;
+	struct fpl_variant v[M_NR];
+	fpl_timed_fn fns[M_NR] = { timed_inside, timed_outside, timed_bare };
+	char why[128], method[M_NR][200], prefix[M_NR][16];
+	const char *skip;
+	int err;
+
+	if (!run || params(run, c, pol, insn))
+		return -ENOMEM;
+	skip = cell_skip(env, c, insn, c->owner_mask != 0, why, sizeof(why));
+	if (skip)
+		return fpl_run_skip(run, "%s", skip);
+	err = fpl_fpu_ctx_init(&c->ctx, env->cpu, c->xs, pol, insn, &diag);
+	if (err)
+		return err == -ENOMEM ? err : fpl_run_skip(run, "%s", diag.msg);
+	if (insn == FPL_INSN_FXSAVE && (c->xs->xcr0 & ~FPL_XFEATURE_MASK_FPSSE) &&
+	    fpl_run_warn(run, "FXSAVE keeps x87 and SSE only: the owner's AVX and AVX-512 "
+			 "state is not preserved, as on a kernel that used FXSAVE here")) {
+		fpl_fpu_ctx_destroy(&c->ctx);
+		return -ENOMEM;
+	}
+	fpl_harness_defaults(env, &cfg);
+	cfg.budget_s = budget;
+	cfg.warmup_s = budget * 0.1;
+	memset(v, 0, sizeof(v));
+	for (int m = 0; m < M_NR; m++) {
+		snprintf(prefix[m], sizeof(prefix[m]), "%s_", mode_names[m]);
+		snprintf(method[m], sizeof(method[m]),
+			 m == M_BARE ? "one call: %zu bytes of %s/%s in %zu-byte chunks, no section" :
+			 m == M_INSIDE ? "one call: %zu bytes of %s/%s, a section around each "
+					 "%zu-byte chunk, return to user" :
+			 "one call: %zu bytes of %s/%s in %zu-byte chunks, one section around "
+			 "all, return to user", c->total, c->w->workload, c->w->impl, c->chunk);
+		v[m] = (struct fpl_variant){ .name = mode_names[m], .timed = fns[m], .arg = c,
+					     .run = run, .prefix = prefix[m],
+					     .method = method[m] };
+	}
+	err = fpl_harness_run(env, &cfg, v, M_NR);
+	if (!err)
+		err = add_derived(run, v, c->total / c->chunk);
+	if (!err)
+		err = record_counts(run, c);
+	fpl_fpu_ctx_destroy(&c->ctx);
+	return err;
+}
+
+static uint64_t user_mask(const struct fpl_xstate *xs)
+{
+	uint64_t m = xs->xsave ? xs->xcr0 : FPL_XFEATURE_MASK_FPSSE;
+
+	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++)
+		if (xs->comp[i].xfd || xs->comp[i].supervisor)
+			m &= ~(1ull << i);
+	return m & ~FPL_XFEATURE_MASK_PKRU;
+}
+
+static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
+		    const struct plan *p, struct cell *c)
+{
+	size_t ncells = p->nwork * p->nchunk * p->npol * p->nkfpu * p->ninsn * p->nowner, done = 0;
+	double total_s = env->budget_s > 0 ? env->budget_s : env->quick ? 2.0 : 10.0;
+	double budget = total_s / (double)(ncells ? ncells : 1);
+	int err = 0;
+
+	for (size_t w = 0; w < p->nwork; w++)
+	for (size_t k = 0; k < p->nchunk; k++)
+	for (size_t o = 0; o < p->nowner; o++)
+	for (size_t i = 0; i < p->ninsn; i++)
+	for (size_t m = 0; m < p->nkfpu; m++)
+	for (size_t q = 0; q < p->npol && !err; q++) {
+		if (fpl_bench_stopped(env))
+			return -EINTR;
+		c->w = p->work[w];
+		c->chunk = p->chunk[k];
+		c->kfpu = p->kfpu[m];
+		c->owner_mask = p->owner_avx512[o] ? c->init_mask & (FPL_XFEATURE_MASK_FPSSE |
+				FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_AVX512) : 0;
+		err = run_cell(env, result, c, p->pol[q], p->insn[i], budget);
+		fpl_bench_progress(env, (double)++done / (double)ncells, c->w->impl);
+	}
+	return err;
+}
+
+static int section_run(const struct fpl_bench_env *env, struct fpl_result *result)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_xstate xs;
+	struct plan *p = malloc(sizeof(*p));
+	struct cell *c = calloc(1, sizeof(*c));
+	uint8_t *dst = NULL, *src = NULL;
+	int err = -ENOMEM;
+
+	if (!p || !c)
+		goto out;
+	err = plan_parse(env, p, &diag);
+	if (err)
+		goto out;
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	dst = fpl_xstate_alloc(p->total);
+	src = fpl_xstate_alloc(p->total);
+	if (!dst || !src)
+		goto out;
+	for (size_t i = 0; i < p->total; i++)
+		src[i] = (uint8_t)(i * 131 + 7);
+	c->cpu = env->cpu;
+	c->xs = &xs;
+	c->dst = dst;
+	c->src = src;
+	c->total = p->total;
+	c->init_mask = user_mask(&xs);
+	err = run_plan(env, result, p, c);
+out:
+	free(dst);
+	free(src);
+	free(c);
+	free(p);
+	return err;
+}
+
+const struct fpl_bench fpl_bench_section = {
+	.name = "section",
+	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
+	.opts = section_opts,
+	.run = section_run,
+};

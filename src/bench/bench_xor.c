@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The kernel's xor templates: its calibration (optionally inside modelled sections, 2021), and a size sweep. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/fpubench.h"
+#include "fpulab/harness.h"
+#include "fpulab/model.h"
+#include "fpulab/xor.h"
+#include "fpulab/xstate.h"
+
+#define MAX_SIZES 32
+#define MAX_IMPLS 16
+#define SWEEP_MIN 512
+#define SWEEP_MAX (256u << 20)
+
+static const char *const era_choices[] = { "current", "5.10", "pre-5.10", NULL };
+static const char *const policy_choices[] = { "lazy", "eager", NULL };
+static const char *const insn_choices[] = { "xsavec", "xsaveopt", "xsave", "fxsave", NULL };
+
+static const struct fpl_opt xor_opts[] = {
+	{ "calibrate", FPL_OPT_FLAG, NULL, 0, 0, NULL,
+	  "time do_2 the way the kernel's do_xor_speed() does and print its lines" },
+	{ "kernel-era", FPL_OPT_STR, "current", 0, 0, era_choices,
+	  "which do_xor_speed(): current (2024 on), 5.10 (5.10-2024) or pre-5.10" },
+	{ "repeat", FPL_OPT_INT, "1", 1, 1000, NULL, "calibrations to run (one is one sample)" },
+	{ "section", FPL_OPT_STR, "none", 0, 0, NULL,
+	  "also calibrate with a modelled section around every do_2: mxcsr, 387, 387|mxcsr, "
+	  "or all (mxcsr and 387|mxcsr)" },
+	{ "policy", FPL_OPT_STR, "lazy", 0, 0, policy_choices, "restore policy of those sections" },
+	{ "insn", FPL_OPT_STR, "xsavec", 0, 0, insn_choices, "save instruction of those sections" },
+	{ "hz", FPL_OPT_INT, "1000", 100, 1000, NULL, "jiffy rate for --kernel-era pre-5.10" },
+	{ "impl", FPL_OPT_STR, NULL, 0, 0, NULL, "templates, comma-separated (default: all)" },
+	{ "sizes", FPL_OPT_STR, "4k,16k,64k,256k,1M,4M,16M,64M", 0, 0, NULL,
+	  "sweep: bytes per call, multiples of 512" },
+	{ "arities", FPL_OPT_STR, "2,3,4,5", 0, 0, NULL, "sweep: do_N to time, 2 to 5" },
+	{ NULL },
+};
+
+struct xplan {
+	const struct fpl_xor_impl *impl[MAX_IMPLS];
+	size_t nimpl;
+	unsigned kfpu[3];	/* [0] is always 0: no section */
+	size_t nkfpu;
+	size_t size[MAX_SIZES], nsize;
+	unsigned arity[4];
+	size_t narity;
+};
+
+static int named_impls(const char *list, struct xplan *p, struct fpl_diag *diag)
+{
+	size_t n;
+	const struct fpl_xor_impl *all = fpl_xor_impls(&n);
+
+	if (!list) {
+		for (size_t i = 0; i < n && p->nimpl < MAX_IMPLS; i++)
+			p->impl[p->nimpl++] = &all[i];
+		return 0;
+	}
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		char name[64];
+		const struct fpl_xor_impl *x;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, list);
+		x = fpl_xor_find(name);
+		if (!x)
+			return fpl_diag_set(diag, -EINVAL, "--impl: unknown template '%s'",
+					    name);
+		if (p->nimpl == MAX_IMPLS)
+			return fpl_diag_set(diag, -EINVAL, "--impl: too many templates");
+		p->impl[p->nimpl++] = x;
+		list += len + (list[len] == ',');
+	}
+	return p->nimpl ? 0 : fpl_diag_set(diag, -EINVAL, "--impl: no template named");
+}
+
+static int parse_arities(const char *s, struct xplan *p, struct fpl_diag *diag)
+{
+	while (s && *s) {
+		size_t len = strcspn(s, ",");
+
+		if (len != 1 || *s < '2' || *s > '5')
+			return fpl_diag_set(diag, -EINVAL, "--arities: '%.*s' is not 2, 3, 4 or 5 "
+					    "(do_2 to do_5)", (int)len, s);
+		if (p->narity == 4)
+			return fpl_diag_set(diag, -EINVAL, "--arities: more than four");
+		p->arity[p->narity++] = (unsigned)(*s - '0');
+		s += len + (s[len] == ',');
+	}
+	return p->narity ? 0 : fpl_diag_set(diag, -EINVAL, "--arities: none given");
+}
+
+static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct fpl_diag *diag)
+{
+	const char *section = fpl_bench_opt(env, "section");
+	char m[sizeof(diag->msg)];
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	err = named_impls(fpl_bench_opt(env, "impl"), p, diag);
+	if (err)
+		return err;
+	p->kfpu[p->nkfpu++] = 0;
+	if (!strcmp(section, "all")) {
+		p->kfpu[p->nkfpu++] = FPL_KFPU_MXCSR;
+		p->kfpu[p->nkfpu++] = FPL_KFPU_ALL;
+	} else {
+		err = fpl_kfpu_parse_mask(section, &p->kfpu[1], diag);
+		if (err) {
+			snprintf(m, sizeof(m), "%s", diag->msg);
+			return fpl_diag_set(diag, err, "--section: %s", m);
+		}
+		if (p->kfpu[1])
+			p->nkfpu++;
+	}
+	err = fpl_parse_sizes(fpl_bench_opt(env, "sizes"), SWEEP_MIN, SWEEP_MAX, FPL_XOR_LINE,
+			      p->size, MAX_SIZES, &p->nsize, diag);
+	if (err) {
+		snprintf(m, sizeof(m), "%s", diag->msg);
+		return fpl_diag_set(diag, err, "--sizes: %s (the templates work on whole "
+				    "%d-byte lines)", m, FPL_XOR_LINE);
+	}
+	return parse_arities(fpl_bench_opt(env, "arities"), p, diag);
+}
+
+int fpl_xor_bench_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+{
+	struct xplan *p = malloc(sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = xplan_parse(env, p, diag);
+	free(p);
+	return err;
+}
+
+/* ---- calibration ---- */
+
+struct hook_arg {
+	struct fpl_fpu_ctx *ctx;
+	unsigned kfpu;
+};
+
+static void hook_begin(void *arg)
+{
+	struct hook_arg *h = arg;
+
+	fpl_fpu_begin(h->ctx, h->kfpu);
+}
+
+static void hook_end(void *arg)
+{
+	fpl_fpu_end(((struct hook_arg *)arg)->ctx);
+}
+
+struct calib_cell {
+	struct fpl_run *run;
+	struct fpl_metric *speed, *reps, *ns;
+	const struct fpl_xor_impl *impl;
+	unsigned kfpu;
+	bool sectioned;
+};
+
+/* section_skip: why the sectioned cells cannot run (no such save instruction), or NULL. */
+static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *result,
+		       const struct xplan *p, const char *section_skip, struct calib_cell *cells,
+		       size_t *ncells)
+{
+	const char *era = fpl_bench_opt(env, "kernel-era");
+	const struct fpl_xor_impl *forced = fpl_xor_kernel_forced(env->cpu);
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nimpl; i++) {
+		for (size_t k = 0; k < p->nkfpu; k++) {
+			struct calib_cell *c = &cells[n];
+			const char *why = NULL;
+
+			c->impl = p->impl[i];
+			c->kfpu = p->kfpu[k];
+			c->sectioned = k > 0;
+			c->run = fpl_result_add_run(result, "xor");
+			if (!c->run || fpl_run_param_str(c->run, "mode", "calibrate") ||
+			    fpl_run_param_str(c->run, "template", c->impl->name) ||
+			    fpl_run_param_str(c->run, "isa", c->impl->isa) ||
+			    fpl_run_param_str(c->run, "section", k ? fpl_kfpu_mask_name(c->kfpu)
+									: "no section") ||
+			    fpl_run_param_str(c->run, "kernel_era", era) ||
+			    (k && fpl_run_param_str(c->run, "policy", fpl_bench_opt(env, "policy"))) ||
+			    (k && fpl_run_param_str(c->run, "insn", fpl_bench_opt(env, "insn"))) ||
+			    (forced && fpl_run_param_str(c->run, "kernel_forced", forced->name)))
+				return -ENOMEM;
+			if (k && section_skip)
+				why = section_skip;
+			if ((k && section_skip) || !c->impl->supported(env->cpu, &why)) {
+				if (fpl_run_skip(c->run, "%s", why ? why : "not supported"))
+					return -ENOMEM;
+				continue;
+			}
+			if (k && !strcmp(fpl_bench_opt(env, "insn"), "fxsave") &&
+			    (env->cpu->xcr0 & ~FPL_XFEATURE_MASK_FPSSE) &&
+			    fpl_run_warn(c->run, "FXSAVE keeps x87 and SSE only: AVX and AVX-512 "
+					 "state is not preserved across these sections"))
+				return -ENOMEM;
+			c->speed = fpl_run_add_metric(c->run, "speed", "MB/s",
+				"the kernel's do_xor_speed() in the era given: 4096-byte do_2 calls "
+				"between mfence pairs timed with CLOCK_MONOTONIC, MB/s = 1000 * "
+				"calls * 4096 / ns truncated to an integer (pre-5.10: calls in one "
+				"jiffy * HZ * 4 KiB, printed /1000); one sample per calibration");
+			c->reps = fpl_run_add_metric(c->run, "calls", "count",
+						     "do_2 calls in the interval behind speed");
+			c->ns = fpl_run_add_metric(c->run, "interval", "ns",
+						   "the interval behind speed");
+			if (!c->speed || !c->reps || !c->ns)
+				return -ENOMEM;
+			n++;
+		}
+	}
+	*ncells = n;
+	return 0;
+}
+
+/* One calibration of one cell: the hook holds a section open around every do_2. */
+static int calib_one(const struct fpl_bench_env *env, struct calib_cell *c,
+		     struct fpl_fpu_ctx *ctx, uint64_t *b1, const uint64_t *b2)
+{
+	struct hook_arg ha = { ctx, c->kfpu };
+	struct fpl_xor_hook hook = { hook_begin, hook_end, &ha };
+	struct fpl_xor_calib_opts o = {
+		.era = (enum fpl_xor_era)fpl_xor_era_by_name(fpl_bench_opt(env, "kernel-era")),
+		.hook = ctx ? &hook : NULL,
+		.hz = (unsigned)fpl_bench_opt_int(env, "hz", 1000),
+	};
+	struct fpl_xor_speed sp;
+	int err;
+
+	err = fpl_xor_calibrate(c->impl, &o, b1, b2, &sp);
+	if (ctx)
+		fpl_return_to_user(ctx);
+	if (err)
+		return err;
+	return fpl_metric_add(c->speed, o.era == FPL_XOR_ERA_PRE_5_10 ? sp.speed / 1000.0 :
+				       (double)sp.speed) ||
+	       fpl_metric_add(c->reps, (double)sp.reps) ||
+	       fpl_metric_add(c->ns, (double)sp.ns) ? -ENOMEM : 0;
+}
+
+static int calibrate(const struct fpl_bench_env *env, struct fpl_result *result,
+		     const struct xplan *p)
+{
+	struct calib_cell *cells = calloc(p->nimpl * p->nkfpu, sizeof(*cells));
+	long long repeat = fpl_bench_opt_int(env, "repeat", 1);
+	struct fpl_diag diag = { "" };
+	struct fpl_fpu_ctx ctx;
+	struct fpl_xstate xs;
+	uint64_t *b1, *b2;
+	void *region = NULL;
+	size_t ncells = 0;
+	bool have_ctx = false;
+	int err = -ENOMEM;
+
+	if (!cells || fpl_xor_calib_buffers(&region, &b1, &b2))
+		goto out;
+	if (p->nkfpu > 1) {
+		err = fpl_xstate_init(&xs, env->cpu);
+		if (!err)
+			err = fpl_fpu_ctx_init(&ctx, env->cpu, &xs,
+					       (enum fpl_fpu_policy)fpl_fpu_policy_by_name(
+						       fpl_bench_opt(env, "policy")),
+					       (enum fpl_save_insn)fpl_save_insn_by_name(
+						       fpl_bench_opt(env, "insn")), &diag);
+		if (err == -ENOMEM)
+			goto out;
+		have_ctx = !err;
+		if (err && !diag.msg[0])
+			fpl_diag_set(&diag, err, "no extended-state layout for this CPU");
+	}
+	err = calib_cells(env, result, p, p->nkfpu > 1 && !have_ctx ? diag.msg : NULL, cells,
+			  &ncells);
+	if (err)
+		goto out;
+	/* Interleaved: every template and mask once per round, in the kernel's order. */
+	for (long long r = 0; r < repeat && !err; r++) {
+		for (size_t i = 0; i < ncells && !err; i++) {
+			if (fpl_bench_stopped(env)) {
+				err = -EINTR;
+				break;
+			}
+			err = calib_one(env, &cells[i], cells[i].sectioned ? &ctx : NULL, b1, b2);
+		}
+		fpl_bench_progress(env, (double)(r + 1) / (double)repeat, "calibration");
+	}
+out:
+	if (have_ctx)
+		fpl_fpu_ctx_destroy(&ctx);
+	free(region);
+	free(cells);
+	return err;
+}
+
+/* ---- sweep ---- */
+
+struct sweep_arg {
+	const struct fpl_xor_impl *impl;	/* NULL: memcpy */
+	unsigned arity;
+	size_t size;
+	uint64_t **buf;				/* dest, then up to four sources */
+};
+
+static uint64_t timed_xor(void *p, uint64_t reps)
+{
+	const struct sweep_arg *a = p;
+	uint64_t **b = a->buf, t0 = fpl_tsc_begin();
+
+	for (uint64_t r = 0; r < reps; r++) {
+		switch (a->arity) {
+		case 2: a->impl->do_2(a->size, b[0], b[1]); break;
+		case 3: a->impl->do_3(a->size, b[0], b[1], b[2]); break;
+		case 4: a->impl->do_4(a->size, b[0], b[1], b[2], b[3]); break;
+		default: a->impl->do_5(a->size, b[0], b[1], b[2], b[3], b[4]); break;
+		}
+	}
+	return fpl_tsc_end() - t0;
+}
+
+static uint64_t timed_memcpy(void *p, uint64_t reps)
+{
+	const struct sweep_arg *a = p;
+	uint64_t t0 = fpl_tsc_begin();
+
+	for (uint64_t r = 0; r < reps; r++) {
+		memcpy(a->buf[0], a->buf[1], a->size);
+		/* every copy is made: none may be merged with the next */
+		__asm__ volatile("" : : : "memory");
+	}
+	return fpl_tsc_end() - t0;
+}
+
+/* MB/s (decimal MB of destination) and bytes per core cycle from the per-call samples. */
+static int sweep_derived(struct fpl_variant *v, size_t size)
+{
+	struct fpl_metric *mb = fpl_run_add_metric(v->run, "speed", "MB/s",
+		"decimal MB of destination per second, the kernel's convention: size / ns per "
+		"call * 1000, per sample");
+	struct fpl_metric *bpc = fpl_run_add_metric(v->run, "bytes_per_cycle", "ratio",
+		"bytes of destination per core cycle (estimated core clock), per sample");
+
+	if (!mb || !bpc)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->m_ns->n; i++)
+		if (fpl_metric_add(mb, (double)size / v->m_ns->samples[i] * 1000) ||
+		    fpl_metric_add(bpc, (double)size / v->m_cycles->samples[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result,
+		      const struct xplan *p, size_t size, unsigned arity, uint64_t **buf,
+		      double budget)
+{
+	struct fpl_variant v[MAX_IMPLS + 1];
+	struct sweep_arg a[MAX_IMPLS + 1];
+	char method[MAX_IMPLS + 1][128];
+	struct fpl_harness_cfg cfg;
+	size_t nv = 0;
+	int err;
+
+	for (size_t i = 0; i <= p->nimpl; i++) {
+		const struct fpl_xor_impl *x = i < p->nimpl ? p->impl[i] : NULL;
+		struct fpl_run *run = fpl_result_add_run(result, "xor");
+		const char *why = NULL;
+
+		if (!run || fpl_run_param_str(run, "mode", "sweep") ||
+		    fpl_run_param_str(run, "template", x ? x->name : "memcpy") ||
+		    fpl_run_param_str(run, "isa", x ? x->isa : "libc") ||
+		    fpl_run_param_int(run, "size", (long long)size) ||
+		    fpl_run_param_int(run, "arity", arity))
+			return -ENOMEM;
+		if (x && !x->supported(env->cpu, &why)) {
+			if (fpl_run_skip(run, "%s", why ? why : "not supported"))
+				return -ENOMEM;
+			continue;
+		}
+		a[nv] = (struct sweep_arg){ x, arity, size, buf };
+		if (x)
+			snprintf(method[nv], sizeof(method[nv]), "one do_%u call of %s over %zu bytes",
+				 arity, x->name, size);
+		else
+			snprintf(method[nv], sizeof(method[nv]),
+				 "one memcpy of %zu bytes (glibc's choice)", size);
+		v[nv] = (struct fpl_variant){ .name = x ? x->name : "memcpy",
+					      .timed = x ? timed_xor : timed_memcpy,
+					      .arg = &a[nv], .run = run, .method = method[nv] };
+		nv++;
+	}
+	fpl_harness_defaults(env, &cfg);
+	cfg.budget_s = budget;
+	cfg.warmup_s = budget * 0.05;
+	if (size >= (4u << 20))
+		cfg.min_samples = 5;
+	err = fpl_harness_run(env, &cfg, v, nv);
+	for (size_t i = 0; i < nv && !err; i++)
+		err = sweep_derived(&v[i], size);
+	return err;
+}
+
+static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
+		 const struct xplan *p)
+{
+	size_t max = 0, cells = p->nsize * p->narity, done = 0;
+	double total = env->budget_s > 0 ? env->budget_s : env->quick ? 3.0 : 15.0;
+	uint64_t *buf[FPL_XOR_MAX_SRCS + 1] = { NULL };
+	int err = -ENOMEM;
+
+	for (size_t i = 0; i < p->nsize; i++)
+		max = p->size[i] > max ? p->size[i] : max;
+	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++) {
+		buf[i] = fpl_xstate_alloc(max);
+		if (!buf[i])
+			goto out;
+		for (size_t w = 0; w < max / 8; w++)
+			buf[i][w] = 0x9e3779b97f4a7c15ull * (w + 1) + i;
+	}
+	err = 0;
+	for (size_t s = 0; s < p->nsize && !err; s++) {
+		for (size_t k = 0; k < p->narity && !err; k++) {
+			if (fpl_bench_stopped(env))
+				err = -EINTR;
+			else
+				err = sweep_cell(env, result, p, p->size[s], p->arity[k], buf,
+						 total / (double)cells);
+			fpl_bench_progress(env, (double)++done / (double)cells, "sweep");
+		}
+	}
+out:
+	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++)
+		free(buf[i]);
+	return err;
+}
+
+static int xor_run(const struct fpl_bench_env *env, struct fpl_result *result)
+{
+	struct fpl_diag diag = { "" };
+	struct xplan *p = malloc(sizeof(*p));
+	int err = -ENOMEM;
+
+	if (p)
+		err = xplan_parse(env, p, &diag);
+	if (!err)
+		err = fpl_bench_flag(env, "calibrate") ? calibrate(env, result, p) :
+							 sweep(env, result, p);
+	free(p);
+	return err;
+}
+
+const struct fpl_bench fpl_bench_xor = {
+	.name = "xor",
+	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
+		   "size sweep",
+	.opts = xor_opts,
+	.run = xor_run,
+};

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab xsave: the XSAVE-family cost matrix (instruction x RFBM x state x method) and neighbours. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/bench.h"
+#include "xsave_bench.h"
+
+static const char *const parts[] = { "all", "matrix", "rfbm", "misc", NULL };
+static const char *const methods[] = { "both", "throughput", "latency", NULL };
+static const char *const states[] = { "all", "init", "live", "unmodified", NULL };
+static const char *const insns[] = { "all", "fxsave", "fxrstor", "xsave", "xsaveopt", "xsavec",
+				     "xrstor", "xrstor-c", NULL };
+
+static const struct fpl_opt xsave_opts[] = {
+	{ "part", FPL_OPT_STR, "all", 0, 0, parts,
+	  "what to measure: the matrix, the RFBM experiment, the other instructions" },
+	{ "insn", FPL_OPT_STR, "all", 0, 0, insns, "one instruction of the matrix" },
+	{ "mask", FPL_OPT_STR, NULL, 0, 0, NULL,
+	  "one RFBM instead of the default list (hex, or names: sse+avx, avx512, all)" },
+	{ "state", FPL_OPT_STR, "all", 0, 0, states,
+	  "components in RFBM: init, live, or (XSAVEOPT) live and unmodified since XRSTOR" },
+	{ "method", FPL_OPT_STR, "both", 0, 0, methods,
+	  "throughput: back-to-back; latency: state re-established before each, removed by difference" },
+	{ "samples", FPL_OPT_INT, NULL, 11, 100000, NULL, "at most this many samples per cell" },
+	{ NULL },
+};
+
+static int xsave_supported(const struct fpl_cpu *cpu, const char **why)
+{
+	if (!fpl_cpu_has(cpu, FPL_FEAT_FXSR)) {
+		*why = "no FXSAVE";
+		return 0;
+	}
+	return 1;
+}
+
+/* The default RFBM list of the issue; masks the CPU lacks become skipped runs. */
+static const struct {
+	const char *name;
+	uint64_t mask;	/* ~0: XCR0 */
+} default_masks[] = {
+	{ "0", 0 },
+	{ "x87", FPL_XFEATURE_MASK_FP },
+	{ "sse", FPL_XFEATURE_MASK_SSE },
+	{ "avx", FPL_XFEATURE_MASK_YMM },
+	{ "opmask", FPL_XFEATURE_MASK_OPMASK },
+	{ "zmm_hi256", FPL_XFEATURE_MASK_ZMM_Hi256 },
+	{ "hi16_zmm", FPL_XFEATURE_MASK_Hi16_ZMM },
+	{ "avx512", FPL_XFEATURE_MASK_AVX512 },
+	{ "all", ~0ull },
+};
+
+static int setup(struct xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
+{
+	struct fpl_diag diag = { "" };
+	const char *s;
+	int err;
+
+	memset(x, 0, sizeof(*x));
+	x->env = env;
+	x->result = r;
+	x->t_start = fpl_tsc_end();
+	err = fpl_xstate_init(&x->xs, env->cpu);
+	if (err)
+		return err;
+	x->xcr0 = x->xs.xsave ? x->xs.xcr0 : FPL_XFEATURE_MASK_FPSSE;
+	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
+		if (x->xs.comp[id].xfd)
+			x->xcr0 &= ~(1ull << id);
+	x->xgetbv1 = fpl_cpu_has(env->cpu, FPL_FEAT_XGETBV1);
+	x->avx = fpl_cpu_has(env->cpu, FPL_FEAT_AVX);
+	x->avx512 = fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F) &&
+		    (x->xs.xcr0 & FPL_XFEATURE_MASK_AVX512) == FPL_XFEATURE_MASK_AVX512;
+	x->size = x->xs.xsave ? x->xs.size_std_max : 512;
+	if (x->size < 576)
+		x->size = 576;
+	x->max_samples = (size_t)fpl_bench_opt_int(env, "samples", env->quick ? 101 : 301);
+	x->method = fpl_bench_opt(env, "method");
+	x->state = fpl_bench_opt(env, "state");
+	x->insn = fpl_bench_opt(env, "insn");
+	s = fpl_bench_opt(env, "mask");
+	/* What is left of 10 s (2 s quick) after the clock, self-checks and output. */
+	x->budget = env->budget_s > 0 ? env->budget_s : env->quick ? 1.4 : 7.5;
+	if (s) {
+		err = fpl_xstate_parse_mask(&x->xs, s, &x->one_mask, &diag);
+		if (err) {
+			fpl_result_warn(r, "xsave: --mask: %s", diag.msg);
+			return -EINVAL;
+		}
+		x->has_one_mask = true;
+	}
+	return 0;
+}
+
+/* The masks to measure: --mask, or the default list with what XCR0 lacks skipped. */
+static size_t masks_of(struct xs_bench *x, uint64_t *out, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	if (x->has_one_mask) {
+		out[0] = x->one_mask;
+		names[0] = fpl_bench_opt(x->env, "mask");
+		return 1;
+	}
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(default_masks) && n < max; i++) {
+		uint64_t m = default_masks[i].mask == ~0ull ? x->xcr0 : default_masks[i].mask;
+
+		out[n] = m;
+		names[n++] = default_masks[i].name;
+	}
+	return n;
+}
+
+static bool want(const char *opt, const char *v)
+{
+	return !opt || !strcmp(opt, "all") || !strcmp(opt, "both") || !strcmp(opt, v);
+}
+
+static int xsave_run(const struct fpl_bench_env *env, struct fpl_result *r)
+{
+	struct xs_bench *x = calloc(1, sizeof(*x));
+	const char *part = fpl_bench_opt(env, "part");
+	uint64_t masks[16];
+	const char *names[16];
+	size_t nmasks;
+	int err;
+
+	if (!x)
+		return -ENOMEM;
+	err = setup(x, env, r);
+	if (err)
+		goto out;
+	nmasks = masks_of(x, masks, names, FPL_ARRAY_SIZE(masks));
+	if (want(part, "matrix")) {
+		err = xs_matrix(x, masks, names, nmasks, want(part, "all") ? 0.65 : 1.0);
+		if (err)
+			goto out;
+	}
+	if (want(part, "rfbm") && x->xs.xsave) {
+		err = xs_rfbm(x, want(part, "all") ? 0.90 : 1.0);
+		if (err)
+			goto out;
+	}
+	if (want(part, "misc"))
+		err = xs_misc(x, 1.0);
+out:
+	xs_free(x);
+	free(x);
+	return err;
+}
+
+const struct fpl_bench fpl_bench_xsave = {
+	.name = "xsave",
+	.summary = "XSAVE-family cost matrix: instruction x RFBM x state x method, the RFBM "
+		   "experiment, LDMXCSR/STMXCSR/FNINIT/VZEROUPPER/XGETBV",
+	.opts = xsave_opts,
+	.supported = xsave_supported,
+	.run = xsave_run,
+};

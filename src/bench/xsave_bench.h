@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Inside fpulab xsave: the benchmark's context, shared by the matrix, RFBM and misc parts. */
+#ifndef FPULAB_XSAVE_BENCH_H
+#define FPULAB_XSAVE_BENCH_H
+
+#include "xsave_internal.h"
+
+struct xs_bench {
+	const struct fpl_bench_env *env;
+	struct fpl_result *result;
+	struct fpl_xstate xs;
+	/*
+	 * The components measured: XCR0 without those XFD can arm (AMX tile
+	 * data: XRSTOR of it faults with #NM until the process asks for it),
+	 * x87|SSE without XSAVE. Every XRSTOR here uses it as RFBM.
+	 */
+	uint64_t xcr0;
+	bool xgetbv1, avx, avx512;
+	size_t size;			/* bytes per buffer: the standard size of every user component */
+	size_t max_samples;
+	const char *method, *state, *insn;
+	uint64_t one_mask;
+	bool has_one_mask;
+	double budget;			/* seconds for the whole benchmark */
+	uint64_t t_start;		/* TSC at the start: parts share what is left */
+	void **allocs;			/* image buffers, freed at the end */
+	size_t nallocs;
+};
+
+/* Seconds left of the budget for a part that gets share of it, from now on. */
+double xs_left(const struct xs_bench *x, double share_end);
+
+/* A zeroed, 64-byte-aligned buffer of x->size bytes, freed by xs_free. */
+void *xs_alloc(struct xs_bench *x);
+void xs_free(struct xs_bench *x);
+
+/* A run of this benchmark with the parameters every cell has. NULL on ENOMEM. */
+struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, const char *mask_name,
+			   const char *state, const char *method);
+
+/*
+ * Run the harness over n cells at once (interleaved), then record in each
+ * cell's run the XINUSE seen before timing and a warning where it differed
+ * from the state claimed.
+ */
+int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *v, size_t n,
+		 double budget_s);
+
+/* Each part runs until share_end of the budget is spent (see xs_left). */
+int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
+	      double share_end);
+int xs_rfbm(struct xs_bench *x, double share_end);
+int xs_misc(struct xs_bench *x, double share_end);
+
+/* The compacted image of the state in img (RFBM = XCR0): XRSTOR then XSAVEC. */
+void xs_make_compacted(struct xs_bench *x, const void *img, void *out);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab xsave: timed loops for the XSAVE family and its neighbours, each one asm block. */
+#include "xsave_internal.h"
+
+/*
+ * Every restore may change any vector, opmask or x87 register. In a baseline
+ * file gcc refuses xmm16-31 and k0-k7 as clobbers, and cannot use them
+ * either; callers are safe because these functions are never inlined and
+ * the ABI makes every vector and opmask register caller-saved.
+ */
+#define XS_CLOBBERS "memory", "cc", "rax", "rdx", \
+	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", \
+	"xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", \
+	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
+
+#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
+#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
+#define REEST	XCR0 "xrstor64 (%[s])\n\t" RFBM
+
+/* pre runs once before the loop, body reps times; the whole thing between the serialised reads. */
+#define XS_LOOP(fname, pre, body)							\
+	__attribute__((noinline)) uint64_t fname(const struct xs_loop *l, uint64_t reps)	\
+	{										\
+		uint64_t n = reps, t0, t1;						\
+											\
+		if (!n)									\
+			return 0;							\
+		t0 = fpl_tsc_begin();							\
+		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
+				 : [n] "+r"(n)						\
+				 : [b] "r"(l->buf), [s] "r"(l->state), [lo] "r"(l->lo),	\
+				   [hi] "r"(l->hi), [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)	\
+				 : XS_CLOBBERS);						\
+		t1 = fpl_tsc_end();							\
+		return t1 - t0;								\
+	}
+
+XS_LOOP(fxsave_tp, "", "fxsave64 (%[b])\n\t")
+XS_LOOP(fxsave_lat, "", REEST "fxsave64 (%[b])\n\t")
+XS_LOOP(fxrstor_tp, "", "fxrstor64 (%[b])\n\t")
+XS_LOOP(fxrstor_lat, "", REEST "fxrstor64 (%[b])\n\t")
+XS_LOOP(xsave_tp, RFBM, "xsave64 (%[b])\n\t")
+XS_LOOP(xsave_lat, "", REEST "xsave64 (%[b])\n\t")
+XS_LOOP(xsaveopt_tp, RFBM, "xsaveopt64 (%[b])\n\t")
+XS_LOOP(xsaveopt_lat, "", REEST "xsaveopt64 (%[b])\n\t")
+XS_LOOP(xsavec_tp, RFBM, "xsavec64 (%[b])\n\t")
+XS_LOOP(xsavec_lat, "", REEST "xsavec64 (%[b])\n\t")
+XS_LOOP(xrstor_tp, RFBM, "xrstor64 (%[b])\n\t")
+XS_LOOP(xrstor_lat, "", REEST "xrstor64 (%[b])\n\t")
+/* The re-establishing XRSTOR alone, with the same register moves. */
+XS_LOOP(reest_only, "", REEST)
+/* Restore from the save target itself: what XSAVEOPT's modified optimisation tracks. */
+XS_LOOP(xs_xsaveopt_unmod_lat, "", XCR0 "xrstor64 (%[b])\n\t" RFBM "xsaveopt64 (%[b])\n\t")
+XS_LOOP(xs_xsaveopt_unmod_lat0, "", XCR0 "xrstor64 (%[b])\n\t" RFBM)
+
+const xs_loop_fn xs_tp[XS_OP_NR] = {
+	[XS_FXSAVE] = fxsave_tp, [XS_FXRSTOR] = fxrstor_tp, [XS_XSAVE] = xsave_tp,
+	[XS_XSAVEOPT] = xsaveopt_tp, [XS_XSAVEC] = xsavec_tp, [XS_XRSTOR] = xrstor_tp,
+	[XS_XRSTOR_C] = xrstor_tp,
+};
+const xs_loop_fn xs_lat[XS_OP_NR] = {
+	[XS_FXSAVE] = fxsave_lat, [XS_FXRSTOR] = fxrstor_lat, [XS_XSAVE] = xsave_lat,
+	[XS_XSAVEOPT] = xsaveopt_lat, [XS_XSAVEC] = xsavec_lat, [XS_XRSTOR] = xrstor_lat,
+	[XS_XRSTOR_C] = xrstor_lat,
+};
+const xs_loop_fn xs_lat0[XS_OP_NR] = {
+	[XS_FXSAVE] = reest_only, [XS_FXRSTOR] = reest_only, [XS_XSAVE] = reest_only,
+	[XS_XSAVEOPT] = reest_only, [XS_XSAVEC] = reest_only, [XS_XRSTOR] = reest_only,
+	[XS_XRSTOR_C] = reest_only,
+};
+
+/*
+ * XSAVEOPT after a write to one register of a component, with the last
+ * XRSTOR from the save target (set up before timing, and in the latency
+ * body), so the write is what makes the component "modified".
+ */
+#define XS_MODIFY(name, modify)								\
+	XS_LOOP(name##_tp, RFBM, modify "xsaveopt64 (%[b])\n\t")			\
+	XS_LOOP(name##_lat, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM "xsaveopt64 (%[b])\n\t") \
+	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
+
+/* TOP moves and comes back: the x87 status word is written, the stack is unchanged. */
+XS_MODIFY(mod_x87, "fincstp\n\tfdecstp\n\t")
+/* xmm0 |= xmm1: a write that is not a zero idiom (those return SSE to init on Zen 4). */
+XS_MODIFY(mod_sse, "por %%xmm1, %%xmm0\n\t")
+
+const struct xs_modify xs_modify_base[2] = {
+	{ mod_x87_tp, mod_x87_lat, mod_x87_lat0 },
+	{ mod_sse_tp, mod_sse_lat, mod_sse_lat0 },
+};
+
+__attribute__((noinline)) uint64_t xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1)
+{
+	uint32_t lo, hi;
+
+	if (xsave)
+		__asm__ volatile("xrstor64 (%[s])"
+				 :
+				 : [s] "r"(img), "a"((uint32_t)xcr0), "d"((uint32_t)(xcr0 >> 32))
+				 : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+				   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+				   "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)",
+				   "st(5)", "st(6)", "st(7)", "fpsr");
+	else
+		__asm__ volatile("fxrstor64 (%[s])"
+				 :
+				 : [s] "r"(img)
+				 : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+				   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+				   "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)",
+				   "st(5)", "st(6)", "st(7)", "fpsr");
+	if (!xgetbv1)
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+#define MISC_LOOP(body, clob...)							\
+	do {										\
+		t0 = fpl_tsc_begin();							\
+		__asm__ volatile("1:\n\t" body "dec %[n]\n\tjnz 1b"			\
+				 : [n] "+r"(n) : [b] "r"(buf) : "memory", "cc", ##clob);	\
+		t1 = fpl_tsc_end();							\
+	} while (0)
+
+uint64_t xs_misc_loop(enum xs_misc m, void *buf, uint64_t reps)
+{
+	uint64_t n = reps, t0 = 0, t1 = 0;
+
+	if (!n)
+		return 0;
+	switch (m) {
+	case XS_LDMXCSR_SAME:
+		MISC_LOOP("ldmxcsr (%[b])\n\t");
+		break;
+	case XS_LDMXCSR_ALT:
+		/* Ends on the first value, the default. */
+		MISC_LOOP("ldmxcsr 4(%[b])\n\tldmxcsr (%[b])\n\t");
+		break;
+	case XS_STMXCSR:
+		MISC_LOOP("stmxcsr 8(%[b])\n\t");
+		break;
+	case XS_STLDMXCSR:
+		/* The load reads what the store just wrote (store forwarding). */
+		MISC_LOOP("stmxcsr 8(%[b])\n\tldmxcsr 8(%[b])\n\t");
+		break;
+	case XS_FNINIT:
+		MISC_LOOP("fninit\n\t", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",
+			  "st(6)", "st(7)", "fpsr");
+		break;
+	case XS_XGETBV0:
+		MISC_LOOP("xor %%ecx, %%ecx\n\txgetbv\n\t", "rax", "rcx", "rdx");
+		break;
+	case XS_XGETBV1:
+		MISC_LOOP("mov $1, %%ecx\n\txgetbv\n\t", "rax", "rcx", "rdx");
+		break;
+	case XS_VZEROUPPER:
+		return xs_vzeroupper_tp(buf, reps);
+	case XS_VZEROALL:
+		return xs_vzeroall_tp(buf, reps);
+	case XS_VZEROUPPER_DIRTY:
+		return xs_vzeroupper_dirty(buf, reps);
+	default:
+		return 0;
+	}
+	return t1 - t0;
+}
+
+uint64_t xs_cell_timed(void *arg, uint64_t reps)
+{
+	struct xs_cell *c = arg;
+	uint64_t x = xs_establish(c->setup_img, c->xcr0, c->xsave, c->xgetbv1);
+
+	if (c->xgetbv1) {
+		c->xinuse_seen = x;
+		c->checks++;
+		c->bad += (x & c->xcr0) != c->expect;
+	}
+	return c->body(&c->loop, reps);
+}
+
+uint64_t xs_cell_empty(void *arg, uint64_t reps)
+{
+	struct xs_cell *c = arg;
+
+	xs_establish(c->setup_img, c->xcr0, c->xsave, false);
+	return c->empty(&c->loop, reps);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab section: the lazy-restore experiment, printed like the 2018 report (percent speedup of outside over inside). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fpulab/fpubench.h"
+#include "fpucmd.h"
+
+static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,
+		     const char *fmt_ci, int width)
+{
+	double est, lo, hi;
+	char buf[96];
+
+	if (!fpl_fpucmd_ci(m, &est, &lo, &hi)) {
+		fprintf(f, " %*s", width, "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), fmt_est, est);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), fmt_ci, lo, hi);
+	fprintf(f, " %*s", width, buf);
+}
+
+static void print_section(const struct fpl_result *r, FILE *f)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+
+		if (!header) {
+			fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %10s %10s %24s %22s %16s "
+				"%s\n", "workload", "impl", "ISA", "chunk", "policy", "mask",
+				"insn", "owner", "inside", "outside", "speedup % [95% CI]",
+				"cycles/section [CI]", "one section", "saves/restores per call");
+			fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %10s %10s %24s %22s %16s "
+				"%s\n", "", "", "", "bytes", "", "", "", "", "us/call",
+				"us/call", "outside over inside", "inside-outside",
+				"cycles", "inside, outside");
+			header = true;
+		}
+		fprintf(f, "%-8s %-14s %-8s %6lld %-5s %-9s %-8s %-6s",
+			fpl_fpucmd_param_str(run, "workload"), fpl_fpucmd_param_str(run, "impl"),
+			fpl_fpucmd_param_str(run, "isa"), fpl_fpucmd_param_int(run, "chunk"),
+			fpl_fpucmd_param_str(run, "policy"), fpl_fpucmd_param_str(run, "mask"),
+			fpl_fpucmd_param_str(run, "insn"), fpl_fpucmd_param_str(run, "owner"));
+		if (run->skipped) {
+			fprintf(f, " skipped: %s\n", run->skip_reason ? run->skip_reason : "");
+			continue;
+		}
+		fprintf(f, " %10.3f %10.3f",
+			fpl_fpucmd_median(fpl_fpucmd_metric(run, "inside_ns")) / 1000,
+			fpl_fpucmd_median(fpl_fpucmd_metric(run, "outside_ns")) / 1000);
+		print_ci(f, fpl_fpucmd_metric(run, "speedup_pct"), "%+.1f", " [%+.1f, %+.1f]", 24);
+		print_ci(f, fpl_fpucmd_metric(run, "section_cycles"), "%.0f", " [%.0f, %.0f]", 22);
+		print_ci(f, fpl_fpucmd_metric(run, "one_section_cycles"), "%.0f", "", 16);
+		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_fpucmd_param_int(run, "inside_saves"),
+			fpl_fpucmd_param_int(run, "inside_restores"),
+			fpl_fpucmd_param_int(run, "outside_saves"),
+			fpl_fpucmd_param_int(run, "outside_restores"));
+	}
+	fprintf(f, "\nTimes: median per modelled system call (N vs 2N difference, interleaved "
+		   "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 with a "
+		   "distribution-free 95%% interval (order statistics) (the 2018 report's \"percent "
+		   "speedup\"). Cycles: core cycles estimated from the TSC; cycles/section = median "
+		   "per round of (inside - outside) / (sections - 1); one section = outside - bare (one "
+		   "begin/end around all work plus the return to user). --json keeps every sample.\n");
+}
+
+static const struct fpl_fpucmd section_cmd = {
+	.bench = "section",
+	.check = fpl_section_check,
+	.print = print_section,
+};
+
+static int section_main(int argc, char **argv)
+{
+	return fpl_fpucmd_main(&section_cmd, argc, argv);
+}
+
+static void section_help(FILE *f)
+{
+	fpl_cli_bench_help("section", f);
+}
+
+const struct fpl_cmd fpl_cmd_section = {
+	.name = "section",
+	.summary = "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
+	.usage = "",
+	.help = section_help,
+	.main = section_main,
+};

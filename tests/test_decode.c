@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests of `fpulab decode` itself ($FPL_BIN): exit codes, messages, JSON, conversion output. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/base.h"
+
+#define IMAGES "tests/data/images/"
+#define HOST "--cpuid=" IMAGES "host.cpuid"
+
+struct out {
+	int rc;
+	char *out, *err;
+};
+
+static char tmpdir[64];
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = calloc(1, 1 << 20);
+
+	if (f) {
+		fread(buf, 1, (1 << 20) - 1, f);
+		fclose(f);
+	}
+	return buf;
+}
+
+/* Run fpulab with the NULL-terminated arguments; stdout and stderr are captured whole. */
+static struct out run(const char *arg, ...)
+{
+	const char *bin = getenv("FPL_BIN");
+	char *argv[16], po[128], pe[128];
+	struct out o = { -1, NULL, NULL };
+	va_list ap;
+	int n = 0, st;
+	pid_t pid;
+
+	if (!bin)
+		bin = "build/fpulab";
+	argv[n++] = (char *)bin;
+	va_start(ap, arg);
+	for (const char *a = arg; a && n < 15; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	snprintf(po, sizeof(po), "%s/stdout", tmpdir);
+	snprintf(pe, sizeof(pe), "%s/stderr", tmpdir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(bin, argv);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	o.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	o.out = slurp(po);
+	o.err = slurp(pe);
+	unlink(po);
+	unlink(pe);
+	return o;
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+static void has(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("'%s' not in:\n%s", needle, text);
+}
+
+static void tmp_path(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+/* Copy a fixture to the temporary directory, changing len bytes at off (if len). */
+static void put_variant(const char *dst, const char *fixture, size_t off, const void *b, size_t len,
+			size_t trunc)
+{
+	char src[128];
+	uint8_t buf[16384];
+	size_t n;
+	FILE *f;
+
+	snprintf(src, sizeof(src), IMAGES "%s", fixture);
+	f = fopen(src, "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (len)
+		memcpy(buf + off, b, len);
+	if (trunc)
+		n = trunc;
+	f = fopen(dst, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	fclose(f);
+}
+
+/* Nothing but the named files in the temporary directory (no leftover temp files). */
+static unsigned tmp_entries(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static int setup(void **state)
+{
+	strcpy(tmpdir, "/tmp/fpl-decode-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+static void test_accepts_captures(void **state)
+{
+	static const char *const files[][2] = {
+		{ IMAGES "signal.bin", "format      signal" },
+		{ IMAGES "ptrace.bin", "format      ptrace" },
+		{ IMAGES "xsave.bin", "format      raw" },
+		{ IMAGES "xsavec.bin", "format      compacted" },
+	};
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct out o = run("decode", files[i][0], HOST, NULL);
+
+		if (o.rc != 0)
+			fail_msg("%s: rc %d: %s", files[i][0], o.rc, o.err);
+		has(o.out, files[i][1]);
+		has(o.out, "verdict     accepted");
+		has(o.out, "MXCSR  0x");
+		has(o.out, "st7");
+		out_free(&o);
+	}
+}
+
+static void test_json(void **state)
+{
+	struct out o = run("decode", IMAGES "signal.bin", HOST, "--json", NULL);
+	json_error_t je;
+	json_t *j, *v;
+
+	assert_int_equal(o.rc, 0);
+	j = json_loads(o.out, 0, &je);
+	if (!j)
+		fail_msg("JSON: %s: %s", je.text, o.out);
+	assert_string_equal(json_string_value(json_object_get(j, "format")), "signal");
+	v = json_object_get(j, "verdict");
+	assert_true(json_is_true(json_object_get(v, "accepted")));
+	assert_int_equal(json_array_size(json_object_get(v, "findings")), 0);
+	v = json_object_get(json_object_get(j, "registers"), "vectors");
+	assert_true(json_array_size(v) == 16 || json_array_size(v) == 32);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(j, "x87"), "st")), 8);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "sw_bytes"),
+							    "xstate_size")) + 4,
+			 json_integer_value(json_object_get(j, "size")));
+	json_decref(j);
+	out_free(&o);
+}
+
+static void test_rejected_names_rule_and_offset(void **state)
+{
+	char p[128];
+	uint64_t one = 1;
+	struct out o;
+	json_t *j;
+
+	tmp_path(p, sizeof(p), "bad.bin");
+	put_variant(p, "xsave.bin", 520, &one, 8, 0);	/* XCOMP_BV = 1 */
+	o = run("decode", p, HOST, NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.out, "REJECTED");
+	has(o.err, "xrstor.xcomp_bv at byte 520");
+	has(o.err, p);
+	out_free(&o);
+	o = run("decode", p, HOST, "--json", NULL);
+	assert_int_equal(o.rc, 2);
+	j = json_loads(o.out, 0, NULL);
+	assert_non_null(j);
+	assert_true(json_is_false(json_object_get(json_object_get(j, "verdict"), "accepted")));
+	json_decref(j);
+	out_free(&o);
+	/* A signal frame without its second magic: the kernel's rule. */
+	put_variant(p, "signal.bin", 0, NULL, 0, 2432);
+	o = run("decode", p, HOST, "--format", "signal", NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.err, "sigframe.magic2 at byte 2432");
+	out_free(&o);
+	unlink(p);
+}
+
+static void test_bad_input(void **state)
+{
+	static const char *const cases[][5] = {
+		/* args..., text the message must contain */
+		{ "/nonexistent/img.bin", NULL, NULL, "/nonexistent/img.bin" },
+		{ IMAGES "xsave.bin", "--format", "xml", "'xml'" },
+		{ IMAGES "xsave.bin", "--rfbm", "bogus", "bogus" },
+		{ IMAGES "xsave.bin", "--cpuid", "/nonexistent/cpu", "/nonexistent/cpu" },
+		{ IMAGES "xsave.bin", "--to", "sideways", "sideways" },
+		{ IMAGES "xsave.bin", "--to", "compacted", "-o" },
+		{ IMAGES, NULL, NULL, "directory" },
+		{ IMAGES "xsave.bin", IMAGES "xsave.bin", NULL, "extra" },
+		{ "--frobnicate", NULL, NULL, "--frobnicate" },
+	};
+	char p[128];
+	struct out o;
+
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(cases); i++) {
+		o = run("decode", cases[i][0], cases[i][1], cases[i][2], NULL);
+		if (o.rc != 2)
+			fail_msg("case %u: rc %d", i, o.rc);
+		has(o.err, cases[i][3]);
+		out_free(&o);
+	}
+	o = run("decode", NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.err, "IMAGE");
+	out_free(&o);
+	tmp_path(p, sizeof(p), "short.bin");
+	put_variant(p, "xsave.bin", 0, NULL, 0, 100);
+	o = run("decode", p, NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.err, p);
+	has(o.err, "100 bytes");
+	out_free(&o);
+	unlink(p);
+}
+
+static void test_convert_output(void **state)
+{
+	char out[128], bad[128];
+	uint64_t one = 1;
+	struct stat st;
+	struct out o;
+	char *kept;
+
+	tmp_path(out, sizeof(out), "conv.bin");
+	o = run("decode", IMAGES "signal.bin", HOST, "--to", "compacted", "-o", out, NULL);
+	if (o.rc)
+		fail_msg("rc %d: %s", o.rc, o.err);
+	out_free(&o);
+	assert_int_equal(stat(out, &st), 0);
+	assert_true(st.st_size >= 576 && st.st_size <= 2432);
+	o = run("decode", out, HOST, NULL);
+	assert_int_equal(o.rc, 0);
+	has(o.out, "format      compacted");
+	out_free(&o);
+	/* Back to standard: the same registers as the original frame. */
+	o = run("decode", out, HOST, "--to", "standard", "-o", out, NULL);
+	assert_int_equal(o.rc, 0);
+	out_free(&o);
+	assert_int_equal(stat(out, &st), 0);
+	assert_int_equal(st.st_size, 2432);
+
+	/* A rejected image: exit 2, the existing file untouched, no temporary left. */
+	tmp_path(bad, sizeof(bad), "bad.bin");
+	put_variant(bad, "xsave.bin", 520, &one, 8, 0);
+	put_variant(out, "xsave.bin", 0, "keep", 4, 4);
+	o = run("decode", bad, HOST, "--to", "compacted", "-o", out, NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.err, "not written");
+	out_free(&o);
+	kept = slurp(out);
+	assert_string_equal(kept, "keep");
+	free(kept);
+	assert_int_equal(tmp_entries(), 2);
+	/* An output directory that does not exist: exit 2 naming it, nothing created. */
+	o = run("decode", IMAGES "xsave.bin", HOST, "--to", "standard", "-o",
+		"/nonexistent/dir/x.bin", NULL);
+	assert_int_equal(o.rc, 2);
+	has(o.err, "/nonexistent/dir/x.bin");
+	out_free(&o);
+	unlink(bad);
+	unlink(out);
+}
+
+/* SIGINT at any moment of a conversion leaves no file or a whole one, and no temporary. */
+static void test_sigint_leaves_no_partial_file(void **state)
+{
+	const char *bin = getenv("FPL_BIN") ? getenv("FPL_BIN") : "build/fpulab";
+	unsigned whole = 0, none = 0;
+	char out[128];
+
+	tmp_path(out, sizeof(out), "int.bin");
+	for (unsigned i = 0; i < 30; i++) {
+		struct stat st;
+		pid_t pid;
+		int status;
+
+		unlink(out);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			int devnull = open("/dev/null", O_WRONLY);
+
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+			execl(bin, bin, "decode", IMAGES "xsave.bin", HOST, "--to", "compacted", "-o",
+			      out, (char *)NULL);
+			_exit(127);
+		}
+		/* A run takes tens of ms (most of it fsync): spread the signal over all of it. */
+		usleep(4000 * i);
+		kill(pid, SIGINT);
+		waitpid(pid, &status, 0);
+		if (stat(out, &st) == 0) {
+			assert_int_equal(st.st_size, 2432);
+			whole++;
+		} else {
+			none++;
+		}
+		assert_int_equal(tmp_entries(), whole + none > 0 && stat(out, &st) == 0 ? 1 : 0);
+	}
+	printf("SIGINT during conversion: %u runs left the whole file, %u none, 0 partial\n",
+	       whole, none);
+	unlink(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepts_captures),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_rejected_names_rule_and_offset),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_convert_output),
+		cmocka_unit_test(test_sigint_leaves_no_partial_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

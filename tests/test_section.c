@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for the section benchmark: its helpers, its metrics on a tiny budget, and its command's exit codes. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/clock.h"
+#include "fpulab/fpubench.h"
+#include "fpulab/result.h"
+
+static void test_parse_sizes(void **state)
+{
+	struct fpl_diag diag = { "" };
+	size_t v[4], n = 0;
+
+	assert_int_equal(fpl_parse_sizes("64,1k,0x100", 64, 65536, 64, v, 4, &n, &diag), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0], 64);
+	assert_int_equal(v[1], 1024);
+	assert_int_equal(v[2], 256);
+	assert_int_equal(fpl_parse_sizes("1000", 64, 65536, 64, v, 4, &n, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "1000"));
+	assert_non_null(strstr(diag.msg, "multiple of 64"));
+	assert_int_equal(fpl_parse_sizes("128k", 64, 65536, 64, v, 4, &n, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "outside"));
+	assert_int_equal(fpl_parse_sizes("64,,128", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
+	assert_int_equal(fpl_parse_sizes("64,", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
+	assert_int_equal(fpl_parse_sizes("", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
+	assert_int_equal(fpl_parse_sizes("big", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "'big'"));
+	assert_int_equal(fpl_parse_sizes("64,64,64,64,64", 64, 65536, 1, v, 4, &n, &diag),
+			 -EINVAL);
+}
+
+static void test_median_ci(void **state)
+{
+	double x[11] = { 11, 3, 5, 1, 7, 9, 2, 4, 6, 8, 10 };
+	struct fpl_ci ci;
+
+	/* n = 11: the 95% interval of the median is (x(2), x(10)) from the binomial table. */
+	assert_int_equal(fpl_median_ci(x, 11, &ci), 0);
+	assert_int_equal(ci.n, 11);
+	assert_true(ci.estimate == 6);
+	assert_true(ci.lo == 2);
+	assert_true(ci.hi == 10);
+	/* The input is not reordered. */
+	assert_true(x[0] == 11 && x[10] == 10);
+	assert_int_equal(fpl_median_ci(x, 5, &ci), -EINVAL);
+}
+
+static void test_speedup_ci(void **state)
+{
+	double slow[8], fast[8];
+	struct fpl_ci ci;
+
+	for (int i = 0; i < 8; i++) {
+		fast[i] = 100 + i;
+		slow[i] = 2 * fast[i];
+	}
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
+	assert_true(ci.estimate > 99.999 && ci.estimate < 100.001);
+	assert_true(ci.lo > 99.999 && ci.hi < 100.001);
+	/* Rounds with a value that is not positive are left out: then too few remain. */
+	slow[0] = -1;
+	fast[1] = 0;
+	slow[2] = 0;
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), -EINVAL);
+	slow[2] = 1.5 * fast[2];
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
+	assert_int_equal(ci.n, 6);
+	assert_true(ci.lo > 49.999 && ci.lo < 50.001);
+}
+
+static const char *opt(const struct fpl_optval *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return v[i].value;
+	return NULL;
+}
+
+static void test_check_options(void **state)
+{
+	const struct fpl_bench *b = fpl_bench_find("section");
+	struct fpl_optval bad[][1] = {
+		{ { "chunks", "100" } }, { { "chunks", "64,128k" } }, { { "mask", "avx" } },
+		{ { "impl", "nosuch" } }, { { "chunks", "48k" } },
+	};
+	static const char *const named[] = { "100", "128k", "avx", "nosuch", "49152" };
+	struct fpl_optval good[] = { { "chunks", "512,4k" }, { "mask", "387|mxcsr" },
+				     { "impl", "xor/avx,avx512" } };
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(b);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(bad); i++) {
+		struct fpl_bench_env env = { .bench = b, .opts = bad[i], .nopts = 1 };
+
+		diag.msg[0] = 0;
+		assert_int_equal(fpl_section_check(&env, &diag), -EINVAL);
+		if (!strstr(diag.msg, named[i]))
+			fail_msg("--%s %s: message does not name it: %s", bad[i][0].name,
+				 bad[i][0].value, diag.msg);
+	}
+	{
+		struct fpl_bench_env env = { .bench = b, .opts = good, .nopts = 3 };
+
+		assert_int_equal(fpl_section_check(&env, &diag), 0);
+		assert_string_equal(opt(good, 3, "mask"), "387|mxcsr");
+	}
+}
+
+static const struct fpl_metric *metric(const struct fpl_run *run, const char *name)
+{
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+
+	if (!m)
+		fail_msg("run has no metric %s", name);
+	return m;
+}
+
+static long long param_int(const struct fpl_run *run, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(run->params, key));
+}
+
+/* The benchmark itself on a tiny budget: every metric there, and the model's counts. */
+static void test_run_metrics(void **state)
+{
+	const struct fpl_bench *b = fpl_bench_find("section");
+	struct fpl_optval o[] = { { "workload", "xor" }, { "chunks", "4k,16k" },
+				  { "total", "16k" }, { "policy", "both" } };
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	struct fpl_clock *clock = NULL;
+	struct fpl_result *r = fpl_result_new();
+	size_t measured = 0;
+
+	assert_non_null(r);
+	fpl_cpu_read(cpu);
+	if (fpl_clock_create(&clock, -1, &diag))
+		skip();
+	{
+		struct fpl_bench_env env = { .bench = b, .cpu = cpu, .clock = clock, .quick = true,
+					     .budget_s = 0.2, .pin_cpu = clock->cpu, .opts = o,
+					     .nopts = FPL_ARRAY_SIZE(o) };
+
+		assert_int_equal(b->run(&env, r), 0);
+	}
+	assert_true(r->nruns >= 4);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *pol = json_string_value(json_object_get(run->params, "policy"));
+		long long chunks = param_int(run, "sections_inside");
+
+		if (run->skipped)
+			continue;
+		measured++;
+		assert_true(chunks == 4 || chunks == 1);
+		assert_true(metric(run, "inside_cycles")->n >= 2);
+		assert_int_equal(metric(run, "speedup_pct")->n, metric(run, "inside_cycles")->n);
+		assert_true(metric(run, "outside_ns")->n >= 2);
+		assert_true(metric(run, "bare_tsc")->n >= 2);
+		assert_true(metric(run, "one_section_cycles")->n >= 2);
+		assert_int_equal(!!fpl_run_find_metric(run, "section_cycles"), chunks > 1);
+		/* Eager saves and restores around every chunk; lazy once per call. */
+		assert_int_equal(param_int(run, "inside_saves"),
+				 !strcmp(pol, "eager") ? chunks : 1);
+		assert_int_equal(param_int(run, "inside_restores"),
+				 !strcmp(pol, "eager") ? chunks : 1);
+		assert_int_equal(param_int(run, "outside_saves"), 1);
+		assert_int_equal(param_int(run, "outside_restores"), 1);
+	}
+	assert_true(measured >= 4);	/* the C templates run everywhere */
+	fpl_result_free(r);
+	fpl_clock_free(clock);
+	free(cpu);
+}
+
+/* Exit status of "$FPL_BIN args" with stderr in err. */
+static int run_bin(const char *args, char *err, size_t size)
+{
+	const char *bin = getenv("FPL_BIN");
+	char cmd[512];
+	FILE *p;
+	size_t n;
+	int st;
+
+	if (!bin)
+		skip();
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(err, 1, size - 1, p);
+	err[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_cli_bad_input(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "section --chunks 100", "100" },
+		{ "section --chunks 64,3k --total 4k", "3072" },
+		{ "section --mask avx", "avx" },
+		{ "section --impl nosuch", "nosuch" },
+		{ "section --total 1k", "--total" },
+		{ "section --policy sometimes", "sometimes" },
+	};
+	char err[2048];
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(run_bin(cases[i][0], err, sizeof(err)), 2);
+		if (!strstr(err, cases[i][1]))
+			fail_msg("'%s': message does not name '%s': %s", cases[i][0], cases[i][1],
+				 err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_sizes),
+		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_speedup_ci),
+		cmocka_unit_test(test_check_options),
+		cmocka_unit_test(test_run_metrics),
+		cmocka_unit_test(test_cli_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for fpulab xor (the command): bad input exits 2, the kernel's lines, sections, the sweep's metrics. */
+#include <errno.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "fpulab/base.h"
+
+#define OUT_MAX (256 * 1024)
+
+/* Run "$FPL_BIN args" (stderr into out as well when both), return the exit status. */
+static int run_bin(const char *args, bool both, char *out, size_t size)
+{
+	const char *bin = getenv("FPL_BIN");
+	char cmd[512];
+	size_t n = 0, k;
+	FILE *p;
+	int st;
+
+	if (!bin)
+		skip();
+	snprintf(cmd, sizeof(cmd), "%s %s %s", bin, args, both ? "2>&1" : "2>/dev/null");
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (n < size - 1 && (k = fread(out + n, 1, size - 1 - n, p)) > 0)
+		n += k;
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_bad_input_exits_2(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "xor --sizes 1000", "1000" },
+		{ "xor --sizes 4k,0", "'0'" },
+		{ "xor --sizes 512m", "512m" },
+		{ "xor --impl nosuch", "nosuch" },
+		{ "xor --calibrate --impl avx,bogus", "bogus" },
+		{ "xor --arities 6", "'6'" },
+		{ "xor --calibrate --section fninit", "fninit" },
+		{ "xor --kernel-era 4.19", "4.19" },
+		{ "xor --repeat 0", "--repeat" },
+		{ "xor --calibrate extra", "extra" },
+	};
+	char *out = malloc(OUT_MAX);
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(run_bin(cases[i][0], true, out, OUT_MAX), 2);
+		if (!strstr(out, cases[i][1]))
+			fail_msg("'%s': message does not name '%s': %s", cases[i][0], cases[i][1],
+				 out);
+	}
+	free(out);
+}
+
+static bool matches(const char *text, const char *re)
+{
+	regex_t r;
+	bool m;
+
+	assert_int_equal(regcomp(&r, re, REG_EXTENDED | REG_NEWLINE | REG_NOSUB), 0);
+	m = !regexec(&r, text, 0, NULL, 0);
+	regfree(&r);
+	return m;
+}
+
+/* The lines an LKP parser reads, byte for byte in shape, and the 2021 table. */
+static void test_calibrate_lines(void **state)
+{
+	char *out = malloc(OUT_MAX);
+
+	assert_int_equal(run_bin("xor --calibrate -q --impl 8regs,32regs --section all --repeat 2",
+				 false, out, OUT_MAX), 0);
+	assert_true(matches(out, "^xor: measuring software checksum speed$"));
+	assert_true(matches(out, "^   8regs           : [ 0-9]{5,} MB/sec$"));
+	assert_true(matches(out, "^   32regs          : [ 0-9]{5,} MB/sec$"));
+	assert_true(matches(out, "^xor: using function: (8|32)regs \\([0-9]+ MB/sec\\)$"));
+	assert_true(matches(out, "kernel_fpu_begin_mask\\(387\\|MXCSR\\)"));
+	assert_true(matches(out, "MXCSR/none +387\\|MXCSR/none +wins$"));
+	assert_true(matches(out, "^8regs +C +[0-9]+ \\[[0-9]+, [0-9]+\\]"));
+	assert_true(matches(out, "^# 2 calibration\\(s\\)"));
+	free(out);
+}
+
+static void test_calibrate_pre510_format(void **state)
+{
+	char *out = malloc(OUT_MAX);
+
+	assert_int_equal(run_bin("xor --calibrate -q --impl 8regs --kernel-era pre-5.10 --hz 1000",
+				 false, out, OUT_MAX), 0);
+	assert_true(matches(out, "^   8regs     : [ 0-9]+\\.[0-9]{3} MB/sec$"));
+	assert_true(matches(out, "^xor: using function: 8regs \\([0-9]+\\.[0-9]{3} MB/sec\\)$"));
+	free(out);
+}
+
+static json_t *find_run(json_t *runs, const char *key, const char *val, const char *key2,
+			const char *val2)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(runs, i, r) {
+		json_t *p = json_object_get(r, "params");
+
+		if (!strcmp(json_string_value(json_object_get(p, key)) ?: "", val) &&
+		    (!key2 || !strcmp(json_string_value(json_object_get(p, key2)) ?: "", val2)))
+			return r;
+	}
+	return NULL;
+}
+
+static json_t *metric(json_t *run, const char *name)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(json_object_get(run, "metrics"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "name")), name))
+			return m;
+	fail_msg("no metric %s", name);
+	return NULL;
+}
+
+static void test_sweep_json(void **state)
+{
+	char *out = malloc(OUT_MAX);
+	json_error_t e;
+	json_t *doc, *runs, *x, *mc, *samples;
+	size_t i, pos = 0;
+	json_t *s;
+
+	assert_int_equal(run_bin("xor -q --json --sizes 4k --arities 2,3 --impl 8regs "
+				 "--budget 0.1", false, out, OUT_MAX), 0);
+	doc = json_loads(out, 0, &e);
+	if (!doc)
+		fail_msg("not JSON: %s", e.text);
+	runs = json_object_get(doc, "runs");
+	/* two arities, each with the template and memcpy measured in the same rounds */
+	assert_int_equal(json_array_size(runs), 4);
+	x = find_run(runs, "template", "8regs", NULL, NULL);
+	mc = find_run(runs, "template", "memcpy", NULL, NULL);
+	assert_non_null(x);
+	assert_non_null(mc);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(x, "params"), "size")),
+			 4096);
+	samples = json_object_get(metric(x, "speed"), "samples");
+	assert_true(json_array_size(samples) >= 2);
+	/* Differences of timings on a shared machine: most are positive, not all need be. */
+	json_array_foreach(samples, i, s)
+		pos += json_number_value(s) > 0;
+	assert_true(pos * 2 > json_array_size(samples));
+	assert_string_equal(json_string_value(json_object_get(metric(mc, "speed"), "unit")),
+			    "MB/s");
+	assert_true(json_array_size(json_object_get(metric(x, "bytes_per_cycle"), "samples")) >= 2);
+	json_decref(doc);
+	free(out);
+}
+
+static void test_section_json(void **state)
+{
+	char *out = malloc(OUT_MAX);
+	json_error_t e;
+	json_t *doc, *runs, *none, *mx;
+
+	assert_int_equal(run_bin("xor -q --json --calibrate --impl 8regs --section mxcsr "
+				 "--repeat 3 --policy eager --insn xsave", false, out, OUT_MAX), 0);
+	doc = json_loads(out, 0, &e);
+	if (!doc)
+		fail_msg("not JSON: %s", e.text);
+	runs = json_object_get(doc, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	none = find_run(runs, "section", "no section", NULL, NULL);
+	mx = find_run(runs, "section", "MXCSR", "policy", "eager");
+	assert_non_null(none);
+	assert_non_null(mx);
+	assert_int_equal(json_array_size(json_object_get(metric(none, "speed"), "samples")), 3);
+	assert_int_equal(json_array_size(json_object_get(metric(mx, "speed"), "samples")), 3);
+	/* the kernel times at least 800 calls per calibration */
+	assert_true(json_number_value(json_array_get(json_object_get(metric(mx, "calls"),
+								     "samples"), 0)) >= 800);
+	json_decref(doc);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_input_exits_2),
+		cmocka_unit_test(test_calibrate_lines),
+		cmocka_unit_test(test_calibrate_pre510_format),
+		cmocka_unit_test(test_sweep_json),
+		cmocka_unit_test(test_section_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for fpulab xsave: the state set-up gives the XINUSE it claims; the command's options and output. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fpulab/report.h"
+#include "fpulab/result.h"
+#include "fpulab/xstate.h"
+#include "bench/xsave_internal.h"
+
+static struct fpl_cpu cpu;
+static struct fpl_xstate xs;
+
+static int setup(void **state)
+{
+	fpl_cpu_read(&cpu);
+	return fpl_xstate_init(&xs, &cpu);
+}
+
+/* The masks of the default list; each is made live, then init, and XINUSE must say so. */
+static void test_state_setup_xinuse(void **state)
+{
+	static const uint64_t masks[] = {
+		FPL_XFEATURE_MASK_FP, FPL_XFEATURE_MASK_SSE, FPL_XFEATURE_MASK_YMM,
+		FPL_XFEATURE_MASK_OPMASK, FPL_XFEATURE_MASK_ZMM_Hi256, FPL_XFEATURE_MASK_Hi16_ZMM,
+		FPL_XFEATURE_MASK_AVX512, ~0ull,
+	};
+	void *img;
+	int tried = 0;
+
+	if (!fpl_cpu_has(&cpu, FPL_FEAT_XGETBV1) || !xs.xsave)
+		skip();
+	img = fpl_xstate_alloc(xs.size_std_max);
+	assert_non_null(img);
+	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		uint64_t m = masks[i] == ~0ull ? xs.xcr0 : masks[i], x;
+
+		if (m & ~xs.xcr0)
+			continue;
+		memset(img, 0, xs.size_std_max);
+		fpl_xstate_pattern(&xs, m, 42 + i, img);
+		x = xs_establish(img, xs.xcr0, true, true);
+		if ((x & xs.xcr0) != m)
+			fail_msg("live 0x%llx: XINUSE 0x%llx", (unsigned long long)m,
+				 (unsigned long long)x);
+		memset(img, 0, xs.size_std_max);
+		fpl_xstate_pattern(&xs, 0, 0, img);
+		x = xs_establish(img, xs.xcr0, true, true);
+		if (x & xs.xcr0)
+			fail_msg("init after 0x%llx: XINUSE 0x%llx", (unsigned long long)m,
+				 (unsigned long long)x);
+		tried++;
+	}
+	assert_true(tried >= 2);	/* x87 and SSE at least */
+	free(img);
+}
+
+/* A cell checks XINUSE before every timed call and counts what did not match. */
+static void test_cell_counts_mismatch(void **state)
+{
+	uint64_t live = FPL_XFEATURE_MASK_FPSSE & xs.xcr0;
+	void *img, *buf;
+	struct xs_cell c;
+
+	if (!fpl_cpu_has(&cpu, FPL_FEAT_XGETBV1) || !xs.xsave)
+		skip();
+	img = fpl_xstate_alloc(xs.size_std_max);
+	buf = fpl_xstate_alloc(xs.size_std_max);
+	fpl_xstate_pattern(&xs, live, 7, img);
+	memset(&c, 0, sizeof(c));
+	c.body = xs_tp[XS_XSAVE];
+	c.setup_img = img;
+	c.xcr0 = xs.xcr0;
+	c.xsave = true;
+	c.xgetbv1 = true;
+	c.expect = live;
+	c.loop = (struct xs_loop){ .buf = buf, .state = img, .lo = (uint32_t)xs.xcr0,
+				    .hi = (uint32_t)(xs.xcr0 >> 32), .xlo = (uint32_t)xs.xcr0,
+				    .xhi = (uint32_t)(xs.xcr0 >> 32) };
+	assert_true(xs_cell_timed(&c, 16) > 0);
+	assert_int_equal(c.checks, 1);
+	assert_int_equal(c.bad, 0);
+	assert_int_equal(c.xinuse_seen & xs.xcr0, live);
+	/* XSAVE wrote XSTATE_BV = XINUSE & RFBM */
+	assert_int_equal(*(uint64_t *)((char *)buf + FPL_XSAVE_HDR_OFFSET), live);
+	c.expect = 0;	/* a claim that is false must be counted */
+	xs_cell_timed(&c, 1);
+	assert_int_equal(c.bad, 1);
+	free(img);
+	free(buf);
+}
+
+static int run_cmd(const char *args, char **out)
+{
+	const char *bin = getenv("FPL_BIN");
+	char cmd[1024], buf[4096];
+	size_t len = 0, n;
+	FILE *p;
+	int st;
+
+	if (!bin)
+		bin = "build/fpulab";
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*out = NULL;
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
+		*out = realloc(*out, len + n + 1);
+		memcpy(*out + len, buf, n);
+		len += n;
+		(*out)[len] = 0;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_bad_options_exit_2(void **state)
+{
+	static const char *const bad[] = {
+		"xsave --mask bogus", "xsave --samples 5", "xsave --method sideways",
+		"xsave --state warm", "xsave --cpu 100000", "xsave --budget -1", "xsave extra",
+		"xsave --format xml", "xsave --mask", "xsave --nonsense 1", "xsave -o",
+	};
+	char *out;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = run_cmd(bad[i], &out);
+
+		if (rc != 2)
+			fail_msg("'%s' exited %d, not 2", bad[i], rc);
+		/* nothing half-written on stdout */
+		assert_true(!out || !*out);
+		free(out);
+	}
+}
+
+/* A small real run: JSON on stdout reads back through the schema with the cells asked for. */
+static void test_json_output(void **state)
+{
+	struct fpl_result *r = NULL;
+	struct fpl_diag d = { "" };
+	json_t *doc;
+	char *out;
+	int rc = run_cmd("xsave --part matrix --insn fxsave --method throughput --budget 0.05 "
+			 "--json -q", &out);
+
+	assert_int_equal(rc, 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(fpl_result_from_json(doc, &r, &d), 0);
+	assert_int_equal(r->nruns, 2);	/* init and live */
+	for (size_t i = 0; i < r->nruns; i++) {
+		struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "cycles");
+
+		assert_non_null(m);
+		assert_true(m->n >= 11);
+		assert_non_null(strstr(m->method, "throughput"));
+		assert_non_null(fpl_run_find_metric(r->runs[i], "tsc"));
+		assert_non_null(fpl_run_find_metric(r->runs[i], "ns"));
+	}
+	assert_non_null(json_object_get(r->host, "clock"));
+	assert_non_null(json_object_get(json_object_get(r->host, "clock"), "selfcheck"));
+	json_decref(doc);
+	fpl_result_free(r);
+	free(out);
+}
+
+/* SIGINT during a run: exit 1, and -o FILE is either absent or a whole, loadable document. */
+static void test_sigint(void **state)
+{
+	const char *bin = getenv("FPL_BIN");
+	char dir[] = "/tmp/fpl-sigint-XXXXXX", path[128];
+	struct fpl_result *r = NULL;
+	struct fpl_diag d = { "" };
+	int st;
+	pid_t pid;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		execl(bin ? bin : "build/fpulab", "fpulab", "xsave", "--budget", "30", "-q", "-o",
+		      path, (char *)NULL);
+		_exit(127);
+	}
+	usleep(700 * 1000);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	if (access(path, F_OK) == 0) {
+		assert_int_equal(fpl_result_load(path, &r, &d), 0);
+		assert_true(json_array_size(r->warnings) >= 1);
+		fpl_result_free(r);
+		unlink(path);
+	}
+	assert_int_equal(rmdir(dir), 0);	/* no temporary file left */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_setup_xinuse),
+		cmocka_unit_test(test_cell_counts_mismatch),
+		cmocka_unit_test(test_bad_options_exit_2),
+		cmocka_unit_test(test_json_output),
+		cmocka_unit_test(test_sigint),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
