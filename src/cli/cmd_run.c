@@ -126,7 +126,7 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
 static void plan_free(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		for (size_t k = 0; k < p->e[i].nopts; k++)
+		for (size_t k = 0; k < MAX_OPTS; k++)	/* one past nopts when it was refused */
 			free(p->e[i].names[k]);
 	free(p->e);
 }

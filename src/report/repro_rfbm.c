@@ -51,7 +51,7 @@ static size_t table_cases(const struct fpl_result *r, const char *table,
 	size_t n = 0;
 
 	for (int k = 1; k <= MAX_CASES; k++) {
-		char spec[32];
+		char spec[48];
 
 		snprintf(spec, sizeof(spec), "experiment=rfbm case=%d", k);
 		for (size_t i = 0; i < r->nruns; i++) {
