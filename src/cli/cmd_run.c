@@ -115,7 +115,9 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
 	if (fpl_bench_find("xor") &&
 	    !add_preset(p, "xor", 4.0, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
 		err = -ENOMEM;
-	if (fpl_bench_find("section") && !add_preset(p, "section", 3.0, NULL))
+	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
+	if (fpl_bench_find("section") &&
+	    !add_preset(p, "section", 3.0, "chunks", "1k,4k,16k,64k", NULL))
 		err = -ENOMEM;
 	for (size_t i = 0; i < fpl_nbenches && !err; i++)
 		if (!planned(p, fpl_benches[i]) && !add(p, fpl_benches[i], 2.0))

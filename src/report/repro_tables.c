@@ -12,6 +12,13 @@
 
 #define BOOT_REPS 2000
 
+/* Rounded to a whole number without printing "-0". */
+static double whole(double v)
+{
+	v = round(v);
+	return v == 0 ? 0 : v;
+}
+
 static bool calib_run(const struct fpl_run *run)
 {
 	return !run->skipped && fpl_pick_match(run, "xor", "mode=calibrate");
@@ -210,17 +217,17 @@ static void lazy_one(const struct fpl_result *r, const struct fpl_run *eager, FI
 		p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
 	fprintf(f, "Inside: %.0f\nOutside: %.0f\n", in.median, out.median);
 	fprintf(f, "Percent speedup: %.0f [95%% CI %.0f, %.0f]   (eager restore, as in 2018)\n",
-		isfinite(e) ? e : 100 * (in.median / out.median - 1),
-		fpl_pick_extra(eager, "speedup_pct", "ci95_lo"),
-		fpl_pick_extra(eager, "speedup_pct", "ci95_hi"));
+		whole(isfinite(e) ? e : 100 * (in.median / out.median - 1)),
+		whole(fpl_pick_extra(eager, "speedup_pct", "ci95_lo")),
+		whole(fpl_pick_extra(eager, "speedup_pct", "ci95_hi")));
 	snprintf(spec, sizeof(spec), "policy=lazy workload=%.48s impl=%.48s chunk=%.48s "
 		 "insn=%.48s owner=%.48s", p[1], p[2], p[3], p[5], p[6]);
 	lazy = fpl_pick_run(r, "section", spec);
 	e = fpl_pick_extra(lazy, "speedup_pct", "estimate");
 	if (lazy && isfinite(e))
 		fprintf(f, "Percent speedup: %.0f [95%% CI %.0f, %.0f]   (lazy restore, Linux 5.2 "
-			"and later)\n", e, fpl_pick_extra(lazy, "speedup_pct", "ci95_lo"),
-			fpl_pick_extra(lazy, "speedup_pct", "ci95_hi"));
+			"and later)\n", whole(e), whole(fpl_pick_extra(lazy, "speedup_pct", "ci95_lo")),
+			whole(fpl_pick_extra(lazy, "speedup_pct", "ci95_hi")));
 	fputc('\n', f);
 }
 

@@ -251,11 +251,18 @@ static size_t noisy(const struct fpl_result *r, FILE *f)
 	size_t n = 0, total = 0;
 
 	for (size_t i = 0; i < r->nruns; i++) {
+		bool cycles = false;
+
+		for (size_t k = 0; k < r->runs[i]->nmetrics; k++)
+			cycles |= !strcmp(r->runs[i]->metrics[k]->unit, "cycles");
 		for (size_t k = 0; k < r->runs[i]->nmetrics; k++) {
 			const struct fpl_metric *m = r->runs[i]->metrics[k];
 			struct fpl_summary s;
 			double rel;
 
+			/* TSC ticks and ns repeat what the cycles say, when a run has cycles. */
+			if (!strcmp(m->unit, "tsc") || (!strcmp(m->unit, "ns") && cycles))
+				continue;
 			if (!timelike(m->unit) || derived(m->name) ||
 			    !fpl_pick_stat(r->runs[i], m->name, &s) || s.n < 5 || !s.median)
 				continue;
