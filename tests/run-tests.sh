@@ -4,7 +4,11 @@
 set -u
 pass=0 fail=0 skip=0 broken=""
 for t in "$@"; do
-	out=$("$t" 2>&1); rc=$?
+	# A bound on every test binary: a hung child or wait fails the run instead
+	# of holding CI. Minutes, where a binary needs seconds even on a busy box.
+	out=$(timeout -k 10 "${FPL_TEST_TIMEOUT:-300}" "$t" 2>&1); rc=$?
+	[ $rc -eq 124 ] || [ $rc -eq 137 ] && out="$out
+$(basename "$t"): timed out after ${FPL_TEST_TIMEOUT:-300} s"
 	printf '%s\n' "$out"
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
 	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)

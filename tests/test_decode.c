@@ -130,7 +130,7 @@ static unsigned tmp_entries(void)
 	unsigned n = 0;
 
 	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");  /* temporaries are dot files */
 	closedir(d);
 	return n;
 }

@@ -175,9 +175,21 @@ static void test_real_overhead_removal(void **state)
 	assert_true(c->tsc_hz > 1e8 && c->tsc_hz < 1e10);
 	assert_true(c->core_per_tsc > 0.2 && c->core_per_tsc < 5);
 	assert_true(c->step_tsc >= 1 && c->floor_tsc >= 0);
-	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
-	cyc = median(v.m_cycles);
-	print_message("100 IMULs with a ~2000-cycle fixed cost at N=8: %.1f cycles per rep\n", cyc);
+	/*
+	 * A real measurement: a preempted or throttled vCPU can spoil one
+	 * attempt, so up to five are made. Broken overhead removal leaves the
+	 * ~2000-cycle fixed cost in (about 550 per rep at N=8) every time.
+	 */
+	for (int attempt = 0; attempt < 5; attempt++) {
+		run = fpl_result_add_run(r, "t");
+		v = (struct fpl_variant){ .name = "imul", .timed = imul_plus_fixed, .run = run };
+		assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+		cyc = median(v.m_cycles);
+		print_message("100 IMULs with a ~2000-cycle fixed cost at N=8: %.1f cycles per rep\n",
+			      cyc);
+		if (cyc > 200 && cyc < 420)
+			break;
+	}
 	assert_true(cyc > 200 && cyc < 420);
 	assert_int_equal(fpl_clock_finish(c), 0);
 	assert_true(c->finished && c->core_per_tsc_end > 0);

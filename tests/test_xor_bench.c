@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Tests for fpulab xor (the command): bad input exits 2, the kernel's lines, sections, the sweep's metrics. */
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,13 +134,12 @@ static json_t *metric(json_t *run, const char *name)
 	return NULL;
 }
 
-static void test_sweep_json(void **state)
+/* Of one sweep's template samples, how many MB/s figures are positive; asserts the structure. */
+static size_t sweep_positive(char *out, size_t *nsamples)
 {
-	char *out = malloc(OUT_MAX);
 	json_error_t e;
-	json_t *doc, *runs, *x, *mc, *samples;
+	json_t *doc, *runs, *x, *mc, *samples, *ns, *s;
 	size_t i, pos = 0;
-	json_t *s;
 
 	assert_int_equal(run_bin("xor -q --json --sizes 4k --arities 2,3 --impl 8regs "
 				 "--budget 0.1", false, out, OUT_MAX), 0);
@@ -156,15 +156,42 @@ static void test_sweep_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(x, "params"), "size")),
 			 4096);
 	samples = json_object_get(metric(x, "speed"), "samples");
+	ns = json_object_get(metric(x, "ns"), "samples");
 	assert_true(json_array_size(samples) >= 2);
-	/* Differences of timings on a shared machine: most are positive, not all need be. */
-	json_array_foreach(samples, i, s)
+	assert_int_equal(json_array_size(samples), json_array_size(ns));
+	json_array_foreach(samples, i, s) {
+		double t = json_number_value(json_array_get(ns, i));
+
+		/* MB/s is the kernel's: 4096 bytes / ns per call * 1000, sample by sample */
+		assert_true(fabs(json_number_value(s) - 4096 / t * 1000) <=
+			    1e-6 * fabs(json_number_value(s)));
 		pos += json_number_value(s) > 0;
-	assert_true(pos * 2 > json_array_size(samples));
+	}
 	assert_string_equal(json_string_value(json_object_get(metric(mc, "speed"), "unit")),
 			    "MB/s");
 	assert_true(json_array_size(json_object_get(metric(x, "bytes_per_cycle"), "samples")) >= 2);
+	*nsamples = json_array_size(samples);
 	json_decref(doc);
+	return pos;
+}
+
+/*
+ * Samples are differences of timings (N and 2N calls): a preempted round
+ * can make one negative, and on a loaded machine many. Most are positive in
+ * at least one of three runs unless the difference is taken the wrong way.
+ */
+static void test_sweep_json(void **state)
+{
+	char *out = malloc(OUT_MAX);
+	size_t pos = 0, n = 0;
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		pos = sweep_positive(out, &n);
+		if (pos * 2 > n)
+			break;
+		print_message("attempt %d: %zu of %zu samples positive\n", attempt, pos, n);
+	}
+	assert_true(pos * 2 > n);
 	free(out);
 }
 

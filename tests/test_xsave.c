@@ -163,7 +163,8 @@ static void test_json_output(void **state)
 		struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "cycles");
 
 		assert_non_null(m);
-		assert_true(m->n >= 11);
+		/* 11 rounds is the aim; on a loaded machine the hard stop allows 3 */
+		assert_true(m->n >= 3);
 		assert_non_null(strstr(m->method, "throughput"));
 		assert_non_null(fpl_run_find_metric(r->runs[i], "tsc"));
 		assert_non_null(fpl_run_find_metric(r->runs[i], "ns"));
@@ -175,6 +176,25 @@ static void test_json_output(void **state)
 	free(out);
 }
 
+/*
+ * Wait for pid at most limit_s seconds; then kill it and fail: a child that
+ * ignores SIGINT must not hang the suite.
+ */
+static void wait_bounded(pid_t pid, int *st, double limit_s)
+{
+	for (double t = 0; t < limit_s; t += 0.01) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+
+		assert_true(r >= 0);
+		if (r == pid)
+			return;
+		usleep(10 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, st, 0);
+	fail_msg("fpulab xsave still running %.0f s after SIGINT", limit_s);
+}
+
 /* SIGINT during a run: exit 1, and -o FILE is either absent or a whole, loadable document. */
 static void test_sigint(void **state)
 {
@@ -182,23 +202,33 @@ static void test_sigint(void **state)
 	char dir[] = "/tmp/fpl-sigint-XXXXXX", path[128];
 	struct fpl_result *r = NULL;
 	struct fpl_diag d = { "" };
-	int st;
+	int st = 0;
 	pid_t pid;
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		freopen("/dev/null", "w", stdout);
-		freopen("/dev/null", "w", stderr);
-		execl(bin ? bin : "build/fpulab", "fpulab", "xsave", "--budget", "30", "-q", "-o",
-		      path, (char *)NULL);
-		_exit(127);
+	/*
+	 * The handler is installed once the clock is calibrated; a slow machine
+	 * may not get there in 0.7 s, and then SIGINT's default action ends the
+	 * child. Wait longer and try again; a missing handler fails every time.
+	 */
+	for (int attempt = 0; attempt < 5; attempt++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			freopen("/dev/null", "w", stdout);
+			freopen("/dev/null", "w", stderr);
+			execl(bin ? bin : "build/fpulab", "fpulab", "xsave", "--budget", "30", "-q",
+			      "-o", path, (char *)NULL);
+			_exit(127);
+		}
+		usleep((700u << attempt) * 1000);
+		kill(pid, SIGINT);
+		wait_bounded(pid, &st, 60);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGINT)
+			break;
+		print_message("attempt %d: SIGINT came before the handler\n", attempt);
 	}
-	usleep(700 * 1000);
-	kill(pid, SIGINT);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 1);
 	if (access(path, F_OK) == 0) {

@@ -38,4 +38,14 @@ int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fp
 int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
 		  struct fpl_diag *diag);
 
+/*
+ * The same for any content: fill(f, arg, diag) fills the temporary file
+ * (0 or -errno); then fsync and rename. 0 or -errno with diag naming path.
+ * The temporary file is PATH's directory/.NAME.tmpXXXXXX; a caller that must
+ * survive signals blocks them around the call.
+ */
+int fpl_write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg,
+							   struct fpl_diag *diag),
+			  void *arg, struct fpl_diag *diag);
+
 #endif

@@ -14,6 +14,7 @@
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
+#include "fpucmd.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -289,6 +290,11 @@ static int emit_all(struct fpl_session *s)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
+	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
+		s->print_table(s->result, stdout);
+		return fflush(stdout) ? fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table "
+						      "failed") : FPL_EXIT_OK;
+	}
 	if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 	return FPL_EXIT_OK;
@@ -376,65 +382,7 @@ void fpl_cli_bench_help(const char *bench, FILE *f)
 
 int fpl_cli_bench_main(const char *bench, int argc, char **argv)
 {
-	const struct fpl_bench *b = fpl_bench_find(bench);
-	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
-	struct fpl_diag diag = { "" };
-	struct fpl_session s;
-	size_t nopts = 0;
-	int rc;
+	const struct fpl_fpucmd cmd = { .bench = bench };
 
-	fpl_session_init(&s, bench);
-	if (!b || !opts) {
-		free(opts);
-		return fpl_cli_error(bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq;
-		const struct fpl_opt *o;
-		char *name;
-
-		rc = fpl_session_common_opt(&s, argc, argv, &i);
-		if (rc < 0)
-			goto out_usage;
-		if (rc)
-			continue;
-		if (strncmp(a, "--", 2) || !a[2]) {
-			rc = -fpl_cli_usage_error(bench, "unexpected argument '%s'", a);
-			goto out_usage;
-		}
-		eq = strchr(a, '=');
-		name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
-		if (!name) {
-			rc = -fpl_cli_error(bench, FPL_EXIT_FAIL, "out of memory");
-			goto out_usage;
-		}
-		o = fpl_bench_find_opt(b, name);
-		opts[nopts].name = name;
-		if (eq)
-			opts[nopts].value = eq + 1;
-		else if (o && o->type != FPL_OPT_FLAG && i + 1 < argc)
-			opts[nopts].value = argv[++i];
-		else if (o && o->type != FPL_OPT_FLAG) {
-			rc = -fpl_cli_usage_error(bench, "--%s needs a value", name);
-			nopts++;
-			goto out_usage;
-		}
-		nopts++;
-	}
-	if (fpl_bench_check_opts(b, opts, nopts, &diag)) {
-		rc = -fpl_cli_usage_error(bench, "%s", diag.msg);
-		goto out_usage;
-	}
-	rc = fpl_session_start(&s);
-	if (rc == FPL_EXIT_OK)
-		rc = fpl_session_run(&s, b, opts, nopts);
-	rc = fpl_session_end(&s, rc);
-	goto out;
-out_usage:
-	rc = -rc;
-out:
-	for (size_t k = 0; k < nopts; k++)
-		free((char *)opts[k].name);
-	free(opts);
-	return rc;
+	return fpl_fpucmd_main(&cmd, argc, argv);
 }

@@ -38,6 +38,17 @@ int fpl_cli_error(const char *cmd, int code, const char *fmt, ...) FPL_PRINTF(3,
 void fpl_cli_help(const struct fpl_cmd *cmd, FILE *f);
 /* True if argv holds -h or --help before any "--". */
 bool fpl_cli_wants_help(int argc, char **argv);
+/*
+ * getopt_long returned c (':' or '?'; optstring starts with ':', opterr = 0):
+ * the usage error naming the option. Returns FPL_EXIT_USAGE.
+ */
+int fpl_cli_getopt_error(const char *cmd, int c, int argc, char **argv);
+/*
+ * Write buf to path atomically (fpl_write_file_atomic) with the ending
+ * signals held off: no file or a whole one, never the temporary. Exit code:
+ * OK; USAGE when the path cannot be written (naming it); FAIL otherwise.
+ */
+int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
 
 /*
  * Running benchmarks from a command. A session holds what every result
@@ -63,6 +74,8 @@ struct fpl_session {
 	bool quick;			/* --quick */
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
+	/* The command's own table for people (section, xor); NULL: the generic one. */
+	void (*print_table)(const struct fpl_result *r, FILE *f);
 	/* state */
 	struct fpl_cpu *cpu;
 	struct fpl_clock *clock;

@@ -74,7 +74,8 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			o->metric = optarg;
@@ -113,7 +114,7 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			*fmt = FPL_CMP_MINISTAT;
 			break;
 		default:
-			return USAGE("bad option");
+			return fpl_cli_getopt_error("compare", opt, argc, argv);
 		}
 	}
 	if (argc - optind < 2)

@@ -72,88 +72,6 @@ static int read_image(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-/* The temporary file an interrupted write must not leave behind. */
-static char tmp_path[4096];
-static volatile sig_atomic_t tmp_armed;
-
-static void on_fatal_signal(int sig)
-{
-	if (tmp_armed)
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void block_signals(sigset_t *old, bool block)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	sigset_t set;
-
-	if (!block) {
-		sigprocmask(SIG_SETMASK, old, NULL);
-		return;
-	}
-	sigemptyset(&set);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(sigs); i++) {
-		sigaddset(&set, sigs[i]);
-		signal(sigs[i], on_fatal_signal);
-	}
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Write to PATH.tmpXXXXXX and rename: a reader (or a SIGINT) sees no file or a whole one. */
-static int write_atomic(const char *path, const void *buf, size_t len)
-{
-	mode_t um = umask(0);
-	sigset_t old;
-	int fd, err;
-
-	umask(um);
-	if (snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp_path))
-		return fpl_cli_error(CMD, FPL_EXIT_USAGE, "%s: name too long", path);
-	block_signals(&old, true);
-	fd = mkstemp(tmp_path);
-	tmp_armed = fd >= 0;
-	block_signals(&old, false);
-	if (fd < 0)
-		return fpl_cli_error(CMD, FPL_EXIT_USAGE, "%s: cannot create: %s", path,
-				     strerror(errno));
-	err = write_all(fd, buf, len);
-	if (!err && fchmod(fd, 0666 & ~um))
-		err = -errno;
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	block_signals(&old, true);
-	if (!err && rename(tmp_path, path))
-		err = -errno;
-	if (err)
-		unlink(tmp_path);
-	tmp_armed = 0;
-	block_signals(&old, false);
-	if (err)
-		return fpl_cli_error(CMD, FPL_EXIT_FAIL, "%s: %s", path, strerror(-err));
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct decode_opts *o)
 {
 	static const struct option lo[] = {
@@ -196,10 +114,8 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 		case 'r':
 			o->rfbm = optarg;
 			break;
-		case ':':
-			return fpl_cli_usage_error(CMD, "%s needs a value", argv[optind - 1]);
 		default:
-			return fpl_cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+			return fpl_cli_getopt_error(CMD, c, argc, argv);
 		}
 	}
 	if (optind != argc - 1)
@@ -246,7 +162,7 @@ static int convert(const struct decode_opts *o, const struct fpl_image *img, uin
 		return fpl_cli_error(CMD, err == -ENOMEM ? FPL_EXIT_FAIL : FPL_EXIT_USAGE,
 				     "%s: cannot convert: %s", o->path,
 				     diag.msg[0] ? diag.msg : strerror(-err));
-	rc = write_atomic(o->out, out, len);
+	rc = fpl_cli_write_file(CMD, o->out, out, len);
 	free(out);
 	return rc;
 }

@@ -164,9 +164,9 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 static int output(const struct info_opts *o, const struct fpl_cpu *cpu,
 		  const struct fpl_xstate *xs, const struct fpl_sysinfo *si)
 {
-	char *buf = NULL, tmp[4096];
+	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len), *f;
+	FILE *m = open_memstream(&buf, &len);
 	int err;
 
 	if (!m)
@@ -182,20 +182,9 @@ static int output(const struct info_opts *o, const struct fpl_cpu *cpu,
 		free(buf);
 		return fflush(stdout) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", o->output, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		free(buf);
-		return fpl_cli_error("info", FPL_EXIT_USAGE, "%s: %s", o->output, strerror(errno));
-	}
-	err = fwrite(buf, 1, len, f) != len;
-	err |= fclose(f) != 0;
+	err = fpl_cli_write_file("info", o->output, buf, len);
 	free(buf);
-	if (err || rename(tmp, o->output)) {
-		unlink(tmp);
-		return fpl_cli_error("info", FPL_EXIT_FAIL, "%s: cannot write", o->output);
-	}
-	return FPL_EXIT_OK;
+	return err;
 }
 
 static int parse(int argc, char **argv, struct info_opts *o)
@@ -217,11 +206,8 @@ static int parse(int argc, char **argv, struct info_opts *o)
 		case 'd': o->dump = true; break;
 		case 'c': o->cpuid = optarg; break;
 		case 'o': o->output = optarg; break;
-		case ':':
-			return fpl_cli_usage_error("info", "option '%s' needs an argument",
-						   argv[optind - 1]);
 		default:
-			return fpl_cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+			return fpl_cli_getopt_error("info", c, argc, argv);
 		}
 	}
 	if (optind < argc)

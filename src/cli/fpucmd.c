@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* A benchmark command with its own table: the session of cli.h, with the printer in place of the generic table. */
+/* A benchmark command with its own table: the session of cli.h with its print_table hook. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -40,58 +40,6 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 	return FPL_EXIT_OK;
 }
 
-static void warnings(const struct fpl_session *s)
-{
-	size_t i;
-	json_t *w;
-
-	json_array_foreach(s->result->warnings, i, w)
-		fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
-	for (size_t r = 0; r < s->result->nruns; r++)
-		json_array_foreach(s->result->runs[r]->warnings, i, w)
-			fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
-}
-
-/* fpl_session_end(), except that the table for people is the command's own. */
-static int end(const struct fpl_fpucmd *cmd, struct fpl_session *s, int rc)
-{
-	struct fpl_diag diag = { "" };
-	json_t *cj;
-
-	if (s->clock && s->result) {
-		fpl_clock_finish(s->clock);
-		if (s->clock->suspect)
-			fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
-					"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
-					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
-					FPL_CLOCK_DRIFT_MAX_PCT);
-		cj = fpl_clock_json(s->clock);
-		if (cj)
-			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
-		json_object_set_new(s->result->host, "clock", cj);
-		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
-			if (s->out_path && fpl_emit_file(s->result, s->format_given ? s->format :
-							 FPL_FMT_JSON, s->out_path, &diag))
-				rc = fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-			else if (s->json_stdout || s->format != FPL_FMT_TABLE) {
-				if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format,
-					     stdout, &diag))
-					rc = fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-			} else {
-				cmd->print(s->result, stdout);
-			}
-		}
-		warnings(s);
-	}
-	fpl_result_free(s->result);
-	fpl_clock_free(s->clock);
-	free(s->cpu);
-	s->result = NULL;
-	s->clock = NULL;
-	s->cpu = NULL;
-	return rc;
-}
-
 int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
@@ -102,6 +50,7 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 	int rc;
 
 	fpl_session_init(&s, cmd->bench);
+	s.print_table = cmd->print;
 	if (!b || !opts) {
 		free(opts);
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
@@ -119,7 +68,7 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 		rc = fpl_session_start(&s);
 		if (rc == FPL_EXIT_OK)
 			rc = fpl_session_run(&s, b, opts, nopts);
-		rc = end(cmd, &s, rc);
+		rc = fpl_session_end(&s, rc);
 	}
 	for (size_t k = 0; k < nopts; k++)
 		free((char *)opts[k].name);

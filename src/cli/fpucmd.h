@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Commands whose table is their own (section, xor): options, checks, run, then their printer or an emitter. */
+/* Benchmark commands: options, extra checks, run, then their own table (section, xor) or an emitter. */
 #ifndef FPULAB_CLI_FPUCMD_H
 #define FPULAB_CLI_FPUCMD_H
 

@@ -6,48 +6,26 @@
 #include "fpulab/chacha20.h"
 #include "fpulab/xstate.h"
 #include "kernels/chacha20_internal.h"
+#include "kernels/kernel_feat.h"
 
-static bool always(const struct fpl_cpu *cpu, const char **why)
-{
-	return true;
-}
-
-static bool need(const struct fpl_cpu *cpu, enum fpl_feature f, const char **why,
-		 const char *msg)
-{
-	if (cpu && fpl_cpu_has(cpu, f))
-		return true;
-	if (why)
-		*why = msg;
-	return false;
-}
-
-static bool has_sse2(const struct fpl_cpu *cpu, const char **why)
-{
-	return need(cpu, FPL_FEAT_SSE2, why, "needs SSE2");
-}
-
-/* each file may use whatever its build flags allow (see the Makefile's ISA_*) */
 static bool has_avx2(const struct fpl_cpu *cpu, const char **why)
 {
-	return need(cpu, FPL_FEAT_AVX2, why, "needs AVX2 with YMM state enabled in XCR0") &&
-	       need(cpu, FPL_FEAT_FMA, why, "needs FMA");
+	return fpl_kernel_need(cpu, FPL_FEAT_AVX2, why,
+			       "needs AVX2 with YMM state enabled in XCR0") &&
+	       fpl_kernel_need(cpu, FPL_FEAT_FMA, why, "needs FMA");
 }
 
+/* the avx512 file is built with -mavx2 -mfma as well */
 static bool has_avx512(const struct fpl_cpu *cpu, const char **why)
 {
-	return need(cpu, FPL_FEAT_AVX512F, why, "needs AVX-512F with ZMM state enabled in XCR0") &&
-	       need(cpu, FPL_FEAT_AVX512BW, why, "needs AVX-512BW") &&
-	       need(cpu, FPL_FEAT_AVX512VL, why, "needs AVX-512VL") &&
-	       need(cpu, FPL_FEAT_AVX512DQ, why, "needs AVX-512DQ") &&
-	       has_avx2(cpu, why);
+	return fpl_kernel_has_avx512(cpu, why) && has_avx2(cpu, why);
 }
 
 static const struct fpl_chacha20_impl impls[] = {
-	{ "scalar", "C", "one block, 16 general registers", 1, 0, always,
+	{ "scalar", "C", "one block, 16 general registers", 1, 0, fpl_kernel_always,
 	  fpl_chacha20_xor_scalar },
 	{ "sse", "SSE2", "a row per xmm, two blocks in flight", 2, FPL_XFEATURE_MASK_SSE,
-	  has_sse2, fpl_chacha20_xor_sse },
+	  fpl_kernel_has_sse2, fpl_chacha20_xor_sse },
 	{ "avx2", "AVX2", "a row per 128-bit lane, 2 blocks per ymm, four in flight", 4,
 	  FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM, has_avx2, fpl_chacha20_xor_avx2 },
 	{ "avx512", "AVX-512F", "a row per 128-bit lane, 4 blocks per zmm, eight in flight", 8,

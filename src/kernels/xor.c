@@ -5,40 +5,12 @@
 
 #include "fpulab/xor.h"
 #include "fpulab/xstate.h"
+#include "kernels/kernel_feat.h"
 #include "kernels/xor_internal.h"
-
-static bool always(const struct fpl_cpu *cpu, const char **why)
-{
-	return true;
-}
-
-static bool need(const struct fpl_cpu *cpu, enum fpl_feature f, const char **why,
-		 const char *msg)
-{
-	if (cpu && fpl_cpu_has(cpu, f))
-		return true;
-	if (why)
-		*why = msg;
-	return false;
-}
-
-static bool has_sse2(const struct fpl_cpu *cpu, const char **why)
-{
-	return need(cpu, FPL_FEAT_SSE2, why, "needs SSE2");
-}
 
 static bool has_avx(const struct fpl_cpu *cpu, const char **why)
 {
-	return need(cpu, FPL_FEAT_AVX, why, "needs AVX with YMM state enabled in XCR0");
-}
-
-/* the file is built with F, BW, VL and DQ, so gcc may use any of them */
-static bool has_avx512(const struct fpl_cpu *cpu, const char **why)
-{
-	return need(cpu, FPL_FEAT_AVX512F, why, "needs AVX-512F with ZMM state enabled in XCR0") &&
-	       need(cpu, FPL_FEAT_AVX512BW, why, "needs AVX-512BW") &&
-	       need(cpu, FPL_FEAT_AVX512VL, why, "needs AVX-512VL") &&
-	       need(cpu, FPL_FEAT_AVX512DQ, why, "needs AVX-512DQ");
+	return fpl_kernel_need(cpu, FPL_FEAT_AVX, why, "needs AVX with YMM state enabled in XCR0");
 }
 
 #define ROW(n, i, sh, xf, sup, p) { .name = n, .isa = i, .shape = sh, .xfeatures = xf,	\
@@ -46,19 +18,19 @@ static bool has_avx512(const struct fpl_cpu *cpu, const char **why)
 
 static const struct fpl_xor_impl impls[] = {
 	ROW("8regs", "C", "8 words per iteration, each read-xor-write in turn",
-	    0, always, fpl_xor_8regs),
+	    0, fpl_kernel_always, fpl_xor_8regs),
 	ROW("32regs", "C", "8 words per iteration loaded, xored and stored in bursts",
-	    0, always, fpl_xor_32regs),
+	    0, fpl_kernel_always, fpl_xor_32regs),
 	ROW("generic_sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B per group",
-	    FPL_XFEATURE_MASK_SSE, has_sse2, fpl_xor_sse),
+	    FPL_XFEATURE_MASK_SSE, fpl_kernel_has_sse2, fpl_xor_sse),
 	ROW("prefetch64-sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B every 64 B",
-	    FPL_XFEATURE_MASK_SSE, has_sse2, fpl_xor_sse_pf64),
+	    FPL_XFEATURE_MASK_SSE, fpl_kernel_has_sse2, fpl_xor_sse_pf64),
 	/* a VEX write zeroes the upper halves too, so YMM state is written */
 	ROW("avx", "AVX", "512 B per iteration, 16 ymm blocks, vxorps from memory, no prefetch",
 	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM, has_avx, fpl_xor_avx),
 	ROW("avx512", "AVX-512F", "512 B per iteration, 8 zmm blocks, vpternlogq 0x96",
 	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_ZMM_Hi256,
-	    has_avx512, fpl_xor_avx512),
+	    fpl_kernel_has_avx512, fpl_xor_avx512),
 };
 
 const struct fpl_xor_impl *fpl_xor_impls(size_t *n)

@@ -282,8 +282,9 @@ int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fp
 	return err;
 }
 
-int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
-		  struct fpl_diag *diag)
+int fpl_write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg,
+							   struct fpl_diag *diag),
+			  void *arg, struct fpl_diag *diag)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	char *dup = strdup(path), *tmp = NULL;
@@ -291,8 +292,10 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 	int fd = -1, err = -ENOMEM;
 	mode_t mode;
 
-	if (!*base)
+	if (!*base) {
+		free(dup);
 		return fpl_diag_set(diag, -EISDIR, "%s: names a directory, not a file", path);
+	}
 	/* The temporary file must be in the same directory, or rename is not atomic. */
 	if (!dup || asprintf(&tmp, "%s/.%s.tmpXXXXXX", dirname(dup), base) < 0) {
 		tmp = NULL;
@@ -318,7 +321,9 @@ int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *p
 		close(fd);
 		goto fail;
 	}
-	err = fpl_emit(r, fmt, f, diag);
+	err = fill(f, arg, diag);
+	if (!err && (fflush(f) || ferror(f)))
+		err = -EIO;
 	if (err)
 		goto fail;
 	if (fsync(fileno(f))) {
@@ -346,4 +351,24 @@ out:
 	free(tmp);
 	free(dup);
 	return err;
+}
+
+struct emit_arg {
+	const struct fpl_result *r;
+	enum fpl_format fmt;
+};
+
+static int emit_cb(FILE *f, void *arg, struct fpl_diag *diag)
+{
+	const struct emit_arg *a = arg;
+
+	return fpl_emit(a->r, a->fmt, f, diag);
+}
+
+int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
+		  struct fpl_diag *diag)
+{
+	struct emit_arg a = { r, fmt };
+
+	return fpl_write_file_atomic(path, emit_cb, &a, diag);
 }

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The difference between two interleaved variants with its confidence interval. */
+#ifndef FPULAB_BENCH_ABDIFF_H
+#define FPULAB_BENCH_ABDIFF_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/*
+ * diff = mean(b) - mean(a), an interval at level conf, and the same as a
+ * percentage of mean(a). Welch: two samples, unequal variances,
+ * Welch-Satterthwaite degrees of freedom (fpl_welch in fpulab/stats.h). Paired: one-sample t on d[i] =
+ * b[i] - a[i] (a and b taken side by side in the same round).
+ */
+struct fpl_abdiff {
+	const char *test;
+	size_t na, nb;
+	double mean_a, mean_b;
+	double diff, se, df, t, lo, hi;
+	double pct, pct_lo, pct_hi;
+	double conf;
+};
+
+/* 0, -EINVAL with fewer than 2 values on a side. */
+int fpl_abdiff_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
+		     struct fpl_abdiff *d);
+int fpl_abdiff_paired(const double *a, const double *b, size_t n, double conf,
+		      struct fpl_abdiff *d);
+/* Yuen's trimmed t (trim percent cut from each end): robust to the odd preempted batch. */
+int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, double trim,
+		    double conf, struct fpl_abdiff *d);
+/* True when the interval excludes 0. */
+int fpl_abdiff_resolved(const struct fpl_abdiff *d);
+/* {"test", "diff", "ci_lo", "ci_hi", "pct", "pct_lo", "pct_hi", "df", "conf", "verdict"} */
+json_t *fpl_abdiff_json(const struct fpl_abdiff *d, const char *unit);
+/* "+0.21% (95% CI +0.05% .. +0.37%)" or "no difference proven at 95% (CI -0.1% .. +0.2%)" */
+void fpl_abdiff_verdict(const struct fpl_abdiff *d, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* ctxsw: two tasks ping-pong one byte over two pipes; live extended state, placement, A/B. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/stats.h"
+#include "abdiff.h"
+#include "pingpong.h"
+
+#define BATCH_NS	1000000.0	/* auto batch: about 1 ms of round trips */
+#define WARMUP_S	0.2
+
+static const char *const modes[] = { "processes", "threads", NULL };
+static const char *const placements[] = { "same", "cross", "free", NULL };
+static const char *const refreshes[] = { "write", "batch", NULL };
+
+static const struct fpl_opt ctxsw_opts[] = {
+	{ "mode", FPL_OPT_STR, "processes", 0, 0, modes, "tasks: fork()ed processes or threads" },
+	{ "placement", FPL_OPT_STR, "same", 0, 0, placements,
+	  "same: both tasks on one CPU; cross: on two CPUs; free: unbound" },
+	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
+	  "components each task makes live before writing: none, init, or a mask (avx512, 0xe0)" },
+	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
+	  "STATE_A,STATE_B: alternate two states in interleaved batches, report B - A with a "
+	  "95% interval (join components inside one state with '+')" },
+	{ "refresh", FPL_OPT_STR, "write", 0, 0, refreshes,
+	  "write: XRSTOR the state before every write; batch: once per batch, kept live "
+	  "across switches by the kernel (verified with XINUSE)" },
+	{ "batch", FPL_OPT_INT, "0", 0, 1e7, NULL, "round trips per sample; 0: about 1 ms" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+
+struct ctxsw_cfg {
+	bool threads, ab;
+	const char *placement;
+	const char *state_name[FPL_LIVE_MAX];
+	uint64_t mask[FPL_LIVE_MAX];
+	bool none;
+	unsigned long batch;
+	double budget_s;
+};
+
+static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
+			struct fpl_run *run, char *buf, size_t len)
+{
+	const char *ab = fpl_bench_opt(env, "ab");
+	struct fpl_diag diag = { "" };
+	struct fpl_xstate xs;
+	char *comma;
+	int err;
+
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (err)
+		return err;
+	if (!ab) {
+		c->state_name[0] = fpl_bench_opt(env, "state");
+		err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], &diag);
+		goto out;
+	}
+	snprintf(buf, len, "%s", ab);
+	comma = strchr(buf, ',');
+	if (!comma || strchr(comma + 1, ',')) {
+		fpl_run_warn(run, "--ab '%s': give two states as A,B (join components with '+')",
+			     ab);
+		return -EINVAL;
+	}
+	*comma = 0;
+	c->ab = true;
+	c->state_name[0] = buf;
+	c->state_name[1] = comma + 1;
+	for (unsigned i = 0; i < 2 && !err; i++) {
+		bool none;
+
+		err = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], &diag);
+		if (!err && none)
+			err = fpl_diag_set(&diag, -EINVAL, "--ab: 'none' cannot be compared; use init");
+	}
+out:
+	if (err == -ENOTSUP)
+		fpl_run_skip(run, "%s", diag.msg);
+	else if (err)
+		fpl_run_warn(run, "%s", diag.msg);
+	return err;
+}
+
+/* Both tasks' CPU sets for the placement, and the first two usable CPUs. */
+static int placement_sets(const struct fpl_bench_env *env, const char *placement,
+			  cpu_set_t *a, cpu_set_t *b, struct fpl_run *run)
+{
+	int ca, cb, err = fpl_cpu_pair(env->pin_cpu, &ca, &cb);
+
+	if (err)
+		return err;
+	CPU_ZERO(a);
+	CPU_ZERO(b);
+	if (!strcmp(placement, "free")) {
+		fpl_cpuset_all(a);
+		fpl_cpuset_all(b);
+		return 0;
+	}
+	CPU_SET(ca, a);
+	CPU_SET(strcmp(placement, "cross") ? ca : cb, b);
+	if (!strcmp(placement, "cross") && ca == cb)
+		fpl_run_warn(run, "only one CPU usable: cross placement runs both tasks on CPU %d",
+			     ca);
+	return 0;
+}
+
+static int pp_open(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
+		   struct fpl_run *run)
+{
+	struct fpl_diag diag = { "" };
+	int err;
+
+	pp->p1[0] = pp->p1[1] = pp->p2[0] = pp->p2[1] = -1;
+	pp->threads = c->threads;
+	pp->sh = fpl_shared_alloc(sizeof(*pp->sh));
+	if (!pp->sh)
+		return fpl_run_warn(run, "mmap: %s", strerror(errno)), -ENOMEM;
+	if (pipe(pp->p1) || pipe(pp->p2)) {
+		err = -errno;
+		fpl_run_warn(run, "pipe: %s", strerror(errno));
+		return err;
+	}
+	if (c->none)
+		return 0;
+	pp->nstates = c->ab ? 2 : 1;
+	err = fpl_live_init(&pp->live, env->cpu, c->mask, pp->nstates, &diag);
+	if (err == -ENOTSUP)
+		fpl_run_skip(run, "%s", diag.msg);
+	else if (err)
+		fpl_run_warn(run, "%s", diag.msg);
+	return err;
+}
+
+
+struct pp_metrics {
+	struct fpl_metric *rt[FPL_LIVE_MAX];	/* ns per round trip, one sample per batch */
+	struct fpl_metric *med[FPL_LIVE_MAX];	/* median single round trip of each batch */
+	struct fpl_metric *set[FPL_LIVE_MAX];	/* ns of state setting per round trip (A/B only) */
+	double ticks, ns;			/* all batches: TSC ticks and ns, for the TSC rate */
+};
+
+static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
+{
+	unsigned nst = c->ab ? 2 : 1;
+	double end = (double)fpl_pp_now_ns() + warm_s * 1e9, sum = 0, t;
+	unsigned long count = 0, n;
+
+	do {
+		for (unsigned st = 0; st < nst; st++) {
+			*err = fpl_pp_batch(pp, st, 32, &t, NULL);
+			if (*err)
+				return 0;
+			sum += t;
+			count++;
+		}
+	} while ((double)fpl_pp_now_ns() < end);
+	if (c->batch)
+		return c->batch;
+	n = (unsigned long)(BATCH_NS / (sum / count));
+	return n < 16 ? 16 : n > 1000000 ? 1000000 : n;
+}
+
+/* One batch: its mean, its median single round trip (in TSC ticks until the end), its set cost. */
+static int sample(struct fpl_pp *pp, struct pp_metrics *m, unsigned st, unsigned long n,
+		  uint32_t *ticks, double *work)
+{
+	double t, sum = 0;
+	int err = fpl_pp_batch(pp, st, n, &t, ticks);
+
+	if (err)
+		return err;
+	for (unsigned long i = 0; i < n; i++) {
+		work[i] = ticks[i];
+		sum += ticks[i];
+	}
+	fpl_sort(work, n);
+	m->ticks += sum;
+	m->ns += t * n;
+	err = fpl_metric_add(m->rt[st], t);
+	if (!err)
+		err = fpl_metric_add(m->med[st], fpl_quantile_sorted(work, n, 0.5));
+	if (!err && m->set[st])
+		err = fpl_metric_add(m->set[st], fpl_pp_set_cost(pp, st, n));
+	return err;
+}
+
+/* Rounds of one batch per state, in A B, B A order so that a linear drift hits both alike. */
+static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
+		   struct pp_metrics *m, unsigned long n, double *elapsed)
+{
+	unsigned nst = c->ab ? 2 : 1;
+	double start = (double)fpl_pp_now_ns(), end = start + c->budget_s * 1e9;
+	uint32_t *ticks = malloc(n * sizeof(*ticks));
+	double *work = malloc(n * sizeof(*work));
+	int err = ticks && work ? 0 : -ENOMEM;
+
+	for (unsigned long round = 0; !err; round++) {
+		double now = (double)fpl_pp_now_ns();
+
+		if (fpl_bench_stopped(env)) {
+			err = -EINTR;
+			break;
+		}
+		if (now >= end && round >= 3)
+			break;
+		for (unsigned k = 0; k < nst && !err; k++)
+			err = sample(pp, m, round & 1 ? nst - 1 - k : k, n, ticks, work);
+		if (!(round & 63))
+			fpl_bench_progress(env, (now - start) / (end - start), "ping-pong");
+	}
+	*elapsed = ((double)fpl_pp_now_ns() - start) / 1e9;
+	free(ticks);
+	free(work);
+	/* The medians to ns with the TSC rate of this very run. */
+	for (unsigned st = 0; st < nst && m->ticks > 0; st++)
+		for (size_t i = 0; i < m->med[st]->n; i++)
+			m->med[st]->samples[i] *= m->ns / m->ticks;
+	return err;
+}
+
+static void param_seen(struct fpl_run *run, const char *who, const struct fpl_pp_seen *s)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "cpus_%s", who);
+	fpl_run_param_str(run, key, s->cpus);
+	snprintf(key, sizeof(key), "cpu_end_%s", who);
+	fpl_run_param_int(run, key, s->cpu_end);
+}
+
+/* XINUSE as each task saw it: every component of the state live, every other one init. */
+static void verify_state(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c)
+{
+	static const char *const who[2] = { "initiator", "echo" };
+	bool ok = true, any = false;
+	char key[64], val[96];
+
+	if (!pp->nstates)
+		return;
+	if (!pp->live.xinuse) {
+		fpl_run_param_str(run, "state_verified", "no (no XGETBV with ECX=1)");
+		return;
+	}
+	for (unsigned t = 0; t < 2; t++) {
+		for (unsigned st = 0; st < pp->nstates; st++) {
+			const struct fpl_pp_seen *s = &pp->sh->seen[t];
+			uint64_t want = c->mask[st], others = pp->live.rfbm & ~want;
+			bool live = (s->xin_and[st] & want) == want;
+			bool init = !(s->xin_or[st] & others);
+
+			snprintf(key, sizeof(key), "xinuse_%s%s%s", who[t], c->ab ? "_" : "",
+				 c->ab ? (st ? "b" : "a") : "");
+			if (!s->checks[st]) {
+				fpl_run_param_str(run, key, "not checked");
+				continue;
+			}
+			any = true;
+			snprintf(val, sizeof(val), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
+				 s->xin_and[st], s->xin_or[st], s->checks[st]);
+			fpl_run_param_str(run, key, val);
+			if (!live)
+				fpl_run_warn(run, "%s task: state 0x%" PRIx64 " not live in every "
+					     "check (XINUSE and 0x%" PRIx64 ")", who[t], want,
+					     s->xin_and[st]);
+			if (!init)
+				fpl_run_warn(run, "%s task: components outside 0x%" PRIx64 " seen in "
+					     "use (XINUSE or 0x%" PRIx64 ")", who[t], want,
+					     s->xin_or[st]);
+			ok = ok && live && init;
+		}
+	}
+	fpl_run_param_str(run, "state_verified", !any ? "no (no checks)" : ok ? "yes" : "NO");
+}
+
+static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const char *sfx,
+		       const char *method)
+{
+	char name[40], meth[512];
+	struct fpl_metric *sw, *rate;
+
+	snprintf(name, sizeof(name), "switch%s", sfx);
+	snprintf(meth, sizeof(meth), "%s; half a round trip", method);
+	sw = fpl_run_add_metric(run, name, "ns", meth);
+	snprintf(name, sizeof(name), "round_trips_per_s%s", sfx);
+	snprintf(meth, sizeof(meth), "%s; 1e9 / ns per round trip", method);
+	rate = fpl_run_add_metric(run, name, "ops/s", meth);
+	if (!sw || !rate)
+		return -ENOMEM;
+	for (size_t i = 0; i < rt->n; i++)
+		if (fpl_metric_add(sw, rt->samples[i] / 2) ||
+		    fpl_metric_add(rate, 1e9 / rt->samples[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *method)
+{
+	struct fpl_abdiff w, p, ws, y;
+	const struct fpl_metric *a = m->rt[0], *b = m->rt[1];
+	size_t n = a->n < b->n ? a->n : b->n;
+	struct fpl_metric *d;
+	json_t *extra;
+	char meth[600];
+
+	if (fpl_abdiff_welch(a->samples, a->n, b->samples, b->n, 0.95, &w) ||
+	    fpl_abdiff_paired(a->samples, b->samples, n, 0.95, &p))
+		return fpl_run_warn(run, "too few samples for a difference"), 0;
+	snprintf(meth, sizeof(meth), "B - A per round (%s); Welch on all batches in extra", method);
+	d = fpl_run_add_metric(run, "difference", "ns", meth);
+	extra = json_object();
+	if (!d || !extra)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
+			return -ENOMEM;
+	json_object_set_new(extra, "welch", fpl_abdiff_json(&w, "ns"));
+	/* The verdict where a table shows it: B - A as a percentage of A. */
+	fpl_abdiff_verdict(&w, meth, sizeof(meth));
+	fpl_run_param_str(run, "b_minus_a_welch", meth);
+	json_object_set_new(extra, "paired", fpl_abdiff_json(&p, "ns"));
+	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 20, 0.95, &y)) {
+		json_object_set_new(extra, "yuen", fpl_abdiff_json(&y, "ns"));
+		fpl_abdiff_verdict(&y, meth, sizeof(meth));
+		fpl_run_param_str(run, "b_minus_a_yuen", meth);
+	}
+	if (!fpl_abdiff_welch(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
+			      m->med[1]->n, 0.95, &y)) {
+		json_object_set_new(extra, "median_welch", fpl_abdiff_json(&y, "ns"));
+		fpl_abdiff_verdict(&y, meth, sizeof(meth));
+		fpl_run_param_str(run, "b_minus_a_median", meth);
+	}
+	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
+					   m->set[1]->n, 0.95, &ws)) {
+		double diff = w.diff - ws.diff, se = sqrt(w.se * w.se + ws.se * ws.se);
+
+		json_object_set_new(extra, "set_cost_welch", fpl_abdiff_json(&ws, "ns"));
+		/* Large df: the normal quantile is the t quantile here. */
+		json_object_set_new(extra, "minus_set_cost",
+				    json_pack("{s:f, s:f, s:f, s:f}", "diff", diff,
+					      "ci_lo", diff - 1.96 * se, "ci_hi", diff + 1.96 * se,
+					      "pct", 100 * diff / w.mean_a));
+	}
+	d->extra = extra;
+	return 0;
+}
+
+static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c,
+		  const struct pp_metrics *m, unsigned long n, double elapsed)
+{
+	char buf[32];
+	int err = 0;
+
+	fpl_run_param_int(run, "batch", (long long)n);
+	fpl_run_param_real(run, "elapsed_s", elapsed);
+	if (m->ticks > 0)
+		fpl_run_param_real(run, "tsc_hz_measured", m->ticks / m->ns * 1e9);
+	if (pp->nstates) {
+		fpl_run_param_str(run, "rfbm", fpl_live_mask_str(pp->live.rfbm, buf, sizeof(buf)));
+		for (unsigned st = 0; st < pp->nstates; st++)
+			fpl_run_param_str(run, c->ab ? (st ? "mask_b" : "mask_a") : "mask",
+					  fpl_live_mask_str(c->mask[st], buf, sizeof(buf)));
+	}
+	param_seen(run, "initiator", &pp->sh->seen[0]);
+	param_seen(run, "echo", &pp->sh->seen[1]);
+	verify_state(run, pp, c);
+	for (unsigned st = 0; st < (c->ab ? 2u : 1u) && !err; st++)
+		err = add_derived(run, m->rt[st], c->ab ? (st ? "_b" : "_a") : "", m->rt[st]->method);
+	if (!err && c->ab)
+		err = add_ab(run, m, m->rt[0]->method);
+	return err;
+}
+
+static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct fpl_pp *pp,
+			struct pp_metrics *m, unsigned long n)
+{
+	char meth[512], name[32];
+
+	snprintf(meth, sizeof(meth), "pipe ping-pong, 1 byte each way, %s, placement %s; "
+		 "%lu round trips per sample timed with CLOCK_MONOTONIC_RAW; ns per round trip%s",
+		 c->threads ? "threads" : "processes", c->placement, n,
+		 !pp->nstates ? "" : pp->each ? "; each task XRSTORs its state before every write"
+		 : "; state XRSTORed once per batch and kept live by the kernel");
+	for (unsigned st = 0; st < (c->ab ? 2u : 1u); st++) {
+		snprintf(name, sizeof(name), "round_trip%s", c->ab ? (st ? "_b" : "_a") : "");
+		m->rt[st] = fpl_run_add_metric(run, name, "ns", meth);
+		if (!m->rt[st])
+			return -ENOMEM;
+		snprintf(name, sizeof(name), "round_trip_median%s", c->ab ? (st ? "_b" : "_a") : "");
+		m->med[st] = fpl_run_add_metric(run, name, "ns", "median of the batch's single round "
+						"trips, each timed with lfence;rdtsc, converted with "
+						"the TSC rate measured over this run; robust to "
+						"preemption by other tasks");
+		if (!m->med[st])
+			return -ENOMEM;
+		if (!c->ab || !pp->each)
+			continue;
+		snprintf(name, sizeof(name), "set_cost_%s", st ? "b" : "a");
+		m->set[st] = fpl_run_add_metric(run, name, "ns",
+						"2 XRSTORs of the state back to back after each "
+						"batch, in the initiator alone; ns per round trip");
+		if (!m->set[st])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run,
+		    char *buf, size_t len)
+{
+	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 20) : (env->quick ? 0.5 : 3);
+	int err;
+
+	c->threads = !strcmp(fpl_bench_opt(env, "mode"), "threads");
+	c->placement = fpl_bench_opt(env, "placement");
+	c->batch = (unsigned long)fpl_bench_opt_int(env, "batch", 0);
+	c->budget_s = env->budget_s > 0 ? env->budget_s : def;
+	fpl_run_param_str(run, "mode", c->threads ? "threads" : "processes");
+	fpl_run_param_str(run, "placement", c->placement);
+	err = parse_states(env, c, run, buf, len);
+	if (err)
+		return err;
+	if (c->ab) {
+		fpl_run_param_str(run, "state_a", c->state_name[0]);
+		fpl_run_param_str(run, "state_b", c->state_name[1]);
+	} else {
+		fpl_run_param_str(run, "state", c->state_name[0]);
+	}
+	if (!c->none)
+		fpl_run_param_str(run, "refresh", fpl_bench_opt(env, "refresh"));
+	fpl_run_param_real(run, "budget_s", c->budget_s);
+	return 0;
+}
+
+static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const struct ctxsw_cfg *c,
+		    struct fpl_run *run)
+{
+	struct fpl_diag diag = { "" };
+	struct pp_metrics m;
+	cpu_set_t sa, sb;
+	unsigned long n;
+	double elapsed = 0;
+	int err, err2;
+
+	memset(&m, 0, sizeof(m));
+	err = placement_sets(env, c->placement, &sa, &sb, run);
+	if (err)
+		return fpl_run_warn(run, "no usable CPU found (hwloc)"), err;
+	if (sched_setaffinity(0, sizeof(sa), &sa)) {
+		err = -errno;
+		fpl_run_warn(run, "sched_setaffinity: %s", strerror(errno));
+		return err;
+	}
+	fpl_pp_seen_start(&pp->sh->seen[0]);
+	err = fpl_task_start(&pp->echo, c->threads, &sb, fpl_pp_echo, pp, &diag);
+	if (err)
+		return fpl_run_warn(run, "%s", diag.msg), err;
+	n = calibrate(pp, c, fmin(WARMUP_S, c->budget_s / 10), &err);
+	if (!err)
+		err = make_metrics(run, c, pp, &m, n);
+	if (!err)
+		err = measure(pp, c, env, &m, n, &elapsed);
+	pp->sh->seen[0].cpu_end = sched_getcpu();
+	fpl_pp_stop_echo(pp);
+	if (err == -EPIPE)
+		fpl_run_warn(run, "the echo task ended early (status %d)", pp->echo.status);
+	else if (err && err != -EINTR)
+		fpl_run_warn(run, "ping-pong: %s", strerror(-err));
+	if (err == -EINTR)
+		fpl_run_warn(run, "interrupted after %.2f s: samples so far kept", elapsed);
+	if (!m.rt[0] || (err && err != -EINTR))
+		return err;
+	err2 = record(run, pp, c, &m, n, elapsed);
+	return err ? err : err2;
+}
+
+static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
+{
+	struct fpl_run *run = fpl_result_add_run(res, "ctxsw");
+	struct ctxsw_cfg c = { 0 };
+	struct fpl_pp pp = { .p1 = { -1, -1 }, .p2 = { -1, -1 } };
+	cpu_set_t old;
+	char abbuf[128];
+	int err;
+
+	if (!run)
+		return -ENOMEM;
+	err = read_cfg(env, &c, run, abbuf, sizeof(abbuf));
+	if (err)
+		return err == -ENOTSUP ? 0 : err;
+	pp.each = !strcmp(fpl_bench_opt(env, "refresh"), "write");
+	err = pp_open(&pp, &c, env, run);
+	if (!err) {
+		if (sched_getaffinity(0, sizeof(old), &old)) {
+			err = -errno;
+			fpl_run_warn(run, "sched_getaffinity: %s", strerror(errno));
+		} else {
+			err = ctxsw_go(env, &pp, &c, run);
+			sched_setaffinity(0, sizeof(old), &old);
+		}
+	}
+	fpl_pp_free(&pp);
+	return err == -ENOTSUP && run->skipped ? 0 : err;
+}
+
+static int ctxsw_supported(const struct fpl_cpu *cpu, const char **why)
+{
+	(void)cpu;
+	(void)why;
+	return 1;
+}
+
+const struct fpl_bench fpl_bench_ctxsw = {
+	.name = "ctxsw",
+	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
+	.opts = ctxsw_opts,
+	.supported = ctxsw_supported,
+	.run = ctxsw_run,
+};

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* signal: a signal to the thread itself, empty handler; delivery and return timed; frame size. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/clock.h"
+#include "fpulab/sigframe.h"
+#include "livestate.h"
+#include "tasks.h"
+
+#ifndef AT_MINSIGSTKSZ
+#define AT_MINSIGSTKSZ	51
+#endif
+#ifndef FP_XSTATE_MAGIC1
+#define FP_XSTATE_MAGIC1	0x46505853u
+#endif
+#ifndef FP_XSTATE_MAGIC2
+#define FP_XSTATE_MAGIC2	0x46505845u
+#endif
+#define SW_BYTES_OFFSET		464	/* struct _fpx_sw_bytes in the FXSAVE area's software bytes */
+#define REDZONE			128
+#define SAMPLE_SIGNALS		64	/* signals per sample: about 0.2 ms */
+
+static const struct fpl_opt signal_opts[] = {
+	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
+	  "components made live before every signal: none, init, or a mask (avx512, 0xe0)" },
+	{ "altstack", FPL_OPT_INT, "0", 0, 1 << 30, NULL,
+	  "run the handler on an alternate stack of this many bytes (0: the thread's stack); "
+	  "at least AT_MINSIGSTKSZ" },
+	{ "batch", FPL_OPT_INT, "64", 1, 1e6, NULL, "signals per sample" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+/* What the handler saw; written in the handler only. */
+static struct {
+	uint64_t t1;			/* TSC on entry */
+	bool probe;			/* also look at the frame */
+	bool on_altstack;
+	uintptr_t alt_top;
+	struct fpl_sigframe_info fi;
+	uint64_t bv_and, bv_or;		/* XSTATE_BV in the frame, every signal */
+} hs;
+
+/*
+ * Runs in the handler, possibly on an alternate stack of exactly
+ * AT_MINSIGSTKSZ bytes with a few hundred left below the frame: no calls
+ * (not even memcpy, which sanitizers intercept with deep stacks).
+ */
+static uint64_t rd(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static void probe_frame(const ucontext_t *uc)
+{
+	const unsigned char *fp = (const unsigned char *)uc->uc_mcontext.fpregs;
+	const unsigned char *sw = fp + SW_BYTES_OFFSET;
+	struct fpl_sigframe_info *fi = &hs.fi;
+	uintptr_t top, start;
+
+	/* The kernel's rt_sigframe: the return address, then the ucontext. */
+	start = (uintptr_t)uc - sizeof(void *);
+	top = hs.on_altstack ? hs.alt_top : (uintptr_t)uc->uc_mcontext.gregs[REG_RSP] - REDZONE;
+	fi->seen = true;
+	fi->frame_bytes = top - start;
+	fi->xsave = false;
+	if (!fp)
+		return;
+	fi->fpstate_offset = (uintptr_t)fp - start;
+	fi->magic1 = (uint32_t)rd(sw, 4);
+	fi->extended_size = (uint32_t)rd(sw + 4, 4);
+	fi->xfeatures = rd(sw + 8, 8);
+	fi->xstate_size = (uint32_t)rd(sw + 16, 4);
+	fi->xsave = fi->magic1 == FP_XSTATE_MAGIC1;
+	if (fi->xsave && fi->xstate_size >= FPL_XSAVE_LEGACY_SIZE + FPL_XSAVE_HDR_SIZE)
+		fi->magic2 = (uint32_t)rd(fp + fi->xstate_size, 4);
+}
+
+static void handler(int sig, siginfo_t *si, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	const unsigned char *fp;
+	uint64_t bv = 0;
+
+	hs.t1 = fpl_tsc_begin();
+	(void)sig;
+	(void)si;
+	fp = (const unsigned char *)uc->uc_mcontext.fpregs;
+	if (fp && hs.fi.xsave)
+		bv = *(const volatile uint64_t *)(fp + FPL_XSAVE_HDR_OFFSET);
+	hs.bv_and &= bv;
+	hs.bv_or |= bv;
+	if (hs.probe)
+		probe_frame(uc);
+}
+
+long fpl_signal_min_altstack(void)
+{
+	long v = (long)getauxval(AT_MINSIGSTKSZ);
+
+	if (v <= 0)
+		v = sysconf(_SC_MINSIGSTKSZ);
+	return v > 0 ? v : MINSIGSTKSZ;
+}
+
+int fpl_signal_check_altstack(long long size, struct fpl_diag *diag)
+{
+	long min = fpl_signal_min_altstack();
+
+	if (size != 0 && size < min)
+		return fpl_diag_set(diag, -EINVAL, "--altstack %lld: smaller than AT_MINSIGSTKSZ "
+				    "(%ld bytes here), the kernel's minimum for one signal frame; "
+				    "the kernel would kill the process with SIGSEGV", size, min);
+	return 0;
+}
+
+struct sigctx {
+	struct fpl_live live;
+	unsigned nstates;
+	void *alt;		/* mapping: a guard page, then the stack */
+	size_t alt_len;
+	stack_t old_ss;
+	struct sigaction old_sa;
+	bool ss_set, sa_set;
+	long pid, tid;
+	uint64_t xin_and, xin_or, checks;
+};
+
+static int install(struct sigctx *s, long long altsize, struct fpl_run *run)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct sigaction sa;
+	stack_t ss;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO | (altsize ? SA_ONSTACK : 0);
+	if (altsize) {
+		s->alt_len = page + ((altsize + page - 1) / page) * page;
+		s->alt = mmap(NULL, s->alt_len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (s->alt == MAP_FAILED) {
+			s->alt = NULL;
+			return fpl_run_warn(run, "mmap: %s", strerror(errno)), -ENOMEM;
+		}
+		/* A guard page under the stack: an overflow faults instead of corrupting. */
+		mprotect(s->alt, page, PROT_NONE);
+		ss.ss_sp = (char *)s->alt + s->alt_len - altsize;
+		ss.ss_size = altsize;
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, &s->old_ss))
+			return fpl_run_warn(run, "sigaltstack: %s", strerror(errno)), -errno;
+		s->ss_set = true;
+		hs.on_altstack = true;
+		hs.alt_top = (uintptr_t)ss.ss_sp + ss.ss_size;
+	}
+	if (sigaction(SIGUSR1, &sa, &s->old_sa))
+		return fpl_run_warn(run, "sigaction: %s", strerror(errno)), -errno;
+	s->sa_set = true;
+	return 0;
+}
+
+static void uninstall(struct sigctx *s)
+{
+	if (s->sa_set)
+		sigaction(SIGUSR1, &s->old_sa, NULL);
+	if (s->ss_set)
+		sigaltstack(&s->old_ss, NULL);
+	if (s->alt)
+		munmap(s->alt, s->alt_len);
+	hs.on_altstack = false;
+}
+
+struct sig_sample {
+	double deliver, ret, total;	/* TSC ticks per signal */
+};
+
+/* n signals: raw tgkill right after the XRSTOR, nothing in between but the TSC read. */
+static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
+{
+	uint64_t d = 0, r = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		uint64_t t0, t2;
+
+		if (s->nstates)
+			fpl_live_set(&s->live, 0);
+		t0 = fpl_tsc_begin();
+		fpl_sys3(SYS_tgkill, s->pid, s->tid, SIGUSR1);
+		t2 = fpl_tsc_end();
+		d += hs.t1 - t0;
+		r += t2 - hs.t1;
+		/* Keep the sums in general registers: a vectorised sum would make SSE live. */
+		__asm__("" : "+r"(d), "+r"(r));
+	}
+	if (s->nstates && s->live.xinuse) {
+		uint64_t x = fpl_xgetbv(1);
+
+		s->xin_and &= x;
+		s->xin_or |= x;
+		s->checks++;
+	}
+	/* Nothing computed with vector registers before the XINUSE read above. */
+	__asm__ volatile("" : "+r"(d), "+r"(r));
+	out->deliver = (double)d / n;
+	out->ret = (double)r / n;
+	out->total = (double)(d + r) / n;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi, long min)
+{
+	char buf[32];
+
+	fpl_run_param_int(run, "at_minsigstksz", min);
+	if (!fi->seen) {
+		fpl_run_warn(run, "the probe signal did not reach the handler");
+		return;
+	}
+	fpl_run_param_int(run, "frame_bytes", (long long)fi->frame_bytes);
+	fpl_run_param_int(run, "frame_fpstate_offset", (long long)fi->fpstate_offset);
+	fpl_run_param_bool(run, "frame_xsave", fi->xsave);
+	if (!fi->xsave)
+		return;
+	fpl_run_param_int(run, "frame_xstate_size", fi->xstate_size);
+	fpl_run_param_int(run, "frame_extended_size", fi->extended_size);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, fi->xfeatures);
+	fpl_run_param_str(run, "frame_xfeatures", buf);
+	fpl_run_param_bool(run, "frame_magic2_ok", fi->magic2 == FP_XSTATE_MAGIC2);
+	if (fi->frame_bytes > (uint64_t)min)
+		fpl_run_warn(run, "signal frame %" PRIu64 " bytes exceeds AT_MINSIGSTKSZ %ld",
+			     fi->frame_bytes, min);
+}
+
+/* The frame's XSTATE_BV (every signal) and XINUSE after sigreturn (every sample). */
+static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
+{
+	uint64_t others = s->live.rfbm & ~mask & ~FPL_XFEATURE_MASK_FPSSE;
+	char buf[96];
+	bool ok;
+
+	if (!s->nstates)
+		return;
+	snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64, hs.bv_and, hs.bv_or);
+	fpl_run_param_str(run, "frame_xstate_bv", buf);
+	/* The kernel sets FP and SSE in every frame: only the other components tell. */
+	ok = (hs.bv_and & mask & ~FPL_XFEATURE_MASK_FPSSE) == (mask & ~FPL_XFEATURE_MASK_FPSSE) &&
+	     !(hs.bv_or & others);
+	if (s->live.xinuse && s->checks) {
+		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
+			 s->xin_and, s->xin_or, s->checks);
+		fpl_run_param_str(run, "xinuse_after_return", buf);
+		ok = ok && (s->xin_and & mask) == mask;
+	}
+	fpl_run_param_str(run, "state_verified", ok ? "yes" : "NO");
+	if (!ok)
+		fpl_run_warn(run, "state 0x%" PRIx64 " not seen live in every signal frame "
+			     "(XSTATE_BV %s)", mask, buf);
+}
+
+struct sig_metrics {
+	struct fpl_metric *total, *deliver, *ret, *ns;
+};
+
+static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt)
+{
+	char meth[400];
+	const char *stack = alt ? "alternate stack" : "own stack";
+
+	snprintf(meth, sizeof(meth), "tgkill(SIGUSR1) to this thread, empty SA_SIGINFO handler on "
+		 "its %s, %lu signals per sample; TSC ticks per signal, lfence;rdtsc before the "
+		 "system call, lfence;rdtsc;lfence after its return", stack, n);
+	m->total = fpl_run_add_metric(run, "round_trip", "tsc", meth);
+	snprintf(meth, sizeof(meth), "from before tgkill to the handler's first instruction "
+		 "(lfence;rdtsc), %lu signals per sample, %s", n, stack);
+	m->deliver = fpl_run_add_metric(run, "delivery", "tsc", meth);
+	snprintf(meth, sizeof(meth), "from the handler's first instruction through sigreturn "
+		 "to after tgkill returns, %lu signals per sample, %s", n, stack);
+	m->ret = fpl_run_add_metric(run, "return", "tsc", meth);
+	return m->total && m->deliver && m->ret ? 0 : -ENOMEM;
+}
+
+static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
+		   struct sig_metrics *m, unsigned long n, double budget_s)
+{
+	double t0 = now_ns(), end = t0 + budget_s * 1e9, t1;
+	uint64_t c0 = fpl_tsc_begin(), c1;
+	struct sig_sample smp;
+	int err = 0;
+
+	for (unsigned long i = 0;; i++) {
+		if (fpl_bench_stopped(env)) {
+			err = -EINTR;
+			fpl_run_warn(run, "interrupted after %.2f s: samples so far kept",
+				     (now_ns() - t0) / 1e9);
+			break;
+		}
+		if (i >= 3 && now_ns() >= end)
+			break;
+		sig_batch(s, n, &smp);
+		if (fpl_metric_add(m->total, smp.total) || fpl_metric_add(m->deliver, smp.deliver) ||
+		    fpl_metric_add(m->ret, smp.ret))
+			return -ENOMEM;
+		if (!(i & 255))
+			fpl_bench_progress(env, (now_ns() - t0) / (end - t0), "signals");
+	}
+	c1 = fpl_tsc_end();
+	t1 = now_ns();
+	/* TSC rate over the whole run against CLOCK_MONOTONIC_RAW, for the ns figures. */
+	fpl_run_param_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
+	m->ns = fpl_run_add_metric(run, "round_trip_ns", "ns",
+				   "round_trip converted with the TSC rate measured over this run "
+				   "against CLOCK_MONOTONIC_RAW");
+	if (!m->ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->total->n; i++)
+		if (fpl_metric_add(m->ns, m->total->samples[i] * (t1 - t0) / (double)(c1 - c0)))
+			return -ENOMEM;
+	return err;
+}
+
+static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
+		   uint64_t *mask)
+{
+	const char *state = fpl_bench_opt(env, "state");
+	struct fpl_diag diag = { "" };
+	struct fpl_xstate xs;
+	bool none;
+	int err;
+
+	fpl_run_param_str(run, "state", state);
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (!err)
+		err = fpl_live_parse(&xs, state, &none, mask, &diag);
+	if (!err && !none) {
+		s->nstates = 1;
+		err = fpl_live_init(&s->live, env->cpu, mask, 1, &diag);
+	}
+	if (err == -ENOTSUP)
+		fpl_run_skip(run, "%s", diag.msg);
+	else if (err)
+		fpl_run_warn(run, "%s", diag.msg);
+	return err;
+}
+
+static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
+{
+	struct fpl_run *run = fpl_result_add_run(res, "signal");
+	long long altsize = fpl_bench_opt_int(env, "altstack", 0);
+	unsigned long n = (unsigned long)fpl_bench_opt_int(env, "batch", SAMPLE_SIGNALS);
+	double budget = env->budget_s > 0 ? env->budget_s : env->quick ? 0.5 : 2;
+	struct fpl_diag diag = { "" };
+	struct sig_metrics m;
+	struct sigctx s;
+	struct sig_sample smp;
+	uint64_t mask = 0;
+	int err;
+
+	if (!run)
+		return -ENOMEM;
+	memset(&s, 0, sizeof(s));
+	err = prepare(env, &s, run, &mask);
+	if (err)
+		goto out;
+	fpl_run_param_int(run, "altstack", altsize);
+	fpl_run_param_int(run, "batch", (long long)n);
+	err = fpl_signal_check_altstack(altsize, &diag);
+	if (err) {
+		fpl_run_warn(run, "%s", diag.msg);
+		goto out;
+	}
+	s.pid = getpid();
+	s.tid = syscall(SYS_gettid);
+	s.xin_and = ~0ull;
+	err = install(&s, altsize, run);
+	if (err)
+		goto out;
+	/* One probe signal reads the frame; then a short warm-up. */
+	hs.probe = true;
+	sig_batch(&s, 1, &smp);
+	hs.probe = false;
+	param_frame(run, &hs.fi, fpl_signal_min_altstack());
+	for (double end = now_ns() + 0.05e9; now_ns() < end;)
+		sig_batch(&s, n, &smp);
+	hs.bv_and = ~0ull;
+	hs.bv_or = 0;
+	s.xin_and = ~0ull;
+	s.xin_or = s.checks = 0;
+	err = make_metrics(run, &m, n, altsize > 0);
+	if (!err)
+		err = measure(env, &s, run, &m, n, budget);
+	if (!err || err == -EINTR)
+		verify(run, &s, mask);
+out:
+	uninstall(&s);
+	fpl_live_free(&s.live);
+	return err == -ENOTSUP && run->skipped ? 0 : err;
+}
+
+static int signal_supported(const struct fpl_cpu *cpu, const char **why)
+{
+	(void)cpu;
+	(void)why;
+	return 1;
+}
+
+const struct fpl_bench fpl_bench_signal = {
+	.name = "signal",
+	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
+	.opts = signal_opts,
+	.supported = signal_supported,
+	.run = signal_run,
+};

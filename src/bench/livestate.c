@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Live register states for the kernel-facing benchmarks: images prepared once, loaded by XRSTOR. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "livestate.h"
+
+/* State a task cannot simply load: protection keys, AMX (needs permission), APX (GPRs). */
+#define NOT_LOADABLE	(FPL_XFEATURE_MASK_PKRU | FPL_XFEATURE_MASK_XTILE | \
+			 FPL_XFEATURE_MASK(APX))
+
+static uint64_t loadable(const struct fpl_xstate *xs)
+{
+	return xs->xcr0 & ~NOT_LOADABLE;
+}
+
+int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
+		   struct fpl_diag *diag)
+{
+	int err;
+
+	*none = false;
+	*mask = 0;
+	if (!strcmp(s, "none")) {
+		*none = true;
+		return 0;
+	}
+	if (!strcmp(s, "init"))
+		return 0;
+	err = fpl_xstate_parse_mask(xs, s, mask, diag);
+	if (err)
+		return err;
+	if (*mask & ~loadable(xs))
+		return fpl_diag_set(diag, -ENOTSUP,
+				    "state '%s': mask 0x%" PRIx64 " has components this task cannot "
+				    "make live here (usable: 0x%" PRIx64 "; PKRU, AMX and APX are not "
+				    "offered)", s, *mask, loadable(xs));
+	return 0;
+}
+
+int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,
+		  unsigned n, struct fpl_diag *diag)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	err = fpl_xstate_init(&l->xs, cpu);
+	if (err)
+		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
+	if (!l->xs.xsave)
+		return fpl_diag_set(diag, -ENOTSUP, "live state needs XSAVE (this CPU or OS lacks it)");
+	l->rfbm = loadable(&l->xs);
+	l->xinuse = fpl_cpu_has(cpu, FPL_FEAT_XGETBV1);
+	for (unsigned i = 0; i < n && i < FPL_LIVE_MAX; i++) {
+		if (masks[i] & ~l->rfbm) {
+			fpl_live_free(l);
+			return fpl_diag_set(diag, -ENOTSUP, "state 0x%" PRIx64 " not loadable here",
+					    masks[i]);
+		}
+		l->img[i] = fpl_xstate_alloc(l->xs.size_std_max);
+		if (!l->img[i]) {
+			fpl_live_free(l);
+			return fpl_diag_set(diag, -ENOMEM, "out of memory for an XSAVE image");
+		}
+		fpl_xstate_pattern(&l->xs, masks[i], 0x5eed0000u + i, l->img[i]);
+		l->mask[i] = masks[i];
+		l->n++;
+	}
+	return 0;
+}
+
+void fpl_live_free(struct fpl_live *l)
+{
+	for (unsigned i = 0; i < FPL_LIVE_MAX; i++) {
+		free(l->img[i]);
+		l->img[i] = NULL;
+	}
+	l->n = 0;
+}
+
+const char *fpl_live_mask_str(uint64_t mask, char *buf, unsigned len)
+{
+	if (!mask)
+		snprintf(buf, len, "init");
+	else
+		snprintf(buf, len, "0x%" PRIx64, mask);
+	return buf;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Live register states for the kernel-facing benchmarks: one XRSTOR puts a task's state in place. */
+#ifndef FPULAB_BENCH_LIVESTATE_H
+#define FPULAB_BENCH_LIVESTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fpulab/base.h"
+#include "fpulab/cpu.h"
+#include "fpulab/xstate.h"
+
+#define FPL_LIVE_MAX	2
+
+/*
+ * A task's whole user state, exactly: for state i, XRSTOR with RFBM = rfbm
+ * (every user component of XCR0 that a task may load freely: not PKRU, AMX
+ * or APX) from an image whose XSTATE_BV is mask[i]. Components in mask[i]
+ * get fpl_xstate_pattern()'s values, every other one goes to init, and
+ * every state costs one XRSTOR of the same RFBM, so that an A/B comparison
+ * differs only in what is live (MXCSR keeps every exception masked).
+ */
+struct fpl_live {
+	struct fpl_xstate xs;
+	uint64_t rfbm;
+	uint64_t mask[FPL_LIVE_MAX];
+	void *img[FPL_LIVE_MAX];
+	unsigned n;
+	bool xinuse;		/* XGETBV(1) available: the state can be verified */
+};
+
+/*
+ * Parse "none" (no state set: nstates 0), "init" (all init, still one
+ * XRSTOR) or a component mask (fpl_xstate_parse_mask). -EINVAL with diag,
+ * -ENOTSUP with diag for a component this CPU or OS cannot make live here.
+ */
+int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
+		   struct fpl_diag *diag);
+
+/* Prepare n images (n <= FPL_LIVE_MAX). -ENOTSUP without XSAVE; -ENOMEM. */
+int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,
+		  unsigned n, struct fpl_diag *diag);
+void fpl_live_free(struct fpl_live *l);
+
+/* No libc, no vector code: safe right before a raw system call. */
+static inline void fpl_live_set(const struct fpl_live *l, unsigned i)
+{
+	fpl_xrstor64(l->img[i], l->rfbm);
+}
+
+/* "0xe7" or "init"; buf of 24 bytes at least. */
+const char *fpl_live_mask_str(uint64_t mask, char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers for the ctxsw and signal tests: run a benchmark in-process, run the command, parse will-it-scale output. */
+#ifndef FPULAB_TESTS_TASKSTEST_H
+#define FPULAB_TESTS_TASKSTEST_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/cpu.h"
+#include "fpulab/result.h"
+
+static struct fpl_cpu tt_cpu;
+
+/* Run bench in this process with name/value pairs (NULL-terminated); returns its result. */
+static inline struct fpl_result *tt_run(const char *bench, double budget, int *rc, ...)
+{
+	const struct fpl_bench *b = fpl_bench_find(bench);
+	struct fpl_optval ov[16];
+	struct fpl_bench_env env = { .bench = b, .cpu = &tt_cpu, .budget_s = budget,
+				     .pin_cpu = -1, .opts = ov };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	va_list ap;
+
+	assert_non_null(b);
+	assert_non_null(r);
+	fpl_cpu_read(&tt_cpu);
+	va_start(ap, rc);
+	for (const char *n; (n = va_arg(ap, const char *)) && env.nopts < 16; env.nopts++) {
+		ov[env.nopts].name = n;
+		ov[env.nopts].value = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	if (fpl_bench_check_opts(b, ov, env.nopts, &diag))
+		fail_msg("%s", diag.msg);
+	*rc = b->run(&env, r);
+	return r;
+}
+
+static inline const char *tt_param(const struct fpl_run *run, const char *key)
+{
+	json_t *v = json_object_get(run->params, key);
+
+	return v && json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static inline long long tt_param_int(const struct fpl_run *run, const char *key)
+{
+	json_t *v = json_object_get(run->params, key);
+
+	if (!v || !json_is_integer(v))
+		fail_msg("param %s missing or not an integer", key);
+	return json_integer_value(v);
+}
+
+static inline bool tt_warned(const struct fpl_run *run, const char *needle)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(run->warnings, i, w)
+		if (strstr(json_string_value(w), needle))
+			return true;
+	return false;
+}
+
+static inline const char *tt_bin(void)
+{
+	const char *b = getenv("FPL_BIN");
+
+	return b ? b : "build/fpulab";
+}
+
+/* A link to the command under another name (will-it-scale's), in a temporary directory. */
+static inline char *tt_link(const char *name, char *dir)
+{
+	char *path = malloc(4096), real[4096];
+
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(realpath(tt_bin(), real));
+	snprintf(path, 4096, "%s/%s", dir, name);
+	assert_int_equal(symlink(real, path), 0);
+	return path;
+}
+
+static inline void tt_unlink(char *path, const char *dir)
+{
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* Start argv with stdout to a pipe (fd in *out), stderr to /dev/null. */
+static inline pid_t tt_spawn(char *const argv[], int *out)
+{
+	int p[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		close(p[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+static inline char *tt_slurp(int fd)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while (len + 1 < cap &&
+	       ((n = read(fd, buf + len, cap - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+		if (n > 0)
+			len += n;
+	buf[len] = 0;
+	close(fd);
+	return buf;
+}
+
+static inline int tt_wait(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	return st;
+}
+
+/*
+ * What LKP's will-it-scale parser reads: the "average:" line split on ':'.
+ * Also checks the shape will-it-scale prints: testcase, warmup, 6 lines,
+ * measurement, s lines, average. Returns the average.
+ */
+static inline unsigned long long tt_parse_wis(const char *out, const char *testcase, unsigned s)
+{
+	char *copy = strdup(out), *save = NULL, *line;
+	unsigned n = 0, warm = 0, meas = 0;
+	unsigned long long avg = 0, sum = 0;
+	bool in_meas = false;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		unsigned long long mn, mx, tot;
+		char *colon = strchr(line, ':');
+
+		if (n == 0) {
+			assert_non_null(colon);
+			assert_memory_equal(line, "testcase", 8);
+			assert_string_equal(colon + 1, testcase);
+		} else if (n == 1) {
+			assert_string_equal(line, "warmup");
+		} else if (!strcmp(line, "measurement")) {
+			assert_false(in_meas);
+			in_meas = true;
+		} else if (sscanf(line, "min:%llu max:%llu total:%llu", &mn, &mx, &tot) == 3) {
+			assert_true(mn <= mx);
+			assert_true(mx <= tot);
+			if (in_meas) {
+				meas++;
+				sum += tot;
+			} else {
+				warm++;
+			}
+		} else {
+			assert_non_null(colon);
+			*colon = 0;
+			assert_string_equal(line, "average");
+			avg = strtoull(colon + 1, NULL, 10);
+		}
+	}
+	free(copy);
+	assert_int_equal(warm, 6);
+	assert_int_equal(meas, s);
+	assert_true(avg > 0);
+	assert_true(avg == sum / s);
+	return avg;
+}
+
+/* Processes whose parent is pid (scan of /proc). */
+static inline int tt_children_of(pid_t pid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[512], *p;
+		FILE *f;
+		int ppid;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid)
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+static inline void tt_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Interrupt a running command once it has children, and prove that none of
+ * its descendants survives: this process is their subreaper, so an orphan
+ * would become our child. Returns the command's wait status.
+ */
+static inline int tt_interrupt(char *const argv[], int sig, int want_children)
+{
+	int out, st, waited = 0;
+	pid_t pid;
+	char *text;
+
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	pid = tt_spawn(argv, &out);
+	while (tt_children_of(pid) < want_children) {
+		if (waited++ > 500)
+			fail_msg("%s started no tasks within 10 s", argv[0]);
+		tt_sleep_ms(20);
+	}
+	tt_sleep_ms(300);
+	assert_int_equal(kill(pid, sig), 0);
+	for (waited = 0; waitpid(pid, &st, WNOHANG) != pid; waited++) {
+		if (waited > 500) {
+			kill(pid, SIGKILL);
+			fail_msg("%s did not end within 10 s of signal %d", argv[0], sig);
+		}
+		tt_sleep_ms(20);
+	}
+	/* A surviving task would still hold the pipe open: read without waiting. */
+	fcntl(out, F_SETFL, O_NONBLOCK);
+	text = tt_slurp(out);
+	free(text);
+	/* Orphans would be reparented to us: reap or time out. */
+	for (waited = 0;; waited++) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno == ECHILD)
+			break;
+		if (waited > 100)
+			fail_msg("a task of %s outlived it", argv[0]);
+		if (r > 0)
+			fail_msg("a task of %s (pid %d) outlived it", argv[0], (int)r);
+		tt_sleep_ms(20);
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	return st;
+}
+
+#endif

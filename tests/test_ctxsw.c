@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for ctxsw: will-it-scale output, placement, live state in both tasks, A/B, interrupts, errors. */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <cmocka.h>
+
+#include "fpulab/xstate.h"
+#include "taskstest.h"
+
+/* fpulab ctxsw --wis and the will-it-scale name, side by side to keep the test short. */
+static void test_wis_output_parses(void **state)
+{
+	char dir[] = "/tmp/fpl-wis-XXXXXX";
+	char *link = tt_link("context_switch1_threads", dir);
+	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-s", "1", "-t", "2", NULL };
+	char *b[] = { link, "-s", "1", "-n", NULL };
+	int fa, fb;
+	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
+	char *oa = tt_slurp(fa), *ob = tt_slurp(fb);
+
+	assert_true(WIFEXITED(tt_wait(pa)));
+	assert_true(WIFEXITED(tt_wait(pb)));
+	tt_parse_wis(oa, "Context switch via pipes", 1);
+	tt_parse_wis(ob, "Context switch via pipes", 1);
+	free(oa);
+	free(ob);
+	tt_unlink(link, dir);
+}
+
+static void test_wis_usage(void **state)
+{
+	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-m", "-n", NULL };
+	char *b[] = { (char *)tt_bin(), "ctxsw", "--wis", "-t", "0", NULL };
+	int fa, fb;
+	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
+	int sa = tt_wait(pa), sb = tt_wait(pb);
+
+	free(tt_slurp(fa));
+	free(tt_slurp(fb));
+	assert_true(WIFEXITED(sa) && WEXITSTATUS(sa) == 2);
+	assert_true(WIFEXITED(sb) && WEXITSTATUS(sb) == 2);
+}
+
+/* Each task reads its own affinity back (sched_getaffinity) and reports it. */
+static void placement(const char *mode)
+{
+	struct fpl_result *r;
+	const char *ci, *ce;
+	int rc;
+
+	r = tt_run("ctxsw", 0.1, &rc, "mode", mode, "placement", "same", NULL);
+	assert_int_equal(rc, 0);
+	ci = tt_param(r->runs[0], "cpus_initiator");
+	ce = tt_param(r->runs[0], "cpus_echo");
+	assert_non_null(ci);
+	assert_non_null(ce);
+	assert_null(strpbrk(ci, ",-"));		/* one CPU */
+	assert_string_equal(ci, ce);
+	assert_true(r->runs[0]->nmetrics >= 3);
+	assert_true(r->runs[0]->metrics[0]->n >= 3);
+	fpl_result_free(r);
+
+	r = tt_run("ctxsw", 0.1, &rc, "mode", mode, "placement", "cross", NULL);
+	assert_int_equal(rc, 0);
+	ci = tt_param(r->runs[0], "cpus_initiator");
+	ce = tt_param(r->runs[0], "cpus_echo");
+	assert_null(strpbrk(ci, ",-"));
+	assert_null(strpbrk(ce, ",-"));
+	if (tt_warned(r->runs[0], "only one CPU"))
+		assert_string_equal(ci, ce);
+	else
+		assert_string_not_equal(ci, ce);
+	/* Where each task was when it stopped: inside its set. */
+	assert_int_equal(tt_param_int(r->runs[0], "cpu_end_initiator"), atoi(ci));
+	assert_int_equal(tt_param_int(r->runs[0], "cpu_end_echo"), atoi(ce));
+	fpl_result_free(r);
+}
+
+static void test_placement_processes(void **state)
+{
+	placement("processes");
+}
+
+static void test_placement_threads(void **state)
+{
+	placement("threads");
+}
+
+/* The widest state this CPU can make live, and its mask. */
+static const char *widest(uint64_t *mask)
+{
+	fpl_cpu_read(&tt_cpu);
+	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX512F)) {
+		*mask = FPL_XFEATURE_MASK_AVX512;
+		return "avx512";
+	}
+	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX)) {
+		*mask = FPL_XFEATURE_MASK_YMM;
+		return "avx";
+	}
+	*mask = FPL_XFEATURE_MASK_SSE;
+	return "sse";
+}
+
+static void state_live(const char *mode, const char *refresh)
+{
+	struct fpl_result *r;
+	const char *x;
+	uint64_t mask, and, or;
+	int rc;
+	const char *st = widest(&mask);
+
+	if (!fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1) || !fpl_cpu_has(&tt_cpu, FPL_FEAT_XSAVE))
+		skip();
+	r = tt_run("ctxsw", 0.1, &rc, "mode", mode, "state", st, "refresh", refresh, NULL);
+	assert_int_equal(rc, 0);
+	assert_false(r->runs[0]->skipped);
+	for (int t = 0; t < 2; t++) {
+		x = tt_param(r->runs[0], t ? "xinuse_echo" : "xinuse_initiator");
+		assert_non_null(x);
+		assert_int_equal(sscanf(x, "and %" SCNx64 " or %" SCNx64, &and, &or), 2);
+		assert_int_equal(and & mask, mask);	/* live at every check */
+	}
+	assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+	fpl_result_free(r);
+}
+
+static void test_state_live_processes(void **state)
+{
+	state_live("processes", "write");
+}
+
+static void test_state_live_threads_batch(void **state)
+{
+	state_live("threads", "batch");
+}
+
+/* init is really init: the same XRSTOR leaves the components out of use. */
+static void test_state_init_is_init(void **state)
+{
+	struct fpl_result *r;
+	uint64_t mask, and, or;
+	int rc;
+
+	widest(&mask);
+	if (!fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1) || !fpl_cpu_has(&tt_cpu, FPL_FEAT_XSAVE))
+		skip();
+	r = tt_run("ctxsw", 0.1, &rc, "state", "init", NULL);
+	assert_int_equal(rc, 0);
+	assert_int_equal(sscanf(tt_param(r->runs[0], "xinuse_echo"), "and %" SCNx64 " or %" SCNx64,
+				&and, &or), 2);
+	assert_int_equal(or & mask, 0);
+	fpl_result_free(r);
+}
+
+static void test_ab_difference(void **state)
+{
+	struct fpl_result *r;
+	struct fpl_metric *d, *a, *b;
+	char ab[64];
+	uint64_t mask;
+	json_t *w;
+	double diff, lo, hi;
+	int rc;
+
+	snprintf(ab, sizeof(ab), "init,%s", widest(&mask));
+	r = tt_run("ctxsw", 0.3, &rc, "ab", ab, "batch", "20", NULL);
+	assert_int_equal(rc, 0);
+	a = fpl_run_find_metric(r->runs[0], "round_trip_a");
+	b = fpl_run_find_metric(r->runs[0], "round_trip_b");
+	d = fpl_run_find_metric(r->runs[0], "difference");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(d);
+	/* Interleaved: one batch of each per round. */
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(d->n, a->n);
+	assert_true(d->samples[0] == b->samples[0] - a->samples[0]);
+	w = json_object_get(d->extra, "welch");
+	assert_non_null(w);
+	diff = json_real_value(json_object_get(w, "diff"));
+	lo = json_real_value(json_object_get(w, "ci_lo"));
+	hi = json_real_value(json_object_get(w, "ci_hi"));
+	assert_true(lo < diff && diff < hi);
+	assert_non_null(json_object_get(d->extra, "paired"));
+	assert_non_null(json_object_get(d->extra, "median_welch"));
+	assert_non_null(tt_param(r->runs[0], "b_minus_a_median"));
+	/* One median per batch. */
+	assert_int_equal(fpl_run_find_metric(r->runs[0], "round_trip_median_a")->n, a->n);
+	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
+	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
+		assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+	fpl_result_free(r);
+}
+
+static void test_bad_ab_and_state(void **state)
+{
+	struct fpl_result *r;
+	int rc;
+
+	r = tt_run("ctxsw", 0.1, &rc, "ab", "init", NULL);
+	assert_int_equal(rc, -EINVAL);
+	assert_true(tt_warned(r->runs[0], "two states"));
+	fpl_result_free(r);
+	r = tt_run("ctxsw", 0.1, &rc, "state", "nosuchthing", NULL);
+	assert_int_equal(rc, -EINVAL);
+	fpl_result_free(r);
+}
+
+/* pipe() failing: the call and errno named, an error returned. */
+static void test_pipe_failure(void **state)
+{
+	struct rlimit old, lim;
+	struct fpl_result *r;
+	int fds[64], n = 0, rc;
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 48;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	/* Fill every free descriptor, then give one back: a pipe needs two. */
+	while (n < 64 && (fds[n] = dup(0)) >= 0)
+		n++;
+	assert_int_equal(errno, EMFILE);
+	assert_true(n > 0);
+	close(fds[--n]);
+	r = tt_run("ctxsw", 0.1, &rc, NULL);
+	while (n > 0)
+		close(fds[--n]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(rc, -EMFILE);
+	assert_true(tt_warned(r->runs[0], "pipe: Too many open files"));
+	fpl_result_free(r);
+}
+
+static void test_interrupt_processes(void **state)
+{
+	char *a[] = { (char *)tt_bin(), "ctxsw", "--budget", "30", "-q", NULL };
+	int st = tt_interrupt(a, SIGINT, 1);
+
+	/* Results so far are emitted, marked interrupted: a failure exit, not a crash. */
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+}
+
+static void test_interrupt_wis(void **state)
+{
+	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-t", "2", NULL };
+	int st = tt_interrupt(a, SIGTERM, 4);
+
+	/* will-it-scale's way: every task ended, then dead of the signal itself. */
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGTERM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wis_output_parses),
+		cmocka_unit_test(test_wis_usage),
+		cmocka_unit_test(test_placement_processes),
+		cmocka_unit_test(test_placement_threads),
+		cmocka_unit_test(test_state_live_processes),
+		cmocka_unit_test(test_state_live_threads_batch),
+		cmocka_unit_test(test_state_init_is_init),
+		cmocka_unit_test(test_ab_difference),
+		cmocka_unit_test(test_bad_ab_and_state),
+		cmocka_unit_test(test_pipe_failure),
+		cmocka_unit_test(test_interrupt_processes),
+		cmocka_unit_test(test_interrupt_wis),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for signal: will-it-scale output, frame size against CPUID and AT_MINSIGSTKSZ, altstack, live state. */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fpulab/sigframe.h"
+#include "fpulab/xstate.h"
+#include "taskstest.h"
+
+static void test_wis_output_parses(void **state)
+{
+	char dir[] = "/tmp/fpl-wis-XXXXXX";
+	char *link = tt_link("signal1_processes", dir);
+	char *a[] = { (char *)tt_bin(), "signal", "--wis", "--mode", "threads", "-s", "1", NULL };
+	char *b[] = { link, "-s", "1", "-t", "2", NULL };
+	int fa, fb;
+	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
+	char *oa = tt_slurp(fa), *ob = tt_slurp(fb);
+
+	assert_true(WIFEXITED(tt_wait(pa)));
+	assert_true(WIFEXITED(tt_wait(pb)));
+	tt_parse_wis(oa, "signal delivery", 1);
+	tt_parse_wis(ob, "signal delivery", 1);
+	free(oa);
+	free(ob);
+	tt_unlink(link, dir);
+}
+
+/* Too small: a usage error that names AT_MINSIGSTKSZ, before any signal is sent. */
+static void test_altstack_too_small(void **state)
+{
+	char *a[] = { (char *)tt_bin(), "signal", "--altstack", "1024", NULL };
+	int out, st;
+	pid_t pid = tt_spawn(a, &out);
+
+	free(tt_slurp(out));
+	st = tt_wait(pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 2);
+}
+
+static void test_altstack_check(void **state)
+{
+	struct fpl_diag diag = { "" };
+	long min = fpl_signal_min_altstack();
+
+	assert_true(min >= 2048);
+	assert_int_equal(fpl_signal_check_altstack(0, &diag), 0);
+	assert_int_equal(fpl_signal_check_altstack(min, &diag), 0);
+	assert_int_equal(fpl_signal_check_altstack(min - 1, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "AT_MINSIGSTKSZ"));
+}
+
+/* The frame seen in the handler: as large as CPUID says, within AT_MINSIGSTKSZ. */
+static void frame(const char *altstack)
+{
+	struct fpl_result *r;
+	struct fpl_xstate xs;
+	const struct fpl_metric *d, *ret;
+	int rc;
+
+	r = tt_run("signal", 0.05, &rc, "altstack", altstack, NULL);
+	assert_int_equal(rc, 0);
+	assert_int_equal(fpl_xstate_init(&xs, &tt_cpu), 0);
+	assert_true(tt_param_int(r->runs[0], "frame_bytes") <=
+		    tt_param_int(r->runs[0], "at_minsigstksz"));
+	if (xs.xsave) {
+		assert_true(json_is_true(json_object_get(r->runs[0]->params, "frame_xsave")));
+		assert_int_equal(tt_param_int(r->runs[0], "frame_xstate_size"), xs.size_std_xcr0);
+		assert_int_equal(tt_param_int(r->runs[0], "frame_extended_size"),
+				 xs.size_std_xcr0 + 4);
+		assert_true(json_is_true(json_object_get(r->runs[0]->params, "frame_magic2_ok")));
+	}
+	/* The handler ran inside every round trip: both parts are positive. */
+	d = fpl_run_find_metric(r->runs[0], "delivery");
+	ret = fpl_run_find_metric(r->runs[0], "return");
+	assert_non_null(d);
+	assert_non_null(ret);
+	assert_true(d->n >= 3);
+	for (size_t i = 0; i < d->n; i++)
+		assert_true(d->samples[i] > 0 && ret->samples[i] > 0);
+	fpl_result_free(r);
+}
+
+static void test_frame_own_stack(void **state)
+{
+	frame("0");
+}
+
+static void test_frame_altstack_minimum(void **state)
+{
+	char size[32];
+
+	snprintf(size, sizeof(size), "%ld", fpl_signal_min_altstack());
+	frame(size);
+}
+
+static void test_state_live_in_frame(void **state)
+{
+	struct fpl_result *r;
+	uint64_t and, or, mask = FPL_XFEATURE_MASK_AVX512;
+	const char *st = "avx512";
+	int rc;
+
+	fpl_cpu_read(&tt_cpu);
+	if (!fpl_cpu_has(&tt_cpu, FPL_FEAT_XSAVE))
+		skip();
+	if (!fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX512F)) {
+		if (!fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX))
+			skip();
+		st = "avx";
+		mask = FPL_XFEATURE_MASK_YMM;
+	}
+	r = tt_run("signal", 0.05, &rc, "state", st, NULL);
+	assert_int_equal(rc, 0);
+	/* The kernel's XSAVE into the frame: XSTATE_BV has the state in every signal. */
+	assert_int_equal(sscanf(tt_param(r->runs[0], "frame_xstate_bv"),
+				"and %" SCNx64 " or %" SCNx64, &and, &or), 2);
+	assert_int_equal(and & mask, mask);
+	assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+	fpl_result_free(r);
+
+	r = tt_run("signal", 0.05, &rc, "state", "init", NULL);
+	assert_int_equal(rc, 0);
+	assert_int_equal(sscanf(tt_param(r->runs[0], "frame_xstate_bv"),
+				"and %" SCNx64 " or %" SCNx64, &and, &or), 2);
+	assert_int_equal(or & mask, 0);
+	fpl_result_free(r);
+}
+
+static void test_interrupt_wis(void **state)
+{
+	char *a[] = { (char *)tt_bin(), "signal", "--wis", "-t", "2", NULL };
+	int st = tt_interrupt(a, SIGINT, 2);
+
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGINT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wis_output_parses),
+		cmocka_unit_test(test_altstack_too_small),
+		cmocka_unit_test(test_altstack_check),
+		cmocka_unit_test(test_frame_own_stack),
+		cmocka_unit_test(test_frame_altstack_minimum),
+		cmocka_unit_test(test_state_live_in_frame),
+		cmocka_unit_test(test_interrupt_wis),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
