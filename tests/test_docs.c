@@ -150,15 +150,18 @@ static void every_help_option_is_documented(void **state)
 
 			if (p > out && optch(p[-1]))
 				continue;
-			while (k < sizeof(opt) - 1 && (isalnum((unsigned char)p[k]) ||
-						       (p[k] == '-' && isalnum((unsigned char)p[k + 1]))))
+			while (k < sizeof(opt) - 1 &&
+			       (isalnum((unsigned char)p[k]) ||
+				(p[k] == '-' && isalnum((unsigned char)p[k + 1]))))
 				k++;
 			if (k == 2)
 				continue;
 			snprintf(opt, sizeof(opt), "%.*s", (int)k, p);
 			if (!has_option(sec, opt))
-				fail_msg("'fpulab %s --help' prints %s, which its section of %s does "
-					 "not mention", names[i], opt, MAN);
+				fail_msg(
+				    "'fpulab %s --help' prints %s, which its section of %s does "
+				    "not mention",
+				    names[i], opt, MAN);
 			checked++;
 		}
 		free(out);

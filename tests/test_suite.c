@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests: fpulab run (every benchmark in the JSON), repro and plot (bad input, writers), the summary. */
+/* Tests: fpulab run (every benchmark in the JSON), repro and plot, the summary. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -141,7 +141,7 @@ static void run_named_bench_with_options(void **state)
 	assert_true(r->nruns > 0);
 	for (size_t i = 0; i < r->nruns; i++) {
 		assert_string_equal(r->runs[i]->bench, "xsave");
-		assert_null(json_object_get(r->runs[i]->params, "mask_name"));	/* no matrix */
+		assert_null(json_object_get(r->runs[i]->params, "mask_name")); /* no matrix */
 	}
 	fpl_result_free(r);
 	free(out);

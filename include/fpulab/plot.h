@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Charts as gnuplot scripts: the XSAVE matrix, xor MB/s by size, context-switch distributions, compare box plots. */
+/* Charts as gnuplot scripts: XSAVE matrix, xor by size, context switches, compare box plots. */
 #ifndef FPULAB_PLOT_H
 #define FPULAB_PLOT_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab plot: charts of results (or box plots comparing several) through gnuplot, written atomically. */
+/* fpulab plot: charts of results, or box plots comparing several, through gnuplot. */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -105,8 +105,10 @@ static int make_script(char **paths, size_t n, unsigned charts, const char *metr
 		if (!err) {
 			err = fpl_plot_compare_script(c, MAX_PANELS, term, tmp, f, &diag);
 			if (!err && c->nm > MAX_PANELS)
-				fprintf(stderr, "fpulab plot: %zu metrics match; the first %d are drawn "
-					"(choose with --metric)\n", c->nm, MAX_PANELS);
+				fprintf(stderr,
+					"fpulab plot: %zu metrics match; the first %d are drawn "
+					"(choose with --metric)\n",
+					c->nm, MAX_PANELS);
 		}
 		fpl_cmp_free(c);
 	}
@@ -160,8 +162,10 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 		struct stat st;
 
 		if (stat(tmp, &st) || !st.st_size || rename(tmp, out))
-			rc = fpl_cli_error("plot", FPL_EXIT_FAIL, "%s: gnuplot wrote nothing, or the "
-					   "file could not be renamed: %s", out, strerror(errno));
+			rc = fpl_cli_error("plot", FPL_EXIT_FAIL,
+					   "%s: gnuplot wrote nothing, or the "
+					   "file could not be renamed: %s",
+					   out, strerror(errno));
 	}
 	if (rc != FPL_EXIT_OK)
 		unlink(tmp);
@@ -199,8 +203,10 @@ static int plot_main(int argc, char **argv)
 		case 'c':
 			charts = fpl_plot_by_name(optarg);
 			if (!charts)
-				return fpl_cli_usage_error("plot", "--chart: '%s' is not xsave, xor, "
-							   "ctxsw or all", optarg);
+				return fpl_cli_usage_error("plot",
+							   "--chart: '%s' is not xsave, xor, "
+							   "ctxsw or all",
+							   optarg);
 			break;
 		case 'm':
 			metric = optarg;
@@ -208,8 +214,10 @@ static int plot_main(int argc, char **argv)
 		case 't':
 			trim = strtod(optarg, &end);
 			if (*end || end == optarg || !(trim >= 0 && trim < 50))
-				return fpl_cli_usage_error("plot", "--trim: '%s' is not a percentage "
-							   "in [0, 50)", optarg);
+				return fpl_cli_usage_error("plot",
+							   "--trim: '%s' is not a percentage "
+							   "in [0, 50)",
+							   optarg);
 			break;
 		case 's':
 			script_only = true;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab repro: the three reference experiments of DESIGN.md, measured here, as the reports' tables. */
+/* fpulab repro: the three reference experiments of DESIGN.md measured here, as their tables. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -171,8 +171,9 @@ static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct x
 		 "ns per switch of the run", budget);
 	for (size_t i = 0; i < nc && !err; i++)
 		if (cc[i].n)
-			err = fpl_repro_add_case(rp->out, "Context switches, context_switch1-style",
-						 k++, cc[i].label, "ops/s", method, cc[i].v, cc[i].n);
+			err =
+			    fpl_repro_add_case(rp->out, "Context switches, context_switch1-style",
+					       k++, cc[i].label, "ops/s", method, cc[i].v, cc[i].n);
 	for (size_t x = 0; x < nx && !err; x++) {
 		if (!xc[x].n)
 			continue;
@@ -287,7 +288,8 @@ static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 	int err = 0;
 
 	if ((rp->done & RFBM) && fpl_repro_has_rfbm(r)) {
-		fprintf(f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
+		fprintf(
+		    f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
 		err = fpl_repro_rfbm_write(r, f, &diag);
 	}
 	if (!err && (rp->done & KFPU) && fpl_repro_has_kfpu(r)) {
@@ -296,7 +298,8 @@ static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 		err = fpl_repro_kfpu_write(r, f, &diag);
 	}
 	if (!err && (rp->done & LAZY) && fpl_repro_has_lazy(r)) {
-		fprintf(f, "%s== Lazy restore (2018 report)\n\n", rp->done & (RFBM | KFPU) ? "\n" : "");
+		fprintf(f, "%s== Lazy restore (2018 report)\n\n",
+			rp->done & (RFBM | KFPU) ? "\n" : "");
 		err = fpl_repro_lazy_write(r, f, &diag);
 	}
 	if (err && diag.msg[0])
@@ -331,8 +334,10 @@ static int parse(struct repro *rp, struct fpl_session *s, int argc, char **argv)
 			const char *val = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
 
 			if (!val || fpl_parse_int(val, &v) || v < 3 || v > 1000)
-				return fpl_cli_usage_error("repro", "--runs: '%s' is not a count in "
-							   "[3, 1000]", val ? val : "");
+				return fpl_cli_usage_error("repro",
+							   "--runs: '%s' is not a count in "
+							   "[3, 1000]",
+							   val ? val : "");
 			rp->runs = (long)v;
 		} else if (!strcmp(a, "rfbm")) {
 			rp->what |= RFBM;
@@ -343,8 +348,10 @@ static int parse(struct repro *rp, struct fpl_session *s, int argc, char **argv)
 		} else if (!strcmp(a, "all")) {
 			rp->what |= RFBM | KFPU | LAZY;
 		} else {
-			return fpl_cli_usage_error("repro", "'%s' is not rfbm, kfpu-mask, lazy-restore, "
-						   "all or an option", a);
+			return fpl_cli_usage_error("repro",
+						   "'%s' is not rfbm, kfpu-mask, lazy-restore, "
+						   "all or an option",
+						   a);
 		}
 	}
 	if (!rp->what)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab run: the default suite (every benchmark, quick settings) or named benchmarks, then a summary. */
+/* fpulab run: the default suite (every benchmark, quick) or named benchmarks, then a summary. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ struct entry {
 	char *names[MAX_OPTS];		/* what opts[].name points to when parsed (freed) */
 	size_t nopts;
 	double budget_s;		/* the suite's budget for it; 0: its own default */
-	double est_s;			/* expected seconds: the share of a --budget, progress */
+	double est_s;			/* expected seconds: share of a --budget, progress */
 	double took_s;
 	int rc;
 };
@@ -128,7 +128,7 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
 static void plan_free(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++)
-		for (size_t k = 0; k < MAX_OPTS; k++)	/* one past nopts when it was refused */
+		for (size_t k = 0; k < MAX_OPTS; k++) /* one past nopts when it was refused */
 			free(p->e[i].names[k]);
 	free(p->e);
 }
@@ -182,8 +182,10 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 			const struct fpl_bench *b = fpl_bench_find(a);
 
 			if (!b)
-				return fpl_cli_usage_error("run", "'%s' is not a benchmark (fpulab list "
-							   "names them)", a);
+				return fpl_cli_usage_error("run",
+							   "'%s' is not a benchmark (fpulab list "
+							   "names them)",
+							   a);
 			cur = add(p, b, 2.0);
 			if (!cur)
 				return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");

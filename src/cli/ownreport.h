@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Ending a session whose report for people is the command's own (run, repro): clock, -o file, output. */
+/* Ending a session whose report for people is the command's own (run, repro). */
 #ifndef FPULAB_CLI_OWNREPORT_H
 #define FPULAB_CLI_OWNREPORT_H
 

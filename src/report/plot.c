@@ -316,7 +316,8 @@ static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 	}
 	fputs("set title 'Context switch (pipe ping-pong): distribution of ns per switch, one "
 	      "sample a batch, up to the 99th percentile'\nset xlabel 'ns per switch (log scale)'\n"
-	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n", f);
+	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n",
+	      f);
 	if (p99 > 0 && lo > 0)
 		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.95, p99 * 1.05);
 	fputs("plot ", f);

@@ -46,8 +46,8 @@ static void panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	}
 	fputs(")\nplot ", f);
 	for (size_t i = 0; i < c->ncases; i++)
-		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu notitle", i ? ", " : "",
-			j, i, i + 1, i + 1);
+		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu notitle",
+			i ? ", " : "", j, i, i + 1, i + 1);
 	fputs("\nset xrange [*:*]\nset xtics autofreq\n", f);
 }
 

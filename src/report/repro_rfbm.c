@@ -132,10 +132,11 @@ static void meaning(const struct fpl_cmp *c, FILE *f)
 		const struct fpl_cmp_test *t = &m->t[i];
 
 		if (t->proven)
-			fprintf(f, "case %zu is %s than case 1 by %.2f%% (95%% interval %+.2f%% .. "
-				"%+.2f%%, Holm p = %.2g): a real difference on this machine. ", i + 1,
-				t->pct > 0 ? "higher" : "lower", fabs(t->pct), t->pct - t->pct_half,
-				t->pct + t->pct_half, t->p_holm);
+			fprintf(f,
+				"case %zu is %s than case 1 by %.2f%% (95%% interval %+.2f%% .. "
+				"%+.2f%%, Holm p = %.2g): a real difference on this machine. ",
+				i + 1, t->pct > 0 ? "higher" : "lower", fabs(t->pct),
+				t->pct - t->pct_half, t->pct + t->pct_half, t->p_holm);
 	}
 	if (proven < c->ncases - 1)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
@@ -165,9 +166,10 @@ static void one_table(const char *table, const struct fpl_run **cases, const str
 			fprintf(f, "case 1: %-34s %14.*f  Set as 1\n", label, d, m->s[0].center);
 			continue;
 		}
-		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   %+.2f%% +/- %.2f%% %s\n", i + 1, label,
-			d, m->s[i].center, 100 * m->s[i].center / m->s[0].center, m->t[i].pct,
-			m->t[i].pct_half, m->t[i].proven ? "(proven)" : "(not proven)");
+		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   %+.2f%% +/- %.2f%% %s\n", i + 1,
+			label, d, m->s[i].center, 100 * m->s[i].center / m->s[0].center,
+			m->t[i].pct, m->t[i].pct_half,
+			m->t[i].proven ? "(proven)" : "(not proven)");
 	}
 	fprintf(f, "(+/-: 95%% interval of the difference to case 1, %s's t on the trimmed "
 		"means, Holm over %zu comparison%s.)\n", fpl_cmp_test_name(c), c->family,

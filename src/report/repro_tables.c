@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab repro kfpu-mask and lazy-restore: the 2021 and 2018 reports' tables from xor and section runs. */
+/* fpulab repro kfpu-mask and lazy-restore: the 2021 and 2018 tables from xor and section runs. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,7 +44,8 @@ static const struct fpl_run *calib(const struct fpl_result *r, const char *tmpl,
 		const struct fpl_run *run = r->runs[i];
 		char b1[64], b2[64];
 
-		if (calib_run(run) && !strcmp(fpl_pick_param(run, "template", b1, sizeof(b1)), tmpl) &&
+		if (calib_run(run) &&
+		    !strcmp(fpl_pick_param(run, "template", b1, sizeof(b1)), tmpl) &&
 		    !strcmp(fpl_pick_param(run, "section", b2, sizeof(b2)), sec))
 			return run;
 	}
@@ -137,7 +138,8 @@ static void kfpu_ratios(const struct fpl_result *r, const char **t, size_t nt, F
 	struct fpl_boot avx387 = { 0 }, avxmx = { 0 };
 	bool have_avx = false;
 
-	fprintf(f, "%-16s %-26s %-26s\n", "template", "MXCSR / none [95%]", "387|MXCSR / none [95%]");
+	fprintf(f, "%-16s %-26s %-26s\n", "template", "MXCSR / none [95%]",
+		"387|MXCSR / none [95%]");
 	for (size_t i = 0; i < nt; i++) {
 		const struct fpl_run *none = calib(r, t[i], "no section");
 		struct fpl_boot mx, both;
@@ -162,10 +164,11 @@ static void kfpu_ratios(const struct fpl_result *r, const char **t, size_t nt, F
 	fprintf(f, "In 2021 (Xeon E3-1280 V2), avx fell to 0.624 of the revert with FNINIT+LDMXCSR "
 		"and came back to 0.698 with LDMXCSR alone.");
 	if (have_avx) {
-		fprintf(f, " Here avx keeps %.3f with both and %.3f with LDMXCSR alone: ", avx387.ratio,
-			avxmx.ratio);
+		fprintf(f, " Here avx keeps %.3f with both and %.3f with LDMXCSR alone: ",
+			avx387.ratio, avxmx.ratio);
 		if (avx387.hi < 1)
-			fprintf(f, "FNINIT+LDMXCSR costs avx %.0f%% here", 100 * (1 - avx387.ratio));
+			fprintf(f, "FNINIT+LDMXCSR costs avx %.0f%% here",
+				100 * (1 - avx387.ratio));
 		else
 			fprintf(f, "FNINIT+LDMXCSR shows no cost here");
 		if (avxmx.hi < 1)
@@ -225,8 +228,10 @@ static void lazy_one(const struct fpl_result *r, const struct fpl_run *eager, FI
 	lazy = fpl_pick_run(r, "section", spec);
 	e = fpl_pick_extra(lazy, "speedup_pct", "estimate");
 	if (lazy && isfinite(e))
-		fprintf(f, "Percent speedup: %.0f [95%% CI %.0f, %.0f]   (lazy restore, Linux 5.2 "
-			"and later)\n", whole(e), whole(fpl_pick_extra(lazy, "speedup_pct", "ci95_lo")),
+		fprintf(f,
+			"Percent speedup: %.0f [95%% CI %.0f, %.0f]   (lazy restore, Linux 5.2 "
+			"and later)\n",
+			whole(e), whole(fpl_pick_extra(lazy, "speedup_pct", "ci95_lo")),
 			whole(fpl_pick_extra(lazy, "speedup_pct", "ci95_hi")));
 	fputc('\n', f);
 }
@@ -236,10 +241,12 @@ int fpl_repro_lazy_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 	const struct fpl_run *first = fpl_pick_run(r, "section", "policy=eager");
 
 	if (!first)
-		return fpl_diag_set(diag, -EINVAL, "no section runs with eager restore in the result");
-	fprintf(f, "kernel_fpu_begin/end around each chunk (Inside) versus once around the whole "
-		"call (Outside);\ncore cycles per modelled system call, medians; speedup: median of "
-		"per-round 100 * (inside / outside - 1) with a distribution-free interval.\n\n");
+		return fpl_diag_set(diag, -EINVAL,
+				    "no section runs with eager restore in the result");
+	fprintf(
+	    f, "kernel_fpu_begin/end around each chunk (Inside) versus once around the whole "
+	       "call (Outside);\ncore cycles per modelled system call, medians; speedup: median of "
+	       "per-round 100 * (inside / outside - 1) with a distribution-free interval.\n\n");
 	for (size_t i = 0; i < r->nruns; i++)
 		if (!r->runs[i]->skipped && fpl_pick_match(r->runs[i], "section", "policy=eager"))
 			lazy_one(r, r->runs[i], f);

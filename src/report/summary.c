@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The ten-second summary of a suite run: a few medians with spread, unit and method, then warnings. */
+/* The ten-second summary of a suite run: a few medians with spread and method, then warnings. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +39,8 @@ static void header(const struct fpl_result *r, FILE *f)
 	if (!brand)
 		brand = fpl_pick_host_str(r, "cpu.brand");
 	fprintf(f, "Summary: %s%s%s%s, Linux %s, XCR0 %s", brand ? brand : "unknown CPU",
-		hv ? " (VM: " : "", hv ? hv : "", hv ? ")" : "", rel ? rel : "?", xcr0 ? xcr0 : "?");
+		hv ? " (VM: " : "", hv ? hv : "", hv ? ")" : "", rel ? rel : "?",
+		xcr0 ? xcr0 : "?");
 	if (ghz > 0)
 		fprintf(f, ", core clock %.2f GHz", ghz);
 	fputs(". Medians [quartiles] unless said.\n", f);
@@ -65,8 +66,10 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 		if (!hl && !hi)
 			continue;
 		if (!head)
-			fprintf(f, "\nXSAVE family, full state (RFBM = XCR0%s%s), core cycles per "
-				"instruction, back to back:\n", xcr0 ? " = " : "", xcr0 ? xcr0 : "");
+			fprintf(f,
+				"\nXSAVE family, full state (RFBM = XCR0%s%s), core cycles per "
+				"instruction, back to back:\n",
+				xcr0 ? " = " : "", xcr0 ? xcr0 : "");
 		head = true;
 		fprintf(f, "  %-9s registers live %-22s in init state %s\n", insns[i],
 			hl ? mq(a, sizeof(a), &live) : "-", hi ? mq(b, sizeof(b), &init) : "-");
@@ -103,15 +106,18 @@ static void ctxsw_lines(const struct fpl_result *r, FILE *f)
 		if (run->skipped || strcmp(run->bench, "ctxsw"))
 			continue;
 		if (!head)
-			fprintf(f, "\nContext switch (pipe ping-pong, %s, placement %s), ns per switch "
-				"(half a round trip):\n", fpl_pick_param(run, "mode", b1, sizeof(b1)),
-				fpl_pick_param(run, "placement", b2, sizeof(b2)));
+			fprintf(
+			    f,
+			    "\nContext switch (pipe ping-pong, %s, placement %s), ns per switch "
+			    "(half a round trip):\n",
+			    fpl_pick_param(run, "mode", b1, sizeof(b1)),
+			    fpl_pick_param(run, "placement", b2, sizeof(b2)));
 		head = true;
 		if (fpl_run_find_metric(run, "switch_b")) {
 			ctxsw_ab(run, f);
 		} else if (fpl_pick_stat(run, "switch", &s)) {
-			fprintf(f, "  state %-8s %s ns\n", fpl_pick_param(run, "state", b3, sizeof(b3)),
-				mq(x, sizeof(x), &s));
+			fprintf(f, "  state %-8s %s ns\n",
+				fpl_pick_param(run, "state", b3, sizeof(b3)), mq(x, sizeof(x), &s));
 		}
 	}
 }
@@ -140,7 +146,7 @@ static void signal_lines(const struct fpl_result *r, FILE *f)
 	}
 }
 
-/* The fastest template by median: the sweep at 4 KiB do_2, else the calibration without a section. */
+/* The fastest template by median: the 4 KiB do_2 sweep, else the calibration without a section. */
 static void xor_lines(const struct fpl_result *r, FILE *f)
 {
 	const struct fpl_run *best = NULL, *ref = NULL;
@@ -153,9 +159,10 @@ static void xor_lines(const struct fpl_result *r, FILE *f)
 		const char *t;
 
 		if (run->skipped ||
-		    !fpl_pick_match(run, "xor", sweep ? "mode=sweep size=4096 arity=2" :
-							"mode=calibrate") ||
-		    (!sweep && strcmp(fpl_pick_param(run, "section", b1, sizeof(b1)), "no section")) ||
+		    !fpl_pick_match(run, "xor",
+				    sweep ? "mode=sweep size=4096 arity=2" : "mode=calibrate") ||
+		    (!sweep &&
+		     strcmp(fpl_pick_param(run, "section", b1, sizeof(b1)), "no section")) ||
 		    !fpl_pick_stat(run, "speed", &s))
 			continue;
 		t = fpl_pick_param(run, "template", b2, sizeof(b2));
@@ -218,14 +225,19 @@ static void section_lines(const struct fpl_result *r, FILE *f)
 		if (!run)
 			continue;
 		if (!head)
-			fprintf(f, "\nFPU section (kernel_fpu_begin_mask(%s) .. kernel_fpu_end, %s "
-				"saves; %s %s over %s-byte chunks), core cycles per extra section:\n",
-				fpl_pick_param(run, "mask", b[0], 32), fpl_pick_param(run, "insn", b[1], 32),
-				fpl_pick_param(run, "workload", b[2], 32),
-				fpl_pick_param(run, "impl", b[3], 32), fpl_pick_param(run, "chunk", b[4], 32));
+			fprintf(
+			    f,
+			    "\nFPU section (kernel_fpu_begin_mask(%s) .. kernel_fpu_end, %s "
+			    "saves; %s %s over %s-byte chunks), core cycles per extra section:\n",
+			    fpl_pick_param(run, "mask", b[0], 32),
+			    fpl_pick_param(run, "insn", b[1], 32),
+			    fpl_pick_param(run, "workload", b[2], 32),
+			    fpl_pick_param(run, "impl", b[3], 32),
+			    fpl_pick_param(run, "chunk", b[4], 32));
 		head = true;
 		if (isfinite(est))
-			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]\n", pols[i], est, lo, hi);
+			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]\n", pols[i], est, lo,
+				hi);
 		else if (fpl_pick_stat(run, "section_cycles", &s))
 			fprintf(f, "  %-5s restore %s\n", pols[i], mq(b[0], 32, &s));
 	}
@@ -317,7 +329,8 @@ static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
 					const char *ot = skips ? o->skip_reason : json_string_value(
 						json_array_get(o->warnings, u));
 
-					if (strcmp(o->bench, run->bench) || strcmp(ot ? ot : "no reason given", t))
+					if (strcmp(o->bench, run->bench) ||
+					    strcmp(ot ? ot : "no reason given", t))
 						continue;
 					if (q < k || (q == k && u < j))
 						seen = true;
