@@ -23,6 +23,7 @@ struct entry {
 	double est_s;			/* expected seconds: share of a --budget, progress */
 	double took_s;
 	int rc;
+	bool ran;
 };
 
 struct plan {
@@ -237,15 +238,20 @@ static int run_all(struct plan *p, struct fpl_session *s)
 		s->progress = progress;
 		s->progress_arg = p;
 	}
+	for (size_t i = 0; i < p->n && p->total_s > 0; i++) {
+		p->e[i].budget_s = p->total_s * p->e[i].est_s / sum;
+		p->e[i].est_s = p->e[i].budget_s;
+	}
 	for (size_t i = 0; i < p->n && !*s->stop; i++) {
 		struct entry *e = &p->e[i];
 
-		s->budget_s = p->total_s > 0 ? p->total_s * e->est_s / sum : e->budget_s;
+		s->budget_s = e->budget_s;
 		p->cur = i;
 		p->t_entry = t0 = now_s();
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
 		e->rc = fpl_session_run(s, e->b, e->opts, e->nopts);
+		e->ran = true;
 		e->took_s = now_s() - t0;
 		p->done_est += e->est_s;
 		p->done_took += e->took_s;
@@ -269,12 +275,17 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	int err = fpl_summary_write(r, f);
 
 	fputs("\nRan:", f);
-	for (size_t i = 0; i < p->n; i++) {
-		fprintf(f, "%s %s %.1f s%s", i ? "," : "", p->e[i].b->name, p->e[i].took_s,
+	for (size_t i = 0, k = 0; i < p->n; i++) {
+		if (!p->e[i].ran)
+			continue;
+		fprintf(f, "%s %s %.1f s%s", k++ ? "," : "", p->e[i].b->name, p->e[i].took_s,
 			p->e[i].rc == FPL_EXIT_UNSUPPORTED ? " (skipped)" :
-			p->e[i].rc == FPL_EXIT_FAIL ? " (failed)" : "");
+			p->e[i].rc == FPL_EXIT_FAIL ? " (failed or interrupted)" : "");
 		total += p->e[i].took_s;
 	}
+	for (size_t i = 0, k = 0; i < p->n; i++)
+		if (!p->e[i].ran)
+			fprintf(f, "%s %s", k++ ? "," : "; not run:", p->e[i].b->name);
 	fprintf(f, "; %.1f s in all.\n", total);
 	return err;
 }
