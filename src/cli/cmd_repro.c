@@ -58,19 +58,6 @@ static void say(const struct fpl_session *s, const char *text)
 	fflush(stderr);
 }
 
-static double mean_of(const struct fpl_metric *m)
-{
-	double sum = 0;
-	size_t k = 0;
-
-	for (size_t i = 0; m && i < m->n; i++)
-		if (isfinite(m->samples[i])) {
-			sum += m->samples[i];
-			k++;
-		}
-	return k ? sum / (double)k : NAN;
-}
-
 static double median_of(const struct fpl_metric *m)
 {
 	struct fpl_summary s;
@@ -105,7 +92,7 @@ static int rfbm_ctx_round(struct fpl_session *s, struct ctx_case *cc, size_t nc,
 		} else if (rc) {
 			return rc;
 		} else {
-			double ns = mean_of(fpl_run_find_metric(s->result->runs[from], "switch"));
+			double ns = median_of(fpl_run_find_metric(s->result->runs[from], "switch"));
 
 			c->v[c->n++] = 1e9 / ns;
 		}
@@ -162,13 +149,14 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct xs_case *xc,
 		      size_t nx, double budget)
 {
-	char method[256], label[96], table[160];
+	char method[384], label[96], table[160];
 	int err = 0;
 	int k = 1;
 
 	snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU "
-		 "(fpulab ctxsw --state S), %.2g s per run; value: switches per second, 1e9 / mean "
-		 "ns per switch of the run", budget);
+		 "(fpulab ctxsw --state S), %.2g s per run; value: switches per second, 1e9 / the "
+		 "run's median ns per switch (will-it-scale's count / time is the mean: the median "
+		 "resists the host's preemptions)", budget);
 	for (size_t i = 0; i < nc && !err; i++)
 		if (cc[i].n)
 			err =
