@@ -14,7 +14,6 @@
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
-#include "fpucmd.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -234,7 +233,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	int err, rc;
 
 	if (fpl_bench_check_opts(b, opts, nopts, &diag))
-		return fpl_cli_usage_error(s->cmd, "%s", diag.msg);
+		return fpl_cli_usage_error(s->cmd, "%s", fpl_cli_unprefix(s->cmd, diag.msg));
 	if (b->supported && !b->supported(s->cpu, &why)) {
 		run = fpl_result_add_run(s->result, b->name);
 		if (!run || fpl_run_skip(run, "%s", why ? why : "not supported on this CPU"))

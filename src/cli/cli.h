@@ -49,6 +49,8 @@ int fpl_cli_getopt_error(const char *cmd, int c, int argc, char **argv);
  * OK; USAGE when the path cannot be written (naming it); FAIL otherwise.
  */
 int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+/* msg without a leading "CMD: " (library messages name the benchmark; the prefix already does). */
+const char *fpl_cli_unprefix(const char *cmd, const char *msg);
 
 /*
  * Running benchmarks from a command. A session holds what every result
@@ -120,10 +122,26 @@ void fpl_cli_bench_help(const char *bench, FILE *f);
 /* The common flags' help lines. */
 void fpl_cli_common_help(FILE *f);
 
-#define FPL_BENCH_CMD(n, sum)							\
+/* A benchmark command whose checks or table are its own (section, xor). */
+struct fpl_fpucmd {
+	const char *bench;
+	/* Checks beyond the descriptor's (size lists, names); -EINVAL with diag: exit 2. */
+	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
+	/* The table for people (--format table, the default); other formats use the emitters. */
+	void (*print)(const struct fpl_result *r, FILE *f);
+};
+
+/* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
+int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
+
+/* The command fpulab NAME for benchmark NAME, with its own check and table or NULL. */
+#define FPL_FPUCMD(n, sum, chk, prt)						\
+	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
+		.bench = #n, .check = chk, .print = prt,			\
+	};									\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
-		return fpl_cli_bench_main(#n, argc, argv);			\
+		return fpl_fpucmd_main(&fpl_fpucmd_##n, argc, argv);		\
 	}									\
 	static void fpl_cmd_help_##n(FILE *f)					\
 	{									\
@@ -133,5 +151,8 @@ void fpl_cli_common_help(FILE *f);
 		.name = #n, .summary = sum, .usage = "",			\
 		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
 	}
+
+/* A benchmark command with the generic checks and table. */
+#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL, NULL)
 
 #endif

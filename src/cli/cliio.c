@@ -55,3 +55,10 @@ int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_
 		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 	}
 }
+
+const char *fpl_cli_unprefix(const char *cmd, const char *msg)
+{
+	size_t n = cmd ? strlen(cmd) : 0;
+
+	return n && !strncmp(msg, cmd, n) && !strncmp(msg + n, ": ", 2) ? msg + n + 2 : msg;
+}

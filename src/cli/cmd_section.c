@@ -68,26 +68,5 @@ static void print_section(const struct fpl_result *r, FILE *f)
 		   "begin/end around all work plus the return to user). --json keeps every sample.\n");
 }
 
-static const struct fpl_fpucmd section_cmd = {
-	.bench = "section",
-	.check = fpl_section_check,
-	.print = print_section,
-};
-
-static int section_main(int argc, char **argv)
-{
-	return fpl_fpucmd_main(&section_cmd, argc, argv);
-}
-
-static void section_help(FILE *f)
-{
-	fpl_cli_bench_help("section", f);
-}
-
-const struct fpl_cmd fpl_cmd_section = {
-	.name = "section",
-	.summary = "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
-	.usage = "",
-	.help = section_help,
-	.main = section_main,
-};
+FPL_FPUCMD(section, "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
+	   fpl_section_check, print_section);

@@ -293,26 +293,5 @@ static void print_xor(const struct fpl_result *r, FILE *f)
 		print_sweep(r, f);
 }
 
-static const struct fpl_fpucmd xor_cmd = {
-	.bench = "xor",
-	.check = fpl_xor_bench_check,
-	.print = print_xor,
-};
-
-static int xor_main(int argc, char **argv)
-{
-	return fpl_fpucmd_main(&xor_cmd, argc, argv);
-}
-
-static void xor_help(FILE *f)
-{
-	fpl_cli_bench_help("xor", f);
-}
-
-const struct fpl_cmd fpl_cmd_xor = {
-	.name = "xor",
-	.summary = "the kernel's xor templates: calibration lines, FNINIT/MXCSR sections, sweep",
-	.usage = "",
-	.help = xor_help,
-	.main = xor_main,
-};
+FPL_FPUCMD(xor, "the kernel's xor templates: calibration lines, FNINIT/MXCSR sections, sweep",
+	   fpl_xor_bench_check, print_xor);

@@ -57,7 +57,7 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 	}
 	rc = parse(b, &s, argc, argv, opts, &nopts);
 	if (rc == FPL_EXIT_OK && fpl_bench_check_opts(b, opts, nopts, &diag))
-		rc = fpl_cli_usage_error(cmd->bench, "%s", diag.msg);
+		rc = fpl_cli_usage_error(cmd->bench, "%s", fpl_cli_unprefix(cmd->bench, diag.msg));
 	if (rc == FPL_EXIT_OK && cmd->check) {
 		struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
 

@@ -1,22 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Benchmark commands: options, extra checks, run, then their own table (section, xor) or an emitter. */
+/* Helpers for the tables of benchmark commands that print their own (section, xor). */
 #ifndef FPULAB_CLI_FPUCMD_H
 #define FPULAB_CLI_FPUCMD_H
 
 #include <stdio.h>
 
 #include "cli.h"
-
-struct fpl_fpucmd {
-	const char *bench;
-	/* Checks beyond the descriptor's (size lists, names); -EINVAL with diag: exit 2. */
-	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
-	/* The table for people (--format table, the default); other formats use the emitters. */
-	void (*print)(const struct fpl_result *r, FILE *f);
-};
-
-/* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 
 /* Helpers for printers. */
 const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char *name);

@@ -135,11 +135,11 @@ static void table_metric(FILE *f, struct notes *nt, const struct fpl_metric *m, 
 	fprintf(f, "%s %.2f %s (IQR %.2f, MAD %.2f) [%zu]", m->name, s.median, m->unit,
 		s.q3 - s.q1, s.mad, note_of(nt, m->method ? m->method : ""));
 	if (json_is_real(quiet) && json_integer_value(nq) < (json_int_t)s.n)
-		fprintf(f, " quiet %lld: %.2f", (long long)json_integer_value(nq),
-			json_real_value(quiet));
+		fprintf(f, " quiet %lld: %.2f %s", (long long)json_integer_value(nq),
+			json_real_value(quiet), m->unit);
 	if (json_array_size(ci) == 2)
-		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s", json_number_value(json_array_get(ci, 0)),
-			json_number_value(json_array_get(ci, 1)), test ? " (" : "",
+		fprintf(f, " CI95 [%.2f, %.2f] %s%s%s%s", json_number_value(json_array_get(ci, 0)),
+			json_number_value(json_array_get(ci, 1)), m->unit, test ? " (" : "",
 			test ? json_string_value(test) : "", test ? ")" : "");
 	if (last)
 		fprintf(f, "; n=%zu", s.n);
@@ -184,7 +184,8 @@ static int emit_table(const struct fpl_result *r, FILE *f)
 	}
 	if (nt.n)
 		fprintf(f, "\nMedians of all samples; IQR: interquartile range (type 7 quantiles); "
-			   "MAD: median absolute deviation, unscaled; quiet K: median of the K "
+			   "MAD: median absolute deviation, unscaled (both in the metric's unit); "
+			   "quiet K: median of the K "
 			   "rounds whose IMUL sentinel read 300 cycles +/- 1.5%% (no contention "
 			   "seen). Methods:\n");
 	for (size_t k = 0; k < nt.n; k++)
