@@ -316,16 +316,32 @@ static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 	}
 	fputs("set title 'Context switch (pipe ping-pong): distribution of ns per switch, one "
 	      "sample a batch, up to the 99th percentile'\nset xlabel 'ns per switch (log scale)'\n"
-	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n",
+	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n"
+	      "set mxtics 10\nset grid xtics mxtics lc rgb '#eeeeee'\n",
 	      f);
-	if (p99 > 0 && lo > 0)
-		fprintf(f, "set xrange [%.6g:%.6g]\n", lo * 0.95, p99 * 1.05);
+	if (p99 > 0 && lo > 0) {
+		/* A log axis over less than two decades needs 1-2-5 ticks to be read. */
+		bool first = true;
+
+		fprintf(f, "set xrange [%.6g:%.6g]\nset xtics (", lo * 0.95, p99 * 1.05);
+		for (double d = pow(10, floor(log10(lo))); d <= p99 * 1.05; d *= 10)
+			for (int k = 0; k < 3; k++) {
+				double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
+
+				if (t < lo * 0.95 || t > p99 * 1.05)
+					continue;
+				fprintf(f, "%s'%.0f' %.0f", first ? "" : ", ", t, t);
+				first = false;
+			}
+		fputs(")\n", f);
+	}
 	fputs("plot ", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s$ctx_%d using 1:2 with steps lw 2 title ", i ? ", " : "", i);
 		fpl_plot_quote(f, titles[i]);
 	}
-	fputs("\nunset logscale x\nset xrange [*:*]\nset yrange [*:*]\n", f);
+	fputs("\nunset logscale x\nset grid noxtics nomxtics\nset xtics autofreq\n"
+	      "set xrange [*:*]\nset yrange [*:*]\n", f);
 }
 
 int fpl_plot_script(const struct fpl_result *r, unsigned mask, enum fpl_plot_term term,
