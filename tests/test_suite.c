@@ -148,6 +148,40 @@ static void run_named_bench_with_options(void **state)
 	free(err);
 }
 
+/* A real, tiny rfbm repro: its tables print and its saved cases hold one value per run. */
+static void repro_rfbm_tiny_saves_cases(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	size_t cases = 0;
+	int rc;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw") && !fpl_bench_find("xsave"))
+		skip();
+	snprintf(path, sizeof(path), "%s/rfbm.json", dir);
+	snprintf(args, sizeof(args), "repro rfbm --runs 3 --budget 0.05 -q -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_non_null(strstr(out, "Set as 1"));
+	assert_non_null(strstr(out, "Meaning:"));
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "value");
+
+		assert_string_equal(r->runs[i]->bench, FPL_REPRO_BENCH);
+		assert_non_null(m);
+		assert_int_equal(m->n, 3);
+		cases++;
+	}
+	assert_true(cases >= 2);
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
 static void repro_bad_input_exits_2(void **state)
 {
 	(void)state;
@@ -431,6 +465,7 @@ int main(void)
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
 		cmocka_unit_test(repro_bad_input_exits_2),
+		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
 		cmocka_unit_test(plot_bad_input_exits_2),
 		cmocka_unit_test(run_named_bench_with_options),
 		cmocka_unit_test(run_tiny_budget_has_every_bench),
