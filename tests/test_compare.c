@@ -131,6 +131,9 @@ static void test_verdict_and_trimming(void **state)
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: No difference proven at 95% confidence (Holm)."));
 	assert_non_null(strstr(out, "Welch's t"));
+	/* the difference and its interval with one precision: the half-width's 2 digits */
+	assert_non_null(strstr(out, "  case 2: -30701 [-108410, 47008] = -0.19% [-0.66%, +0.29%]"));
+	assert_non_null(strstr(out, "  case 3: -39750 [-115868, 36368] = "));
 	free(out);
 	snprintf(args, sizeof(args), "--trim 10 %s", cases);
 	assert_int_equal(compare(args, &out), 0);

@@ -3,6 +3,7 @@
 #ifndef FPULAB_REPORT_H
 #define FPULAB_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -26,6 +27,37 @@ const char *fpl_format_name(enum fpl_format fmt);
  * them (fpl_summarize, 10% trim). New reference, NULL on ENOMEM.
  */
 json_t *fpl_report_json(const struct fpl_result *r);
+
+/* Which of the harness's "<x>cycles", "<x>tsc", "<x>ns" a table for people shows. */
+enum fpl_units {
+	FPL_UNITS_CYCLES,	/* core cycles only (default) */
+	FPL_UNITS_TSC,
+	FPL_UNITS_NS,
+	FPL_UNITS_ALL,		/* all three, compactly */
+};
+
+/* "cycles", "tsc", "ns", "all" to a unit choice; -1 if unknown. */
+int fpl_units_by_name(const char *name);
+
+struct fpl_table_opts {
+	enum fpl_units units;
+	/*
+	 * Warnings in full below the table (true: the default of fpl_emit), or
+	 * only their count, for a terminal that also shows them on stderr.
+	 */
+	bool warnings;
+};
+
+/* The generic table for people with these options. 0 or -EIO. */
+int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+
+/*
+ * The xsave benchmark's table: a matrix of instruction x RFBM rows by state
+ * x method columns, the other instructions, the RFBM experiment, methods
+ * as numbered notes stated once. Runs it does not know go to the generic
+ * table after it. 0 or -EIO.
+ */
+int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);

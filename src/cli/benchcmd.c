@@ -75,6 +75,8 @@ void fpl_cli_common_help(FILE *f)
 	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
 	      "  --quick           short run (the suite's setting)\n"
 	      "  --budget SECONDS  time budget for the measurement\n"
+	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
+	      "                    or all (the JSON and CSV always have all three)\n"
 	      "  -q                no self-check lines or progress on stderr\n", f);
 }
 
@@ -115,6 +117,12 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 						    v ? v : "");
 		s->format = (enum fpl_format)fpl_format_by_name(v);
 		s->format_given = true;
+	} else if (IS("--units")) {
+		v = opt_value(argc, argv, i, eq);
+		if (!v || fpl_units_by_name(v) < 0)
+			return -fpl_cli_usage_error(s->cmd, "--units: '%s' is not cycles, tsc, ns "
+						    "or all", v ? v : "");
+		s->units = (enum fpl_units)fpl_units_by_name(v);
 	} else if (IS("--cpu")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || fpl_parse_int(v, &n) || n < 0 || n >= CPU_SETSIZE)
@@ -280,19 +288,50 @@ static void print_warnings(const struct fpl_session *s)
 	}
 }
 
+struct table_arg {
+	const struct fpl_session *s;
+	struct fpl_table_opts o;
+};
+
+static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
+{
+	const struct table_arg *a = arg;
+	int err = a->s->table ? a->s->table(a->s->result, &a->o, f) :
+				fpl_emit_table(a->s->result, &a->o, f);
+
+	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
+}
+
 static int emit_all(struct fpl_session *s)
 {
 	struct fpl_diag diag = { "" };
 	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
+	/*
+	 * Warnings always go to stderr (print_warnings); the table repeats them
+	 * in full only where stdout is not that terminal (a file, a pager),
+	 * and gives their count where it is.
+	 */
+	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag))
+	if (s->out_path && file_fmt == FPL_FMT_TABLE && !s->print_table) {
+		if (fpl_write_file_atomic(s->out_path, table_cb, &ta, &diag))
+			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	} else if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag)) {
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	}
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
 	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
 		s->print_table(s->result, stdout);
 		return fflush(stdout) ? fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table "
 						      "failed") : FPL_EXIT_OK;
+	}
+	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
+		ta.o.warnings = !isatty(STDOUT_FILENO);
+		if (table_cb(stdout, &ta, &diag) || fflush(stdout))
+			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg[0] ? diag.msg :
+					     "writing the table failed");
+		return FPL_EXIT_OK;
 	}
 	if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);

@@ -76,8 +76,11 @@ struct fpl_session {
 	bool quick;			/* --quick */
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
+	enum fpl_units units;		/* --units: what the table shows of cycles/tsc/ns */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
+	/* The same from the report layer, with the table options (xsave); NULL: generic. */
+	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 	/* state */
 	struct fpl_cpu *cpu;
 	struct fpl_clock *clock;
@@ -129,6 +132,8 @@ struct fpl_fpucmd {
 	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
 	/* The table for people (--format table, the default); other formats use the emitters. */
 	void (*print)(const struct fpl_result *r, FILE *f);
+	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
+	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
 
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */

@@ -51,6 +51,7 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 
 	fpl_session_init(&s, cmd->bench);
 	s.print_table = cmd->print;
+	s.table = cmd->table;
 	if (!b || !opts) {
 		free(opts);
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");

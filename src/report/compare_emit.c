@@ -27,6 +27,17 @@ static int pct_decimals(double half)
 	return d < 2 ? 2 : d > 8 ? 8 : d;
 }
 
+/*
+ * Decimals for a difference and its interval: the half-width to two
+ * significant digits, the same for all three numbers, so they line up.
+ */
+static int abs_decimals(double half)
+{
+	int d = half > 0 && isfinite(half) ? 1 - (int)floor(log10(half)) : 2;
+
+	return d < 0 ? 0 : d > 10 ? 10 : d;
+}
+
 static void verdict(const struct fpl_cmp *c, size_t i, const struct fpl_cmp_test *t,
 		    char *buf, size_t len)
 {
@@ -69,11 +80,11 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		center_name(c), center_name(c), c->opts.confidence);
 	for (size_t i = 1; i < c->ncases; i++) {
 		const struct fpl_cmp_test *t = &m->t[i];
-		int d = pct_decimals(t->pct_half);
+		int d = pct_decimals(t->pct_half), a = abs_decimals((t->t.hi - t->t.lo) / 2);
 
-		fprintf(out, "  case %zu: %.8g%s%s [%.8g, %.8g] = %+.*f%% [%+.*f%%, %+.*f%%]\n", i + 1,
-			t->t.diff, *m->unit ? " " : "", m->unit, t->t.lo, t->t.hi, d, t->pct, d, t->pct - t->pct_half,
-			d, t->pct + t->pct_half);
+		fprintf(out, "  case %zu: %.*f%s%s [%.*f, %.*f] = %+.*f%% [%+.*f%%, %+.*f%%]\n",
+			i + 1, a, t->t.diff, *m->unit ? " " : "", m->unit, a, t->t.lo, a, t->t.hi,
+			d, t->pct, d, t->pct - t->pct_half, d, t->pct + t->pct_half);
 		fprintf(out, "    %s's t = %.4g, df = %.4g, p = %.4g", fpl_cmp_test_name(c), t->t.t,
 			t->t.df, t->t.p);
 		if (c->family > 1)

@@ -11,6 +11,7 @@
 
 #include "fpulab/report.h"
 #include "fpulab/stats.h"
+#include "table_internal.h"
 
 static const char *const fmt_names[] = {
 	[FPL_FMT_TABLE] = "table", [FPL_FMT_JSON] = "json", [FPL_FMT_CSV] = "csv",
@@ -56,42 +57,17 @@ static void params_text(const json_t *params, char *buf, size_t size, char sep)
 	}
 }
 
-/* Summary over the finite samples; false when there are none. */
-static bool summarize(const struct fpl_metric *m, struct fpl_summary *s)
-{
-	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
-	size_t k = 0;
-	bool ok;
-
-	if (!fin)
-		return false;
-	for (size_t i = 0; i < m->n; i++)
-		if (isfinite(m->samples[i]))
-			fin[k++] = m->samples[i];
-	ok = k && !fpl_summarize(fin, k, 10, s);
-	free(fin);
-	return ok;
-}
-
-/* Methods are long: the table numbers them and prints each once, below. */
-struct notes {
-	const char **text;
-	size_t n;
+static const char *const unit_names[] = {
+	[FPL_UNITS_CYCLES] = "cycles", [FPL_UNITS_TSC] = "tsc", [FPL_UNITS_NS] = "ns",
+	[FPL_UNITS_ALL] = "all",
 };
 
-static size_t note_of(struct notes *nt, const char *method)
+int fpl_units_by_name(const char *name)
 {
-	const char **p;
-
-	for (size_t i = 0; i < nt->n; i++)
-		if (!strcmp(nt->text[i], method))
-			return i + 1;
-	p = realloc(nt->text, (nt->n + 1) * sizeof(*p));
-	if (!p)
-		return 0;
-	nt->text = p;
-	nt->text[nt->n++] = method;
-	return nt->n;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(unit_names); i++)
+		if (!strcmp(name, unit_names[i]))
+			return (int)i;
+	return -1;
 }
 
 /* "<prefix>cycles" with "<prefix>tsc" and "<prefix>ns" beside it: the harness's triple. */
@@ -120,80 +96,150 @@ static bool in_triple(const struct fpl_run *run, const struct fpl_metric *m)
 	return false;
 }
 
-static void table_metric(FILE *f, struct notes *nt, const struct fpl_metric *m, bool last)
+/*
+ * A median of a few quiet rounds is noise shown as a figure: only when
+ * there are enough of them, and not all (then it is the median again).
+ */
+#define QUIET_MIN 10
+static bool quiet_shown(const struct fpl_metric *m, size_t n, long long *k, double *v)
 {
-	struct fpl_summary s;
-	json_t *ci = m->extra ? json_object_get(m->extra, "ci95") : NULL;
-	json_t *test = m->extra ? json_object_get(m->extra, "test") : NULL;
 	json_t *quiet = m->extra ? json_object_get(m->extra, "quiet_median") : NULL;
 	json_t *nq = m->extra ? json_object_get(m->extra, "quiet_rounds") : NULL;
 
-	if (!summarize(m, &s)) {
-		fprintf(f, "%s: no samples", m->name);
-		return;
-	}
-	fprintf(f, "%s %.2f %s (IQR %.2f, MAD %.2f) [%zu]", m->name, s.median, m->unit,
-		s.q3 - s.q1, s.mad, note_of(nt, m->method ? m->method : ""));
-	if (json_is_real(quiet) && json_integer_value(nq) < (json_int_t)s.n)
-		fprintf(f, " quiet %lld: %.2f %s", (long long)json_integer_value(nq),
-			json_real_value(quiet), m->unit);
-	if (json_array_size(ci) == 2)
-		fprintf(f, " CI95 [%.2f, %.2f] %s%s%s%s", json_number_value(json_array_get(ci, 0)),
-			json_number_value(json_array_get(ci, 1)), m->unit, test ? " (" : "",
-			test ? json_string_value(test) : "", test ? ")" : "");
-	if (last)
-		fprintf(f, "; n=%zu", s.n);
+	if (!json_is_real(quiet) || !json_is_integer(nq))
+		return false;
+	*k = (long long)json_integer_value(nq);
+	*v = json_real_value(quiet);
+	return *k >= QUIET_MIN && (size_t)*k * 4 >= n && (size_t)*k < n;
 }
 
-static int emit_table(const struct fpl_result *r, FILE *f)
+struct gen_table {
+	struct fpl_tbl_notes methods, units;
+	bool any_quiet;
+};
+
+/*
+ * A method's note. A harness triple's: the text up to its unit part, the
+ * unit part its own note ("[u1]"); any other metric's: the whole text.
+ */
+static void method_refs(struct gen_table *g, const char *method, bool triple, char *buf,
+			size_t size)
 {
-	struct notes nt = { NULL, 0 };
-	char params[512];
-	size_t i;
-	json_t *w;
+	const char *unit = "";
+	size_t what, how = 0;
+	char *base;
+
+	method = method ? method : "";
+	if (triple)
+		fpl_tbl_method_split(method, &what, &how, &unit);
+	else
+		what = strlen(method);
+	base = strndup(method, what + (how ? how + 2 : 0));
+	if (!base) {
+		snprintf(buf, size, "[?]");
+		return;
+	}
+	if (*unit)
+		snprintf(buf, size, "[%zu, u%zu]", fpl_tbl_note(&g->methods, base),
+			 fpl_tbl_note(&g->units, unit));
+	else
+		snprintf(buf, size, "[%zu]", fpl_tbl_note(&g->methods, base));
+	free(base);
+}
+
+static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *m,
+			 const struct fpl_metric *t, const struct fpl_metric *ns, enum fpl_units u)
+{
+	json_t *ci = m->extra ? json_object_get(m->extra, "ci95") : NULL;
+	json_t *test = m->extra ? json_object_get(m->extra, "test") : NULL;
+	const struct fpl_metric *shown = m;
+	struct fpl_summary s, st, sn;
+	char refs[64], name[128];
+	long long k;
+	double q;
+
+	snprintf(name, sizeof(name), "%s", m->name);
+	if (t && u == FPL_UNITS_TSC)
+		shown = t;
+	else if (t && u == FPL_UNITS_NS)
+		shown = ns;
+	if (t && u == FPL_UNITS_ALL && strlen(name) >= 6)
+		snprintf(name + strlen(name) - 6, 7, "time");
+	if (!fpl_tbl_summary(shown, &s)) {
+		fprintf(f, "    %s: no samples\n", shown->name);
+		return;
+	}
+	method_refs(g, shown->method, t != NULL, refs, sizeof(refs));
+	fprintf(f, "    %s %.2f %s (IQR %.2f)", t && u == FPL_UNITS_ALL ? name : shown->name,
+		s.median, shown->unit, s.q3 - s.q1);
+	if (t && u == FPL_UNITS_ALL && fpl_tbl_summary(t, &st) && fpl_tbl_summary(ns, &sn)) {
+		char r2[64], r3[64];
+
+		method_refs(g, t->method, true, r2, sizeof(r2));
+		method_refs(g, ns->method, true, r3, sizeof(r3));
+		fprintf(f, " %s = %.2f tsc %s = %.2f ns %s", refs, st.median, r2, sn.median, r3);
+	} else {
+		fprintf(f, " %s", refs);
+	}
+	if (quiet_shown(shown, s.n, &k, &q)) {
+		fprintf(f, " quiet %lld: %.2f", k, q);
+		g->any_quiet = true;
+	}
+	if (json_array_size(ci) == 2)
+		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s", json_number_value(json_array_get(ci, 0)),
+			json_number_value(json_array_get(ci, 1)), test ? " (" : "",
+			test ? json_string_value(test) : "", test ? ")" : "");
+	fprintf(f, "; n=%zu\n", s.n);
+}
+
+int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
+{
+	struct gen_table g = { { NULL, 0 }, { NULL, 0 }, false };
+	char params[512], *line;
 
 	for (size_t ri = 0; ri < r->nruns; ri++) {
 		const struct fpl_run *run = r->runs[ri];
 
 		params_text(run->params, params, sizeof(params), ' ');
-		fprintf(f, "%s %s", run->bench, params);
+		if (asprintf(&line, "%s %s", run->bench, params) >= 0) {
+			fpl_tbl_wrap(f, line, 4);
+			free(line);
+		}
 		if (run->skipped) {
-			fprintf(f, "\n    skipped: %s\n", run->skip_reason ? run->skip_reason : "");
+			fprintf(f, "    skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
-		fputc('\n', f);
 		for (size_t mi = 0; mi < run->nmetrics; mi++) {
 			const struct fpl_metric *m = run->metrics[mi], *t, *n;
 
 			if (in_triple(run, m))
 				continue;
-			fputs("    ", f);
-			if (triple_of(run, m, &t, &n)) {
-				table_metric(f, &nt, m, false);
-				fputs("  ", f);
-				table_metric(f, &nt, t, false);
-				fputs("  ", f);
-				table_metric(f, &nt, n, true);
-			} else {
-				table_metric(f, &nt, m, true);
-			}
-			fputc('\n', f);
+			if (triple_of(run, m, &t, &n))
+				table_metric(f, &g, m, t, n, o->units);
+			else
+				table_metric(f, &g, m, NULL, NULL, o->units);
 		}
-		json_array_foreach(run->warnings, i, w)
-			fprintf(f, "    warning: %s\n", json_string_value(w));
 	}
-	if (nt.n)
-		fprintf(f, "\nMedians of all samples; IQR: interquartile range (type 7 quantiles); "
-			   "MAD: median absolute deviation, unscaled (both in the metric's unit); "
-			   "quiet K: median of the K "
-			   "rounds whose IMUL sentinel read 300 cycles +/- 1.5%% (no contention "
-			   "seen). Methods:\n");
-	for (size_t k = 0; k < nt.n; k++)
-		fprintf(f, "[%zu] %s\n", k + 1, nt.text[k]);
-	json_array_foreach(r->warnings, i, w)
-		fprintf(f, "warning: %s\n", json_string_value(w));
-	free(nt.text);
-	return 0;
+	if (g.methods.n) {
+		fputc('\n', f);
+		fpl_tbl_wrap(f, g.any_quiet ?
+			     "Medians of all samples; IQR: interquartile range (type 7 "
+			     "quantiles); quiet K: median of the K rounds whose IMUL sentinel read "
+			     "300 cycles +/- 1.5% (no contention seen), shown when K >= 10 and K >= "
+			     "n/4. Methods:" :
+			     "Medians of all samples; IQR: interquartile range (type 7 quantiles). "
+			     "Methods:", 0);
+		fpl_tbl_notes_print(f, &g.methods, "");
+	}
+	if (g.units.n) {
+		fpl_tbl_wrap(f, o->units == FPL_UNITS_ALL ? "Units:" :
+			     "Units (--units tsc|ns|all for the others; the JSON has all):", 0);
+		fpl_tbl_notes_print(f, &g.units, "u");
+	}
+	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
+	fpl_tbl_notes_free(&g.methods);
+	fpl_tbl_notes_free(&g.units);
+	return ferror(f) ? -EIO : 0;
 }
 
 /* RFC 4180: quote when needed, double the quotes. */
@@ -239,7 +285,7 @@ static int emit_csv(const struct fpl_result *r, FILE *f)
 			csv_field(f, params, false);
 			csv_field(f, m->name, false);
 			csv_field(f, m->unit, false);
-			if (summarize(m, &s))
+			if (fpl_tbl_summary(m, &s))
 				fprintf(f, "%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", s.n,
 					s.min, s.q1, s.median, s.q3, s.max, s.mean, s.stddev, s.mad,
 					s.trimmed_mean);
@@ -259,7 +305,7 @@ int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fp
 
 	switch (fmt) {
 	case FPL_FMT_TABLE:
-		err = emit_table(r, f);
+		err = fpl_emit_table(r, &(struct fpl_table_opts){ .warnings = true }, f);
 		break;
 	case FPL_FMT_CSV:
 		err = emit_csv(r, f);

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Shared by the tables for people (emit.c, table_xsave.c): notes, wrapping, summaries. */
+#ifndef FPULAB_REPORT_TABLE_INTERNAL_H
+#define FPULAB_REPORT_TABLE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "fpulab/report.h"
+#include "fpulab/stats.h"
+
+#define FPL_TBL_WIDTH 96	/* text is wrapped to fit a 100-column terminal */
+
+/* Distinct texts, numbered from 1 in order of first use; each printed once. */
+struct fpl_tbl_notes {
+	char **text;
+	size_t n;
+};
+
+/* The number of text (added if new); 0 when out of memory. */
+size_t fpl_tbl_note(struct fpl_tbl_notes *nt, const char *text);
+/* "[k] text" per note, wrapped; label "" or a letter prefix such as "u". */
+void fpl_tbl_notes_print(FILE *f, const struct fpl_tbl_notes *nt, const char *label);
+void fpl_tbl_notes_free(struct fpl_tbl_notes *nt);
+
+/* text wrapped at spaces to FPL_TBL_WIDTH, continuation lines indented by hang. */
+void fpl_tbl_wrap(FILE *f, const char *text, size_t hang);
+
+/* Summary over the finite samples; false when there are none. */
+bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s);
+
+/*
+ * A harness method "<what>; N reps per sample ...; <unit part>" split in
+ * three: what was timed, how (reps, overhead), the unit's part. Lengths of
+ * the first two; *unit points into method (maybe ""). Texts without the
+ * harness's marker give all to *what_len.
+ */
+void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
+			  const char **unit);
+
+/* Warnings of the result and its runs: in full, or their count (o->warnings false). */
+void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
+		      size_t nruns, const struct fpl_table_opts *o, FILE *f);
+
+#endif

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Helpers of the tables for people: numbered notes printed once, wrapping, summaries. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table_internal.h"
+
+size_t fpl_tbl_note(struct fpl_tbl_notes *nt, const char *text)
+{
+	char **p, *dup;
+
+	for (size_t i = 0; i < nt->n; i++)
+		if (!strcmp(nt->text[i], text))
+			return i + 1;
+	dup = strdup(text);
+	p = dup ? realloc(nt->text, (nt->n + 1) * sizeof(*p)) : NULL;
+	if (!p) {
+		free(dup);
+		return 0;
+	}
+	nt->text = p;
+	nt->text[nt->n++] = dup;
+	return nt->n;
+}
+
+void fpl_tbl_notes_print(FILE *f, const struct fpl_tbl_notes *nt, const char *label)
+{
+	for (size_t i = 0; i < nt->n; i++) {
+		char head[32], *line;
+
+		snprintf(head, sizeof(head), "[%s%zu] ", label, i + 1);
+		if (asprintf(&line, "%s%s", head, nt->text[i]) < 0)
+			continue;
+		fpl_tbl_wrap(f, line, strlen(head));
+		free(line);
+	}
+}
+
+void fpl_tbl_notes_free(struct fpl_tbl_notes *nt)
+{
+	for (size_t i = 0; i < nt->n; i++)
+		free(nt->text[i]);
+	free(nt->text);
+	nt->text = NULL;
+	nt->n = 0;
+}
+
+void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
+{
+	size_t col = 0, first = 1;
+
+	while (*text) {
+		const char *sp = strchr(text, ' ');
+		size_t word = sp ? (size_t)(sp - text) : strlen(text);
+
+		if (!first && col + 1 + word > FPL_TBL_WIDTH && col > hang) {
+			fprintf(f, "\n%*s", (int)hang, "");
+			col = hang;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, word, f);
+		col += word;
+		first = 0;
+		text += word;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
+bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s)
+{
+	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
+	size_t k = 0;
+	bool ok;
+
+	if (!fin)
+		return false;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			fin[k++] = m->samples[i];
+	ok = k && !fpl_summarize(fin, k, 10, s);
+	free(fin);
+	return ok;
+}
+
+/* The harness's texts (src/bench/harness.c): "<what>; N reps per sample ...; <unit part>". */
+static const char *const how_marker = "; N reps per sample";
+static const char *const unit_markers[] = { "; core cycles ", "; TSC ticks ", "; ns from TSC " };
+
+void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
+			  const char **unit)
+{
+	const char *how = strstr(method, how_marker), *u = NULL;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(unit_markers); i++) {
+		const char *p = strstr(how ? how : method, unit_markers[i]);
+
+		if (p && (!u || p < u))
+			u = p;
+	}
+	*unit = u ? u + 2 : method + strlen(method);
+	if (!how) {
+		*what_len = u ? (size_t)(u - method) : strlen(method);
+		*how_len = 0;
+		return;
+	}
+	*what_len = (size_t)(how - method);
+	*how_len = (u ? (size_t)(u - how) : strlen(how)) - 2;
+}
+
+void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
+		      size_t nruns, const struct fpl_table_opts *o, FILE *f)
+{
+	size_t i, count = json_array_size(r->warnings);
+	json_t *w;
+
+	for (size_t k = 0; k < nruns; k++)
+		count += json_array_size(runs[k]->warnings);
+	if (!count)
+		return;
+	if (!o->warnings) {
+		fprintf(f, "%zu warning%s: on stderr and in the JSON\n", count,
+			count == 1 ? "" : "s");
+		return;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		json_array_foreach(runs[k]->warnings, i, w) {
+			char *line;
+
+			if (asprintf(&line, "warning (%s): %s", runs[k]->bench,
+				     json_string_value(w)) >= 0) {
+				fpl_tbl_wrap(f, line, 4);
+				free(line);
+			}
+		}
+	json_array_foreach(r->warnings, i, w) {
+		char *line;
+
+		if (asprintf(&line, "warning: %s", json_string_value(w)) >= 0) {
+			fpl_tbl_wrap(f, line, 4);
+			free(line);
+		}
+	}
+}

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The xsave benchmark's table for people: the cost matrix, other instructions, the RFBM test. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table_internal.h"
+
+#define MAXCOL 8
+#define CELL 40
+
+static const char *pstr(const struct fpl_run *run, const char *key)
+{
+	const char *v = json_string_value(json_object_get(run->params, key));
+
+	return v ? v : "";
+}
+
+static bool is_matrix(const struct fpl_run *run)
+{
+	return !run->skipped && json_object_get(run->params, "mask") &&
+	       !json_object_get(run->params, "experiment");
+}
+
+static bool is_rfbm(const struct fpl_run *run)
+{
+	return !run->skipped && !strcmp(pstr(run, "experiment"), "rfbm");
+}
+
+static bool is_misc(const struct fpl_run *run)
+{
+	return !run->skipped && json_object_get(run->params, "pattern");
+}
+
+struct xs_table {
+	const struct fpl_result *r;
+	const struct fpl_table_opts *o;
+	const char *unit;		/* "cycles", "tsc" or "ns": the metric shown */
+	struct fpl_tbl_notes methods, how, units;
+	size_t nwarn_cells;
+};
+
+/* Replace every whole-word copy of word in s by repl (s is rewritten in place, size bytes). */
+static void replace_word(char *s, size_t size, const char *word, const char *repl)
+{
+	size_t wl = strlen(word), rl = strlen(repl);
+	char *p = s;
+
+	if (!wl)
+		return;
+	while ((p = strstr(p, word))) {
+		bool start = p == s || !isalnum((unsigned char)p[-1]);
+		bool end = !isalnum((unsigned char)p[wl]) && p[wl] != '_';
+
+		if (!start || !end || strlen(s) - wl + rl + 1 > size) {
+			p += wl;
+			continue;
+		}
+		memmove(p + rl, p + wl, strlen(p + wl) + 1);
+		memcpy(p, repl, rl);
+		p += rl;
+	}
+}
+
+/*
+ * The method of a cell as note numbers: what was timed with the row's
+ * instruction and component written INSN and COMP, so that the rows of one
+ * column share it; how (reps, overhead) and the unit part as notes of their own.
+ */
+static size_t method_note(struct xs_table *t, const struct fpl_run *run, const struct fpl_metric *m)
+{
+	const char *method = m->method ? m->method : "", *unit, *insn = pstr(run, "insn");
+	char what[1024], mn[32], comp[64];
+	size_t wl, hl, k;
+
+	fpl_tbl_method_split(method, &wl, &hl, &unit);
+	snprintf(what, sizeof(what), "%.*s", (int)wl, method);
+	/* The mnemonic as the method writes it: FXSAVE64, XRSTOR64 (compacted image) ... */
+	for (k = 0; insn[k] && insn[k] != '-' && k + 3 < sizeof(mn); k++)
+		mn[k] = (char)toupper((unsigned char)insn[k]);
+	snprintf(mn + k, sizeof(mn) - k, "64 (compacted image)");
+	replace_word(what, sizeof(what), mn, "INSN");
+	mn[k + 2] = 0;
+	snprintf(comp, sizeof(comp), "%s", pstr(run, "modified_component"));
+	if (!*comp)
+		snprintf(comp, sizeof(comp), "%s", pstr(run, "component"));
+	if (json_object_get(run->params, "mask") || json_object_get(run->params, "experiment")) {
+		snprintf(mn + k + 2, sizeof(mn) - k - 2, " (standard image)");
+		replace_word(what, sizeof(what), mn, "INSN");
+		mn[k + 2] = 0;
+		replace_word(what, sizeof(what), mn, "INSN");
+		replace_word(what, sizeof(what), comp, "COMP");
+	}
+	if (hl) {
+		char *how = strndup(method + wl + 2, hl);
+
+		if (how) {
+			size_t h = fpl_tbl_note(&t->how, how);
+
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), " (timing: t%zu)",
+				 h);
+			free(how);
+		}
+	}
+	if (*unit)
+		fpl_tbl_note(&t->units, unit);
+	return fpl_tbl_note(&t->methods, what);
+}
+
+static const struct fpl_metric *metric(const struct fpl_run *run, const char *prefix,
+				       const char *unit)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%s", prefix, unit);
+	return fpl_run_find_metric(run, name);
+}
+
+/* "median (IQR)" of a cell, "!" when the run warned; false without samples. */
+static bool cell_text(struct xs_table *t, const struct fpl_run *run, const struct fpl_metric *m,
+		      char *buf, size_t size)
+{
+	struct fpl_summary s;
+
+	if (!m || !fpl_tbl_summary(m, &s)) {
+		snprintf(buf, size, "?");
+		return false;
+	}
+	/* Decimals the unit needs (ns are ~0.3 cycles); an IQR of 10 or more needs none. */
+	int d = !strcmp(m->unit, "ns") ? 2 : 1, dq = s.q3 - s.q1 >= 10 ? 0 : d;
+
+	snprintf(buf, size, "%.*f (%.*f)%s", d, s.median, dq, s.q3 - s.q1,
+		 json_array_size(run->warnings) ? "!" : "");
+	if (json_array_size(run->warnings))
+		t->nwarn_cells++;
+	return true;
+}
+
+static const char *const state_order[] = { "init", "live", "unmodified", "modified" };
+
+/* Column heads: XSAVEOPT's six columns must fit 100 columns. */
+static const char *const state_head[] = { "init", "live", "unmod", "modif" };
+
+static int state_rank(const char *state)
+{
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(state_order); i++)
+		if (!strcmp(state, state_order[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The states an instruction's rows have, as a bit set of state_order. */
+static unsigned insn_states(const struct fpl_result *r, const char *insn)
+{
+	unsigned set = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		if (is_matrix(r->runs[i]) && !strcmp(pstr(r->runs[i], "insn"), insn) &&
+		    state_rank(pstr(r->runs[i], "state")) >= 0)
+			set |= 1u << state_rank(pstr(r->runs[i], "state"));
+	return set;
+}
+
+static const struct fpl_run *find_cell(const struct fpl_result *r, const char *insn,
+				       const char *mask, const char *state, const char *method)
+{
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+
+		if (is_matrix(run) && !strcmp(pstr(run, "insn"), insn) &&
+		    !strcmp(pstr(run, "mask"), mask) && !strcmp(pstr(run, "state"), state) &&
+		    !strcmp(pstr(run, "method"), method))
+			return run;
+	}
+	return NULL;
+}
+
+static bool seen_before(const struct fpl_result *r, size_t upto, const char *key,
+			const char *val, const char *key2, const char *val2)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (is_matrix(r->runs[i]) && !strcmp(pstr(r->runs[i], key), val) &&
+		    (!key2 || !strcmp(pstr(r->runs[i], key2), val2)))
+			return true;
+	return false;
+}
+
+static const char *const methods[] = { "throughput", "latency" };
+
+struct col {
+	const char *state, *head, *method;
+	size_t note;		/* the note all its cells share, 0 if they differ */
+	size_t width;
+};
+
+static void col_head(const struct col *c, char *buf, size_t size)
+{
+	if (c->note)
+		snprintf(buf, size, "%s [%zu]", c->head, c->note);
+	else
+		snprintf(buf, size, "%s", c->head);
+}
+
+/* The block's columns with the note they share (0: cells say their own) and widths. */
+static size_t block_cols(struct xs_table *t, unsigned set, struct col *cols)
+{
+	const struct fpl_result *r = t->r;
+	size_t ncol = 0, warned = t->nwarn_cells;
+	char buf[CELL], head[CELL];
+
+	for (size_t mi = 0; mi < FPL_ARRAY_SIZE(methods); mi++)
+		for (size_t si = 0; si < FPL_ARRAY_SIZE(state_order); si++)
+			if (set & (1u << si) && ncol < MAXCOL)
+				cols[ncol++] = (struct col){ state_order[si], state_head[si],
+							     methods[mi], 0, 0 };
+	for (size_t c = 0; c < ncol; c++) {
+		bool first = true;
+
+		cols[c].width = strlen(cols[c].head);
+		for (size_t i = 0; i < r->nruns; i++) {
+			const struct fpl_run *run = r->runs[i];
+			const struct fpl_metric *m;
+			size_t n;
+
+			if (!is_matrix(run) || insn_states(r, pstr(run, "insn")) != set ||
+			    strcmp(pstr(run, "state"), cols[c].state) ||
+			    strcmp(pstr(run, "method"), cols[c].method))
+				continue;
+			m = metric(run, "", t->unit);
+			n = m ? method_note(t, run, m) : 0;
+			cols[c].note = first ? n : cols[c].note == n ? n : 0;
+			first = false;
+			cell_text(t, run, m, buf, sizeof(buf));
+			if (strlen(buf) > cols[c].width)
+				cols[c].width = strlen(buf);
+		}
+		col_head(&cols[c], head, sizeof(head));
+		if (strlen(head) > cols[c].width)
+			cols[c].width = strlen(head);
+	}
+	t->nwarn_cells = warned;	/* counted when the rows are printed */
+	return ncol;
+}
+
+/* The method centred over its columns in a rule ("---- latency ----"), then the states. */
+static void block_header(const struct col *cols, size_t ncol, size_t gap, size_t labw, FILE *f)
+{
+	char head[CELL];
+
+	fprintf(f, "%-*s", (int)labw, "");
+	for (size_t c = 0; c < ncol; c++) {
+		size_t span = 0, k = c;
+
+		if (c && cols[c].method == cols[c - 1].method)
+			continue;
+		for (; k < ncol && cols[k].method == cols[c].method; k++)
+			span += cols[k].width + gap;
+		span -= gap;
+		fprintf(f, "%*s", (int)gap, "");
+		for (size_t p = 0, l = strlen(cols[c].method) + 2, a = (span - l) / 2; p < span;) {
+			if (p == a && span > l) {
+				fprintf(f, " %s ", cols[c].method);
+				p += l;
+			} else {
+				fputc('-', f);
+				p++;
+			}
+		}
+	}
+	fprintf(f, "\n%-8s %-14s", "insn", "RFBM");
+	for (size_t c = 0; c < ncol; c++) {
+		col_head(&cols[c], head, sizeof(head));
+		fprintf(f, "%*s%*s", (int)gap, "", (int)cols[c].width, head);
+	}
+}
+
+/* One block: the instructions whose states are `set`, a row per instruction and mask. */
+static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	struct col cols[MAXCOL];
+	size_t ncol = block_cols(t, set, cols), gap = ncol > 4 ? 1 : 2;
+	char buf[CELL];
+
+	block_header(cols, ncol, gap, 23, f);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *row = r->runs[i];
+		const char *insn = pstr(row, "insn"), *mask = pstr(row, "mask");
+		char lab[64];
+
+		if (!is_matrix(row) || insn_states(r, insn) != set ||
+		    seen_before(r, i, "insn", insn, "mask", mask))
+			continue;
+		snprintf(lab, sizeof(lab), "%-4s %s", mask, pstr(row, "mask_name"));
+		fprintf(f, "%-8s %-14s", seen_before(r, i, "insn", insn, NULL, NULL) ? "" : insn,
+			lab);
+		for (size_t c = 0; c < ncol; c++) {
+			const struct fpl_run *run = find_cell(r, insn, mask, cols[c].state,
+							      cols[c].method);
+			const struct fpl_metric *m = run ? metric(run, "", t->unit) : NULL;
+
+			if (!run) {
+				fprintf(f, "%*s%*s", (int)gap, "", (int)cols[c].width, "-");
+				continue;
+			}
+			cell_text(t, run, m, buf, sizeof(buf));
+			if (!cols[c].note && m) {
+				size_t n = method_note(t, run, m);
+
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " [%zu]", n);
+			}
+			fprintf(f, "%*s%*s", (int)gap, "", (int)cols[c].width, buf);
+		}
+		fputc('\n', f);
+	}
+	if (set & (3u << 2))
+		fpl_tbl_wrap(f, "unmod: the state unmodified since the XRSTOR from the same "
+			     "buffer (the modified optimization applies); modif: one register of a "
+			     "component in the mask written since (modified_component in the JSON)", 0);
+}
+
+static void matrix(struct xs_table *t, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	unsigned done[16];
+	size_t ndone = 0;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		unsigned set;
+		bool seen = false;
+
+		if (!is_matrix(r->runs[i]))
+			continue;
+		set = insn_states(r, pstr(r->runs[i], "insn"));
+		for (size_t k = 0; k < ndone; k++)
+			seen |= done[k] == set;
+		if (seen || ndone == FPL_ARRAY_SIZE(done))
+			continue;
+		done[ndone++] = set;
+		fputc('\n', f);
+		matrix_block(t, set, f);
+	}
+}
+
+static void misc(struct xs_table *t, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	bool head = false;
+	char buf[CELL];
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const struct fpl_metric *m = is_misc(run) ? metric(run, "", t->unit) : NULL;
+		char lab[96];
+
+		if (!is_misc(run))
+			continue;
+		if (!head) {
+			fprintf(f, "\n%-44s %-10s  %16s\n", "other instructions", "method",
+				"median (IQR)");
+			head = true;
+		}
+		snprintf(lab, sizeof(lab), "%s%s%s", pstr(run, "insn"),
+			 *pstr(run, "pattern") ? ", " : "", pstr(run, "pattern"));
+		cell_text(t, run, m, buf, sizeof(buf));
+		fprintf(f, "%-44s %-10s  %16s", lab, pstr(run, "method"), buf);
+		if (m)
+			fprintf(f, " [%zu]", method_note(t, run, m));
+		fputc('\n', f);
+	}
+}
+
+/* The RFBM experiment: with vs without the component in RFBM, always in core cycles. */
+static void rfbm(struct xs_table *t, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	size_t note_with = 0, note_without = 0, note_diff = 0;
+	bool head = false;
+	const char *test = NULL;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const struct fpl_metric *w, *wo, *d;
+		char cw[CELL], cwo[CELL], cd[96], verdict[16] = "?";
+		json_t *ci, *est;
+		double lo, hi, e;
+
+		if (!is_rfbm(run))
+			continue;
+		w = metric(run, "with_", "cycles");
+		wo = metric(run, "without_", "cycles");
+		d = fpl_run_find_metric(run, "diff_cycles");
+		if (!head) {
+			fprintf(f, "\nRFBM experiment: the component in its init state, the others in "
+				   "XCR0 live; core cycles\n%-17s %-9s %13s %13s  %-26s %s\n",
+				"component", "insn", "RFBM with", "without", "difference [95% CI]",
+				"with is");
+			head = true;
+		}
+		if (w)
+			note_with = method_note(t, run, w);
+		if (wo)
+			note_without = method_note(t, run, wo);
+		cell_text(t, run, w, cw, sizeof(cw));
+		cell_text(t, run, wo, cwo, sizeof(cwo));
+		ci = d && d->extra ? json_object_get(d->extra, "ci95") : NULL;
+		est = d && d->extra ? json_object_get(d->extra, "trimmed_mean_diff") : NULL;
+		if (d) {
+			note_diff = fpl_tbl_note(&t->methods, d->method ? d->method : "");
+			test = d->extra ? json_string_value(json_object_get(d->extra, "test")) : NULL;
+		}
+		if (json_array_size(ci) == 2 && est) {
+			e = json_number_value(est);
+			lo = json_number_value(json_array_get(ci, 0));
+			hi = json_number_value(json_array_get(ci, 1));
+			snprintf(cd, sizeof(cd), "%+.2f [%+.2f, %+.2f]", e, lo, hi);
+			snprintf(verdict, sizeof(verdict), "%s", lo > 0 ? "slower" : hi < 0 ?
+				 "faster" : "no diff");
+		} else {
+			snprintf(cd, sizeof(cd), "-");
+		}
+		fprintf(f, "%-17s %-9s %13s %13s  %-26s %s\n", pstr(run, "component"),
+			pstr(run, "insn"), cw, cwo, cd, verdict);
+	}
+	if (head) {
+		char *line;
+
+		if (asprintf(&line, "with [%zu], without [%zu]: median (IQR); difference [%zu]: "
+			     "with minus without, 20%% trimmed means; test: %s, 95%%: slower or "
+			     "faster (with than without) when the interval excludes 0", note_with, note_without,
+			     note_diff, test ? test : "?") >= 0) {
+			fpl_tbl_wrap(f, line, 0);
+			free(line);
+		}
+	}
+}
+
+/* Runs none of the three parts show (skipped ones, later additions): the generic table. */
+static int others(struct xs_table *t, FILE *f)
+{
+	const struct fpl_result *r = t->r;
+	struct fpl_result sub = { .host = r->host, .warnings = NULL };
+	int err;
+
+	sub.runs = calloc(r->nruns + 1, sizeof(*sub.runs));
+	if (!sub.runs)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!is_matrix(r->runs[i]) && !is_rfbm(r->runs[i]) && !is_misc(r->runs[i]))
+			sub.runs[sub.nruns++] = r->runs[i];
+	if (!sub.nruns) {
+		free(sub.runs);
+		return 0;
+	}
+	fputc('\n', f);
+	err = fpl_emit_table(&sub, &(struct fpl_table_opts){ .units = t->o->units,
+							     .warnings = false }, f);
+	free(sub.runs);
+	return err;
+}
+
+static const char *const shown_units[] = { "cycles", "tsc", "ns" };
+static const char *const unit_words[] = {
+	"core cycles", "TSC ticks", "ns",
+};
+
+int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
+{
+	struct xs_table t = { .r = r, .o = o };
+	size_t nwarn = 0;
+	int err;
+
+	for (size_t u = 0; u < FPL_ARRAY_SIZE(shown_units); u++) {
+		if (o->units != FPL_UNITS_ALL && (size_t)o->units != u)
+			continue;
+		t.unit = shown_units[u];
+		fprintf(f, "%sXSAVE family: %s per instruction, median (IQR) of each cell's samples\n",
+			u && o->units == FPL_UNITS_ALL ? "\n" : "", unit_words[u]);
+		matrix(&t, f);
+		nwarn += t.nwarn_cells;
+		t.nwarn_cells = 0;
+		misc(&t, f);
+		nwarn += t.nwarn_cells;
+	}
+	t.nwarn_cells = 0;
+	rfbm(&t, f);
+	nwarn += t.nwarn_cells;
+	err = others(&t, f);
+	fputc('\n', f);
+	fpl_tbl_wrap(f, "Methods (INSN: the row's instruction, COMP: its component; the JSON has "
+		     "each cell's own text, N and samples):", 0);
+	fpl_tbl_notes_print(f, &t.methods, "");
+	fputs("Timing:\n", f);
+	fpl_tbl_notes_print(f, &t.how, "t");
+	fputs(o->units == FPL_UNITS_ALL ? "Units:\n" :
+	      "Units (--units tsc|ns|all for TSC ticks or ns; the JSON and CSV have all three):\n",
+	      f);
+	fpl_tbl_notes_print(f, &t.units, "u");
+	if (nwarn)
+		fprintf(f, "!: the cell's run has a warning (%zu cells)\n", nwarn);
+	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
+	fpl_tbl_notes_free(&t.methods);
+	fpl_tbl_notes_free(&t.how);
+	fpl_tbl_notes_free(&t.units);
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for the tables for people: the xsave matrix, the generic table's notes, quiet K, warnings. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "fpulab/report.h"
+#include "fpulab/result.h"
+#include "fpulab/stats.h"
+
+#define HOW "; N reps per sample (extra.reps), N the smallest power of two; median of samples"
+#define UCYC "; core cycles estimated: TSC ticks x ratio"
+#define UTSC "; TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence)"
+#define UNS "; ns from TSC ticks at 2000000000 Hz"
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* A harness-like triple: cycles v, tsc v/2, ns v/4 for each of the samples. */
+static void triple(struct fpl_run *run, const char *pfx, const char *what, double v)
+{
+	char name[64], m[512];
+	struct fpl_metric *c, *t, *n;
+
+	snprintf(name, sizeof(name), "%scycles", pfx);
+	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UCYC);
+	c = fpl_run_add_metric(run, name, "cycles", m);
+	snprintf(name, sizeof(name), "%stsc", pfx);
+	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UTSC);
+	t = fpl_run_add_metric(run, name, "tsc", m);
+	snprintf(name, sizeof(name), "%sns", pfx);
+	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UNS);
+	n = fpl_run_add_metric(run, name, "ns", m);
+	assert_true(c && t && n);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(fpl_metric_add(c, v + i - 2), 0);
+		assert_int_equal(fpl_metric_add(t, (v + i - 2) / 2), 0);
+		assert_int_equal(fpl_metric_add(n, (v + i - 2) / 4), 0);
+	}
+}
+
+static struct fpl_run *cell(struct fpl_result *r, const char *insn, const char *mask,
+			    const char *name, const char *state, const char *method, double v)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	char what[256], mn[32];
+	size_t k;
+
+	for (k = 0; insn[k] && insn[k] != '-'; k++)
+		mn[k] = (char)(insn[k] - 'a' + 'A');
+	strcpy(mn + k, "64");
+	fpl_run_param_str(run, "insn", insn);
+	fpl_run_param_str(run, "mask", mask);
+	fpl_run_param_str(run, "mask_name", name);
+	fpl_run_param_str(run, "state", state);
+	fpl_run_param_str(run, "method", method);
+	if (!strcmp(state, "modified")) {
+		fpl_run_param_str(run, "modified_component", !strcmp(mask, "0x1") ? "x87" : "AVX");
+		snprintf(what, sizeof(what), "%s: back-to-back (write one %s register; %s)", method,
+			 !strcmp(mask, "0x1") ? "x87" : "AVX", mn);
+	} else if (!strcmp(state, "unmodified")) {
+		snprintf(what, sizeof(what), "%s: %s to the buffer last XRSTORed from", method, mn);
+	} else {
+		snprintf(what, sizeof(what), "%s: back-to-back %s on one buffer", method, mn);
+	}
+	triple(run, "", what, v);
+	return run;
+}
+
+/* xsave (masks 0x0: init only, 0x1), xsaveopt (0x1, 0x4 with unmod/modif), misc, RFBM. */
+static struct fpl_result *xsave_result(void)
+{
+	static const char *const methods[] = { "throughput", "latency" };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	struct fpl_metric *d;
+
+	for (int m = 0; m < 2; m++) {
+		cell(r, "xsave", "0x0", "0", "init", methods[m], 100 + m);
+		cell(r, "xsave", "0x1", "x87", "init", methods[m], 110 + m);
+		cell(r, "xsave", "0x1", "x87", "live", methods[m], 120 + m);
+	}
+	for (int m = 0; m < 2; m++)
+		for (int k = 0; k < 2; k++) {
+			const char *mask = k ? "0x4" : "0x1", *name = k ? "avx" : "x87";
+
+			cell(r, "xsaveopt", mask, name, "init", methods[m], 200 + 10 * k + m);
+			cell(r, "xsaveopt", mask, name, "unmodified", methods[m], 230 + 10 * k + m);
+			cell(r, "xsaveopt", mask, name, "modified", methods[m], 260 + 10 * k + m);
+		}
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "ldmxcsr");
+	fpl_run_param_str(run, "pattern", "same value");
+	fpl_run_param_str(run, "method", "throughput");
+	triple(run, "", "throughput: back-to-back LDMXCSR", 3);
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "experiment", "rfbm");
+	fpl_run_param_str(run, "insn", "xrstor-c");
+	fpl_run_param_str(run, "component", "AVX");
+	triple(run, "with_", "throughput: XRSTOR64 (compacted image), RFBM with AVX", 360);
+	triple(run, "without_", "throughput: XRSTOR64 (compacted image), RFBM without AVX", 385);
+	d = fpl_run_add_metric(run, "diff_cycles", "cycles", "with minus without, per round");
+	fpl_metric_add(d, -25);
+	d->extra = json_pack("{s:f, s:[f,f], s:s}", "trimmed_mean_diff", -24.987, "ci95", -25.98,
+			     -24.01, "test", "Yuen 20% trimmed, Welch df");
+	fpl_result_warn(r, "machine loaded");
+	return r;
+}
+
+static char *table(const struct fpl_result *r, enum fpl_units u, bool warnings, bool xsave)
+{
+	struct fpl_table_opts o = { .units = u, .warnings = warnings };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(xsave ? fpl_table_xsave(r, &o, f) : fpl_emit_table(r, &o, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The line that starts with start (after a newline). */
+static char *line_of(const char *buf, const char *start)
+{
+	char key[128], *p, *e;
+
+	snprintf(key, sizeof(key), "\n%s", start);
+	p = strstr(buf, key);
+	if (!p)
+		return NULL;
+	p++;
+	e = strchr(p, '\n');
+	return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+static void test_xsave_matrix(void **state)
+{
+	struct fpl_result *r = xsave_result();
+	char *t = table(r, FPL_UNITS_CYCLES, false, true), *l;
+
+	assert_non_null(strstr(t, "XSAVE family: core cycles per instruction, median (IQR)"));
+	/* rows: instruction x mask; columns throughput init, live, latency init, live */
+	l = line_of(t, "xsave    0x0  0 ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "100.0 (2.0)"));
+	assert_non_null(strstr(l, "101.0 (2.0)"));
+	assert_int_equal(count(l, " -"), 2);	/* no live state with nothing in RFBM */
+	free(l);
+	l = line_of(t, "         0x1  x87");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "110.0 (2.0)  120.0 (2.0)  111.0 (2.0)  121.0 (2.0)"));
+	free(l);
+	/* XSAVEOPT's own block: init, unmod, modif under each method */
+	assert_non_null(strstr(t, "init [1]   unmod [3]   modif [4]    init [2]   unmod [5]   "
+				  "modif [6]"));
+	l = line_of(t, "xsaveopt 0x1  x87");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "200.0 (2.0) 230.0 (2.0) 260.0 (2.0) 201.0 (2.0) 231.0 (2.0) "
+				  "261.0 (2.0)"));
+	free(l);
+	l = line_of(t, "         0x4  avx");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "270.0 (2.0)"));
+	free(l);
+	/* each method once, the instruction and component written INSN and COMP */
+	assert_int_equal(count(t, "throughput: back-to-back INSN on one buffer"), 1);
+	assert_int_equal(count(t, "latency: back-to-back INSN on one buffer"), 1);
+	assert_int_equal(count(t, "back-to-back (write one COMP register; INSN)"), 2);
+	assert_int_equal(count(t, "N reps per sample"), 1);
+	assert_int_equal(count(t, "core cycles estimated"), 1);
+	assert_null(strstr(t, "TSC ticks (lfence"));
+	/* the other instructions and the RFBM experiment */
+	l = line_of(t, "ldmxcsr, same value");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "3.0 (2.0) ["));
+	free(l);
+	l = line_of(t, "AVX               xrstor-c");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "360.0 (2.0)"));
+	assert_non_null(strstr(l, "385.0 (2.0)"));
+	assert_non_null(strstr(l, "-24.99 [-25.98, -24.01]"));
+	assert_non_null(strstr(l, "faster"));
+	free(l);
+	assert_non_null(strstr(t, "test: Yuen 20% trimmed, Welch df"));
+	/* the warning counted, not repeated (it is on stderr) */
+	assert_non_null(strstr(t, "1 warning: on stderr"));
+	assert_null(strstr(t, "machine loaded"));
+	/* 100 columns at most */
+	for (char *p = t, *e; *p; p = e + 1) {
+		e = strchr(p, '\n');
+		assert_non_null(e);
+		assert_true(e - p <= 100);
+	}
+	free(t);
+	fpl_result_free(r);
+}
+
+static void test_xsave_units(void **state)
+{
+	struct fpl_result *r = xsave_result();
+	char *t, *l;
+
+	fpl_run_warn(r->runs[0], "XINUSE was not what the state claimed");
+	t = table(r, FPL_UNITS_TSC, true, true);
+	assert_non_null(strstr(t, "XSAVE family: TSC ticks per instruction"));
+	l = line_of(t, "xsave    0x0  0 ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "50.0 (1.0)!"));	/* the cell whose run warned */
+	free(l);
+	assert_non_null(strstr(t, "!: the cell's run has a warning (1 cells)"));
+	assert_non_null(strstr(t, "warning (xsave): XINUSE was not what the state claimed"));
+	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
+	assert_non_null(strstr(t, "warning: machine loaded"));
+	free(t);
+	t = table(r, FPL_UNITS_ALL, true, true);
+	assert_int_equal(count(t, "XSAVE family:"), 3);
+	assert_non_null(strstr(t, "XSAVE family: ns per instruction"));
+	assert_non_null(strstr(t, "25.00 (0.50)"));
+	/* the RFBM table once, in core cycles */
+	assert_int_equal(count(t, "RFBM experiment"), 1);
+	free(t);
+	fpl_result_free(r);
+}
+
+static void test_generic_notes_and_quiet(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *a = fpl_result_add_run(r, "demo"), *b = fpl_result_add_run(r, "demo");
+	struct fpl_metric *m;
+	char *t;
+
+	triple(a, "", "throughput: back-to-back FOO", 10);
+	triple(b, "", "throughput: back-to-back FOO", 20);
+	fpl_run_param_int(b, "size", 2);
+	/* 2 quiet rounds of 5: not shown; 5 of 20 samples: shown */
+	a->metrics[0]->extra = json_pack("{s:f, s:i}", "quiet_median", 1.5, "quiet_rounds", 2);
+	m = fpl_run_add_metric(b, "rate", "ops/s", "ops per second");
+	for (int i = 0; i < 40; i++)
+		fpl_metric_add(m, i);
+	m->extra = json_pack("{s:f, s:i}", "quiet_median", 7.25, "quiet_rounds", 12);
+	fpl_run_warn(b, "odd");
+	/* not a harness triple: its method is one note, whatever it says */
+	m = fpl_run_add_metric(b, "rt", "tsc", "round trip; TSC ticks per signal");
+	fpl_metric_add(m, 5);
+	t = table(r, FPL_UNITS_CYCLES, true, false);
+	assert_non_null(strstr(t, "    rt 5.00 tsc (IQR 0.00) [3]; n=1\n"));
+	assert_non_null(strstr(t, "[3] round trip; TSC ticks per signal\n"));
+	assert_non_null(strstr(t, "    cycles 10.00 cycles (IQR 2.00) [1, u1]; n=5\n"));
+	assert_non_null(strstr(t, "    cycles 20.00 cycles (IQR 2.00) [1, u1]; n=5\n"));
+	assert_non_null(strstr(t, "rate 19.50 ops/s (IQR 19.50) [2] quiet 12: 7.25; n=40"));
+	assert_null(strstr(t, "quiet 2:"));
+	/* one method note, one unit note, no TSC or ns figures unless asked */
+	assert_int_equal(count(t, "throughput: back-to-back FOO"), 1);
+	assert_int_equal(count(t, "core cycles estimated"), 1);
+	assert_null(strstr(t, " tsc [1, u"));
+	assert_null(strstr(t, "TSC ticks (lfence"));
+	assert_non_null(strstr(t, "warning (demo): odd"));
+	free(t);
+	t = table(r, FPL_UNITS_ALL, false, false);
+	assert_non_null(strstr(t, "time 10.00 cycles (IQR 2.00) [1, u1] = 5.00 tsc [1, u2] = "
+				  "2.50 ns [1, u3]; n=5"));
+	assert_int_equal(count(t, "throughput: back-to-back FOO"), 1);
+	assert_non_null(strstr(t, "1 warning: on stderr"));
+	free(t);
+	fpl_result_free(r);
+}
+
+/*
+ * The matrix row of insn and "mask name": rows of one instruction follow
+ * the one that names it, with the name column blank.
+ */
+static char *row_of(const char *t, const char *insn, const char *label)
+{
+	char cur[16] = "";
+
+	for (const char *p = t, *e; *p; p = e + 1) {
+		e = strchr(p, '\n');
+		if (!e)
+			break;
+		if (e - p < 24 || strncmp(p + 9, "0x", 2)) {
+			cur[0] = 0;
+			continue;
+		}
+		if (p[0] != ' ')
+			sscanf(p, "%15s", cur);
+		if (!strcmp(cur, insn) && !strncmp(p + 9, label, strlen(label)) &&
+		    p[9 + strlen(label)] == ' ')
+			return strndup(p, (size_t)(e - p));
+	}
+	return NULL;
+}
+
+static bool summary(const struct fpl_metric *m, struct fpl_summary *s)
+{
+	double *fin = calloc(m->n + 1, sizeof(*fin));
+	size_t k = 0;
+	bool ok;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			fin[k++] = m->samples[i];
+	ok = k && !fpl_summarize(fin, k, 10, s);
+	free(fin);
+	return ok;
+}
+
+/* A real run of every instruction this CPU has: every cell of the JSON is in its row. */
+static void test_xsave_real_run(void **state)
+{
+	const char *bin = getenv("FPL_BIN");
+	char cmd[512], *t, *out = NULL;
+	struct fpl_result *r = NULL;
+	struct fpl_diag diag = { "" };
+	size_t len = 0, n;
+	char buf[4096];
+	json_t *doc;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s xsave --part matrix --budget 0.05 -q --json 2>/dev/null",
+		 bin ? bin : "build/fpulab");
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
+		out = realloc(out, len + n + 1);
+		memcpy(out + len, buf, n);
+		len += n;
+		out[len] = 0;
+	}
+	if (pclose(p) != 0 || !out) {
+		free(out);
+		skip();	/* no XSAVE here: test_xsave covers the command's exit codes */
+	}
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(fpl_result_from_json(doc, &r, &diag), 0);
+	assert_true(r->nruns > 0);
+	t = table(r, FPL_UNITS_CYCLES, true, true);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *insn = json_string_value(json_object_get(run->params, "insn"));
+		const char *mask = json_string_value(json_object_get(run->params, "mask"));
+		const char *name = json_string_value(json_object_get(run->params, "mask_name"));
+		struct fpl_metric *m = fpl_run_find_metric(run, "cycles");
+		struct fpl_summary s;
+		char label[64], cellt[64], *l;
+
+		assert_true(insn && mask && name && m);
+		snprintf(label, sizeof(label), "%-4s %s", mask, name);
+		l = row_of(t, insn, label);
+		if (!l)
+			fail_msg("no row for %s %s", insn, label);
+		assert_true(summary(m, &s));
+		snprintf(cellt, sizeof(cellt), "%.1f (", s.median);
+		if (!strstr(l, cellt))
+			fail_msg("%s %s: %s not in '%s'", insn, label, cellt, l);
+		free(l);
+	}
+	free(t);
+	json_decref(doc);
+	fpl_result_free(r);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xsave_matrix),
+		cmocka_unit_test(test_xsave_units),
+		cmocka_unit_test(test_generic_notes_and_quiet),
+		cmocka_unit_test(test_xsave_real_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
