@@ -49,13 +49,13 @@ static void test_state_setup_xinuse(void **state)
 			continue;
 		memset(img, 0, xs.size_std_max);
 		fpl_xstate_pattern(&xs, m, 42 + i, img);
-		x = xs_establish(img, xs.xcr0, true, true);
+		x = fpl_xs_establish(img, xs.xcr0, true, true);
 		if ((x & xs.xcr0) != m)
 			fail_msg("live 0x%llx: XINUSE 0x%llx", (unsigned long long)m,
 				 (unsigned long long)x);
 		memset(img, 0, xs.size_std_max);
 		fpl_xstate_pattern(&xs, 0, 0, img);
-		x = xs_establish(img, xs.xcr0, true, true);
+		x = fpl_xs_establish(img, xs.xcr0, true, true);
 		if (x & xs.xcr0)
 			fail_msg("init after 0x%llx: XINUSE 0x%llx", (unsigned long long)m,
 				 (unsigned long long)x);
@@ -70,7 +70,7 @@ static void test_cell_counts_mismatch(void **state)
 {
 	uint64_t live = FPL_XFEATURE_MASK_FPSSE & xs.xcr0;
 	void *img, *buf;
-	struct xs_cell c;
+	struct fpl_xs_cell c;
 
 	if (!fpl_cpu_has(&cpu, FPL_FEAT_XGETBV1) || !xs.xsave)
 		skip();
@@ -78,23 +78,23 @@ static void test_cell_counts_mismatch(void **state)
 	buf = fpl_xstate_alloc(xs.size_std_max);
 	fpl_xstate_pattern(&xs, live, 7, img);
 	memset(&c, 0, sizeof(c));
-	c.body = xs_tp[XS_XSAVE];
+	c.body = fpl_xs_tp[XS_XSAVE];
 	c.setup_img = img;
 	c.xcr0 = xs.xcr0;
 	c.xsave = true;
 	c.xgetbv1 = true;
 	c.expect = live;
-	c.loop = (struct xs_loop){ .buf = buf, .state = img, .lo = (uint32_t)xs.xcr0,
+	c.loop = (struct fpl_xs_loop){ .buf = buf, .state = img, .lo = (uint32_t)xs.xcr0,
 				    .hi = (uint32_t)(xs.xcr0 >> 32), .xlo = (uint32_t)xs.xcr0,
 				    .xhi = (uint32_t)(xs.xcr0 >> 32) };
-	assert_true(xs_cell_timed(&c, 16) > 0);
+	assert_true(fpl_xs_cell_timed(&c, 16) > 0);
 	assert_int_equal(c.checks, 1);
 	assert_int_equal(c.bad, 0);
 	assert_int_equal(c.xinuse_seen & xs.xcr0, live);
 	/* XSAVE wrote XSTATE_BV = XINUSE & RFBM */
 	assert_int_equal(*(uint64_t *)((char *)buf + FPL_XSAVE_HDR_OFFSET), live);
 	c.expect = 0;	/* a claim that is false must be counted */
-	xs_cell_timed(&c, 1);
+	fpl_xs_cell_timed(&c, 1);
 	assert_int_equal(c.bad, 1);
 	free(img);
 	free(buf);

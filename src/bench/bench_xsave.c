@@ -54,7 +54,7 @@ static const struct {
 	{ "all", ~0ull },
 };
 
-static int setup(struct xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
+static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
 {
 	struct fpl_diag diag = { "" };
 	const char *s;
@@ -97,7 +97,7 @@ static int setup(struct xs_bench *x, const struct fpl_bench_env *env, struct fpl
 }
 
 /* The masks to measure: --mask, or the default list with what XCR0 lacks skipped. */
-static size_t masks_of(struct xs_bench *x, uint64_t *out, const char **names, size_t max)
+static size_t masks_of(struct fpl_xs_bench *x, uint64_t *out, const char **names, size_t max)
 {
 	size_t n = 0;
 
@@ -122,7 +122,7 @@ static bool want(const char *opt, const char *v)
 
 static int xsave_run(const struct fpl_bench_env *env, struct fpl_result *r)
 {
-	struct xs_bench *x = calloc(1, sizeof(*x));
+	struct fpl_xs_bench *x = calloc(1, sizeof(*x));
 	const char *part = fpl_bench_opt(env, "part");
 	uint64_t masks[16];
 	const char *names[16];
@@ -136,19 +136,19 @@ static int xsave_run(const struct fpl_bench_env *env, struct fpl_result *r)
 		goto out;
 	nmasks = masks_of(x, masks, names, FPL_ARRAY_SIZE(masks));
 	if (want(part, "matrix")) {
-		err = xs_matrix(x, masks, names, nmasks, want(part, "all") ? 0.65 : 1.0);
+		err = fpl_xs_matrix(x, masks, names, nmasks, want(part, "all") ? 0.65 : 1.0);
 		if (err)
 			goto out;
 	}
 	if (want(part, "rfbm") && x->xs.xsave) {
-		err = xs_rfbm(x, want(part, "all") ? 0.90 : 1.0);
+		err = fpl_xs_rfbm(x, want(part, "all") ? 0.90 : 1.0);
 		if (err)
 			goto out;
 	}
 	if (want(part, "misc"))
-		err = xs_misc(x, 1.0);
+		err = fpl_xs_misc(x, 1.0);
 out:
-	xs_free(x);
+	fpl_xs_free(x);
 	free(x);
 	return err;
 }

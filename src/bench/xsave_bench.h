@@ -5,7 +5,7 @@
 
 #include "xsave_internal.h"
 
-struct xs_bench {
+struct fpl_xs_bench {
 	const struct fpl_bench_env *env;
 	struct fpl_result *result;
 	struct fpl_xstate xs;
@@ -28,14 +28,14 @@ struct xs_bench {
 };
 
 /* Seconds left of the budget for a part that gets share of it, from now on. */
-double xs_left(const struct xs_bench *x, double share_end);
+double fpl_xs_left(const struct fpl_xs_bench *x, double share_end);
 
-/* A zeroed, 64-byte-aligned buffer of x->size bytes, freed by xs_free. */
-void *xs_alloc(struct xs_bench *x);
-void xs_free(struct xs_bench *x);
+/* A zeroed, 64-byte-aligned buffer of x->size bytes, freed by fpl_xs_free. */
+void *fpl_xs_alloc(struct fpl_xs_bench *x);
+void fpl_xs_free(struct fpl_xs_bench *x);
 
 /* A run of this benchmark with the parameters every cell has. NULL on ENOMEM. */
-struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, const char *mask_name,
+struct fpl_run *fpl_xs_run_new(struct fpl_xs_bench *x, const char *insn, uint64_t mask, const char *mask_name,
 			   const char *state, const char *method);
 
 /*
@@ -43,16 +43,16 @@ struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, 
  * cell's run the XINUSE seen before timing and a warning where it differed
  * from the state claimed.
  */
-int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *v, size_t n,
+int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct fpl_variant *v, size_t n,
 		 double budget_s);
 
-/* Each part runs until share_end of the budget is spent (see xs_left). */
-int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
+/* Each part runs until share_end of the budget is spent (see fpl_xs_left). */
+int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
 	      double share_end);
-int xs_rfbm(struct xs_bench *x, double share_end);
-int xs_misc(struct xs_bench *x, double share_end);
+int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end);
+int fpl_xs_misc(struct fpl_xs_bench *x, double share_end);
 
 /* The compacted image of the state in img (RFBM = XCR0): XRSTOR then XSAVEC. */
-void xs_make_compacted(struct xs_bench *x, const void *img, void *out);
+void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out);
 
 #endif

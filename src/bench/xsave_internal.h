@@ -15,61 +15,61 @@
  * (latency method), the RFBM of the instruction and XCR0 for the
  * re-establishing XRSTOR.
  */
-struct xs_loop {
+struct fpl_xs_loop {
 	void *buf;
 	const void *state;
 	uint32_t lo, hi;	/* RFBM */
 	uint32_t xlo, xhi;	/* XCR0 */
 };
 
-typedef uint64_t (*xs_loop_fn)(const struct xs_loop *l, uint64_t reps);
+typedef uint64_t (*fpl_xs_loop_fn)(const struct fpl_xs_loop *l, uint64_t reps);
 
 /* Loop bodies. _tp: back-to-back; _lat: re-establish then the op; _lat0: re-establish alone. */
-enum xs_op {
+enum fpl_xs_op {
 	XS_FXSAVE, XS_FXRSTOR, XS_XSAVE, XS_XSAVEOPT, XS_XSAVEC, XS_XRSTOR, XS_XRSTOR_C,
 	XS_OP_NR
 };
 
 /* The loops of src/bench/xsave_loops.c, by op; NULL where there is none. */
-extern const xs_loop_fn xs_tp[XS_OP_NR], xs_lat[XS_OP_NR], xs_lat0[XS_OP_NR];
+extern const fpl_xs_loop_fn fpl_xs_tp[XS_OP_NR], fpl_xs_lat[XS_OP_NR], fpl_xs_lat0[XS_OP_NR];
 /* XSAVEOPT with nothing modified since XRSTOR from the same buffer. */
-uint64_t xs_xsaveopt_unmod_lat(const struct xs_loop *l, uint64_t reps);
-uint64_t xs_xsaveopt_unmod_lat0(const struct xs_loop *l, uint64_t reps);
+uint64_t fpl_xs_xsaveopt_unmod_lat(const struct fpl_xs_loop *l, uint64_t reps);
+uint64_t fpl_xs_xsaveopt_unmod_lat0(const struct fpl_xs_loop *l, uint64_t reps);
 
 /*
  * XSAVEOPT after writing one register of component id (x87, SSE here; AVX
  * in _avx.c; opmask, ZMM_Hi256, Hi16_ZMM in _avx512.c). Indexed by component;
  * NULL where the CPU file is not the right one.
  */
-struct xs_modify {
-	xs_loop_fn tp, lat, lat0;
+struct fpl_xs_modify {
+	fpl_xs_loop_fn tp, lat, lat0;
 };
-extern const struct xs_modify xs_modify_base[2];	/* x87, SSE */
-extern const struct xs_modify xs_modify_avx;
-extern const struct xs_modify xs_modify_avx512[3];	/* opmask, ZMM_Hi256, Hi16_ZMM */
+extern const struct fpl_xs_modify fpl_xs_modify_base[2];	/* x87, SSE */
+extern const struct fpl_xs_modify fpl_xs_modify_avx;
+extern const struct fpl_xs_modify fpl_xs_modify_avx512[3];	/* opmask, ZMM_Hi256, Hi16_ZMM */
 
 /* Instructions outside the XSAVE family, back-to-back; buf holds two MXCSR values. */
-enum xs_misc {
+enum fpl_xs_misc {
 	XS_LDMXCSR_SAME, XS_LDMXCSR_ALT, XS_STMXCSR, XS_STLDMXCSR, XS_FNINIT, XS_XGETBV0,
 	XS_XGETBV1, XS_VZEROUPPER, XS_VZEROALL, XS_VZEROUPPER_DIRTY, XS_MISC_NR
 };
-uint64_t xs_misc_loop(enum xs_misc m, void *buf, uint64_t reps);
+uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps);
 /* The AVX ones (xsave_loops_avx.c); lat0 is the dirtying alone. */
-uint64_t xs_vzeroupper_tp(void *buf, uint64_t reps);
-uint64_t xs_vzeroall_tp(void *buf, uint64_t reps);
-uint64_t xs_vzeroupper_dirty(void *buf, uint64_t reps);
-uint64_t xs_dirty_ymm(void *buf, uint64_t reps);
+uint64_t fpl_xs_vzeroupper_tp(void *buf, uint64_t reps);
+uint64_t fpl_xs_vzeroall_tp(void *buf, uint64_t reps);
+uint64_t fpl_xs_vzeroupper_dirty(void *buf, uint64_t reps);
+uint64_t fpl_xs_dirty_ymm(void *buf, uint64_t reps);
 
 /*
  * Establish a state by XRSTOR of img with RFBM = xcr0 (FXRSTOR without
  * XSAVE) and return XINUSE read right after it (0 without XGETBV1).
  */
-uint64_t xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1);
+uint64_t fpl_xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1);
 
 /* One cell of the matrix: what its timed function needs. */
-struct xs_cell {
-	xs_loop_fn body, empty;		/* empty is NULL for throughput */
-	struct xs_loop loop;
+struct fpl_xs_cell {
+	fpl_xs_loop_fn body, empty;		/* empty is NULL for throughput */
+	struct fpl_xs_loop loop;
 	const void *setup_img;		/* restored (RFBM = XCR0) before each timed call */
 	uint64_t xcr0;
 	bool xsave, xgetbv1;
@@ -78,7 +78,7 @@ struct xs_cell {
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
 };
 
-uint64_t xs_cell_timed(void *arg, uint64_t reps);
-uint64_t xs_cell_empty(void *arg, uint64_t reps);
+uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps);
+uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
 
 #endif

@@ -19,7 +19,7 @@
 
 /* pre runs once before the loop, body reps times; the whole thing between the serialised reads. */
 #define XS_LOOP(fname, pre, body)							\
-	__attribute__((noinline)) uint64_t fname(const struct xs_loop *l, uint64_t reps)	\
+	__attribute__((noinline)) uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)	\
 	{										\
 		uint64_t n = reps, t0, t1;						\
 											\
@@ -35,38 +35,38 @@
 		return t1 - t0;								\
 	}
 
-XS_LOOP(fxsave_tp, "", "fxsave64 (%[b])\n\t")
-XS_LOOP(fxsave_lat, "", REEST "fxsave64 (%[b])\n\t")
-XS_LOOP(fxrstor_tp, "", "fxrstor64 (%[b])\n\t")
-XS_LOOP(fxrstor_lat, "", REEST "fxrstor64 (%[b])\n\t")
-XS_LOOP(xsave_tp, RFBM, "xsave64 (%[b])\n\t")
-XS_LOOP(xsave_lat, "", REEST "xsave64 (%[b])\n\t")
-XS_LOOP(xsaveopt_tp, RFBM, "xsaveopt64 (%[b])\n\t")
-XS_LOOP(xsaveopt_lat, "", REEST "xsaveopt64 (%[b])\n\t")
-XS_LOOP(xsavec_tp, RFBM, "xsavec64 (%[b])\n\t")
-XS_LOOP(xsavec_lat, "", REEST "xsavec64 (%[b])\n\t")
-XS_LOOP(xrstor_tp, RFBM, "xrstor64 (%[b])\n\t")
-XS_LOOP(xrstor_lat, "", REEST "xrstor64 (%[b])\n\t")
+XS_LOOP(fpl_xs_fxsave_tp, "", "fxsave64 (%[b])\n\t")
+XS_LOOP(fpl_xs_fxsave_lat, "", REEST "fxsave64 (%[b])\n\t")
+XS_LOOP(fpl_xs_fxrstor_tp, "", "fxrstor64 (%[b])\n\t")
+XS_LOOP(fpl_xs_fxrstor_lat, "", REEST "fxrstor64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsave_tp, RFBM, "xsave64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsave_lat, "", REEST "xsave64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsaveopt_tp, RFBM, "xsaveopt64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsaveopt_lat, "", REEST "xsaveopt64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsavec_tp, RFBM, "xsavec64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsavec_lat, "", REEST "xsavec64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xrstor_tp, RFBM, "xrstor64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xrstor_lat, "", REEST "xrstor64 (%[b])\n\t")
 /* The re-establishing XRSTOR alone, with the same register moves. */
-XS_LOOP(reest_only, "", REEST)
+XS_LOOP(fpl_xs_reest_only, "", REEST)
 /* Restore from the save target itself: what XSAVEOPT's modified optimisation tracks. */
-XS_LOOP(xs_xsaveopt_unmod_lat, "", XCR0 "xrstor64 (%[b])\n\t" RFBM "xsaveopt64 (%[b])\n\t")
-XS_LOOP(xs_xsaveopt_unmod_lat0, "", XCR0 "xrstor64 (%[b])\n\t" RFBM)
+XS_LOOP(fpl_xs_xsaveopt_unmod_lat, "", XCR0 "xrstor64 (%[b])\n\t" RFBM "xsaveopt64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsaveopt_unmod_lat0, "", XCR0 "xrstor64 (%[b])\n\t" RFBM)
 
-const xs_loop_fn xs_tp[XS_OP_NR] = {
-	[XS_FXSAVE] = fxsave_tp, [XS_FXRSTOR] = fxrstor_tp, [XS_XSAVE] = xsave_tp,
-	[XS_XSAVEOPT] = xsaveopt_tp, [XS_XSAVEC] = xsavec_tp, [XS_XRSTOR] = xrstor_tp,
-	[XS_XRSTOR_C] = xrstor_tp,
+const fpl_xs_loop_fn fpl_xs_tp[XS_OP_NR] = {
+	[XS_FXSAVE] = fpl_xs_fxsave_tp, [XS_FXRSTOR] = fpl_xs_fxrstor_tp, [XS_XSAVE] = fpl_xs_xsave_tp,
+	[XS_XSAVEOPT] = fpl_xs_xsaveopt_tp, [XS_XSAVEC] = fpl_xs_xsavec_tp, [XS_XRSTOR] = fpl_xs_xrstor_tp,
+	[XS_XRSTOR_C] = fpl_xs_xrstor_tp,
 };
-const xs_loop_fn xs_lat[XS_OP_NR] = {
-	[XS_FXSAVE] = fxsave_lat, [XS_FXRSTOR] = fxrstor_lat, [XS_XSAVE] = xsave_lat,
-	[XS_XSAVEOPT] = xsaveopt_lat, [XS_XSAVEC] = xsavec_lat, [XS_XRSTOR] = xrstor_lat,
-	[XS_XRSTOR_C] = xrstor_lat,
+const fpl_xs_loop_fn fpl_xs_lat[XS_OP_NR] = {
+	[XS_FXSAVE] = fpl_xs_fxsave_lat, [XS_FXRSTOR] = fpl_xs_fxrstor_lat, [XS_XSAVE] = fpl_xs_xsave_lat,
+	[XS_XSAVEOPT] = fpl_xs_xsaveopt_lat, [XS_XSAVEC] = fpl_xs_xsavec_lat, [XS_XRSTOR] = fpl_xs_xrstor_lat,
+	[XS_XRSTOR_C] = fpl_xs_xrstor_lat,
 };
-const xs_loop_fn xs_lat0[XS_OP_NR] = {
-	[XS_FXSAVE] = reest_only, [XS_FXRSTOR] = reest_only, [XS_XSAVE] = reest_only,
-	[XS_XSAVEOPT] = reest_only, [XS_XSAVEC] = reest_only, [XS_XRSTOR] = reest_only,
-	[XS_XRSTOR_C] = reest_only,
+const fpl_xs_loop_fn fpl_xs_lat0[XS_OP_NR] = {
+	[XS_FXSAVE] = fpl_xs_reest_only, [XS_FXRSTOR] = fpl_xs_reest_only, [XS_XSAVE] = fpl_xs_reest_only,
+	[XS_XSAVEOPT] = fpl_xs_reest_only, [XS_XSAVEC] = fpl_xs_reest_only, [XS_XRSTOR] = fpl_xs_reest_only,
+	[XS_XRSTOR_C] = fpl_xs_reest_only,
 };
 
 /*
@@ -80,16 +80,16 @@ const xs_loop_fn xs_lat0[XS_OP_NR] = {
 	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
 
 /* TOP moves and comes back: the x87 status word is written, the stack is unchanged. */
-XS_MODIFY(mod_x87, "fincstp\n\tfdecstp\n\t")
+XS_MODIFY(fpl_xs_mod_x87, "fincstp\n\tfdecstp\n\t")
 /* xmm0 |= xmm1: a write that is not a zero idiom (those return SSE to init on Zen 4). */
-XS_MODIFY(mod_sse, "por %%xmm1, %%xmm0\n\t")
+XS_MODIFY(fpl_xs_mod_sse, "por %%xmm1, %%xmm0\n\t")
 
-const struct xs_modify xs_modify_base[2] = {
-	{ mod_x87_tp, mod_x87_lat, mod_x87_lat0 },
-	{ mod_sse_tp, mod_sse_lat, mod_sse_lat0 },
+const struct fpl_xs_modify fpl_xs_modify_base[2] = {
+	{ fpl_xs_mod_x87_tp, fpl_xs_mod_x87_lat, fpl_xs_mod_x87_lat0 },
+	{ fpl_xs_mod_sse_tp, fpl_xs_mod_sse_lat, fpl_xs_mod_sse_lat0 },
 };
 
-__attribute__((noinline)) uint64_t xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1)
+__attribute__((noinline)) uint64_t fpl_xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1)
 {
 	uint32_t lo, hi;
 
@@ -123,7 +123,7 @@ __attribute__((noinline)) uint64_t xs_establish(const void *img, uint64_t xcr0, 
 		t1 = fpl_tsc_end();							\
 	} while (0)
 
-uint64_t xs_misc_loop(enum xs_misc m, void *buf, uint64_t reps)
+uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps)
 {
 	uint64_t n = reps, t0 = 0, t1 = 0;
 
@@ -155,21 +155,21 @@ uint64_t xs_misc_loop(enum xs_misc m, void *buf, uint64_t reps)
 		MISC_LOOP("mov $1, %%ecx\n\txgetbv\n\t", "rax", "rcx", "rdx");
 		break;
 	case XS_VZEROUPPER:
-		return xs_vzeroupper_tp(buf, reps);
+		return fpl_xs_vzeroupper_tp(buf, reps);
 	case XS_VZEROALL:
-		return xs_vzeroall_tp(buf, reps);
+		return fpl_xs_vzeroall_tp(buf, reps);
 	case XS_VZEROUPPER_DIRTY:
-		return xs_vzeroupper_dirty(buf, reps);
+		return fpl_xs_vzeroupper_dirty(buf, reps);
 	default:
 		return 0;
 	}
 	return t1 - t0;
 }
 
-uint64_t xs_cell_timed(void *arg, uint64_t reps)
+uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 {
-	struct xs_cell *c = arg;
-	uint64_t x = xs_establish(c->setup_img, c->xcr0, c->xsave, c->xgetbv1);
+	struct fpl_xs_cell *c = arg;
+	uint64_t x = fpl_xs_establish(c->setup_img, c->xcr0, c->xsave, c->xgetbv1);
 
 	if (c->xgetbv1) {
 		c->xinuse_seen = x;
@@ -179,10 +179,10 @@ uint64_t xs_cell_timed(void *arg, uint64_t reps)
 	return c->body(&c->loop, reps);
 }
 
-uint64_t xs_cell_empty(void *arg, uint64_t reps)
+uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps)
 {
-	struct xs_cell *c = arg;
+	struct fpl_xs_cell *c = arg;
 
-	xs_establish(c->setup_img, c->xcr0, c->xsave, false);
+	fpl_xs_establish(c->setup_img, c->xcr0, c->xsave, false);
 	return c->empty(&c->loop, reps);
 }

@@ -19,11 +19,11 @@
 		return t1 - t0;								\
 	}
 
-AVX_LOOP(xs_vzeroupper_tp, "vzeroupper\n\t")
-AVX_LOOP(xs_vzeroall_tp, "vzeroall\n\t")
+AVX_LOOP(fpl_xs_vzeroupper_tp, "vzeroupper\n\t")
+AVX_LOOP(fpl_xs_vzeroall_tp, "vzeroall\n\t")
 /* All-ones compare: not a zero idiom, so the upper half is really dirty before each VZEROUPPER. */
-AVX_LOOP(xs_vzeroupper_dirty, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\tvzeroupper\n\t")
-AVX_LOOP(xs_dirty_ymm, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t")
+AVX_LOOP(fpl_xs_vzeroupper_dirty, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\tvzeroupper\n\t")
+AVX_LOOP(fpl_xs_dirty_ymm, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t")
 
 #define XS_CLOBBERS "memory", "cc", "rax", "rdx", YMM_CLOBBERS, \
 	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
@@ -31,7 +31,7 @@ AVX_LOOP(xs_dirty_ymm, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t")
 #define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
 
 #define XS_LOOP(fname, pre, body)							\
-	static uint64_t fname(const struct xs_loop *l, uint64_t reps)			\
+	static uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)			\
 	{										\
 		uint64_t n = reps, t0, t1;						\
 											\
@@ -52,4 +52,4 @@ XS_LOOP(mod_ymm_tp, RFBM, MOD_YMM "xsaveopt64 (%[b])\n\t")
 XS_LOOP(mod_ymm_lat, "", XCR0 "xrstor64 (%[b])\n\t" MOD_YMM RFBM "xsaveopt64 (%[b])\n\t")
 XS_LOOP(mod_ymm_lat0, "", XCR0 "xrstor64 (%[b])\n\t" MOD_YMM RFBM)
 
-const struct xs_modify xs_modify_avx = { mod_ymm_tp, mod_ymm_lat, mod_ymm_lat0 };
+const struct fpl_xs_modify fpl_xs_modify_avx = { mod_ymm_tp, mod_ymm_lat, mod_ymm_lat0 };

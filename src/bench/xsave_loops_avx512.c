@@ -13,7 +13,7 @@
 #define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
 
 #define XS_LOOP(fname, pre, body)							\
-	static uint64_t fname(const struct xs_loop *l, uint64_t reps)			\
+	static uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)			\
 	{										\
 		uint64_t n = reps, t0, t1;						\
 											\
@@ -39,7 +39,7 @@ XS_MODIFY(mod_opmask, "korw %%k1, %%k2, %%k2\n\t")
 XS_MODIFY(mod_zmm_hi256, "vpord %%zmm1, %%zmm0, %%zmm0\n\t")
 XS_MODIFY(mod_hi16_zmm, "vpord %%zmm17, %%zmm16, %%zmm16\n\t")
 
-const struct xs_modify xs_modify_avx512[3] = {
+const struct fpl_xs_modify fpl_xs_modify_avx512[3] = {
 	{ mod_opmask_tp, mod_opmask_lat, mod_opmask_lat0 },
 	{ mod_zmm_hi256_tp, mod_zmm_hi256_lat, mod_zmm_hi256_lat0 },
 	{ mod_hi16_zmm_tp, mod_hi16_zmm_lat, mod_hi16_zmm_lat0 },

@@ -8,7 +8,7 @@
 
 #include "xsave_bench.h"
 
-void *xs_alloc(struct xs_bench *x)
+void *fpl_xs_alloc(struct fpl_xs_bench *x)
 {
 	void **p = realloc(x->allocs, (x->nallocs + 1) * sizeof(*p));
 	void *b;
@@ -22,7 +22,7 @@ void *xs_alloc(struct xs_bench *x)
 	return b;
 }
 
-void xs_free(struct xs_bench *x)
+void fpl_xs_free(struct fpl_xs_bench *x)
 {
 	for (size_t i = 0; i < x->nallocs; i++)
 		free(x->allocs[i]);
@@ -36,7 +36,7 @@ void xs_free(struct xs_bench *x)
  * then 0.90, then 1.0): parts and groups that ran long on a loaded machine
  * leave less to the later ones instead of pushing the end out.
  */
-double xs_left(const struct xs_bench *x, double share_end)
+double fpl_xs_left(const struct fpl_xs_bench *x, double share_end)
 {
 	double gone = (double)(fpl_tsc_end() - x->t_start) / x->env->clock->tsc_hz;
 	double left = x->budget * share_end - gone;
@@ -44,7 +44,7 @@ double xs_left(const struct xs_bench *x, double share_end)
 	return left > 0.01 ? left : 0.01;
 }
 
-struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, const char *mask_name,
+struct fpl_run *fpl_xs_run_new(struct fpl_xs_bench *x, const char *insn, uint64_t mask, const char *mask_name,
 			   const char *state, const char *method)
 {
 	struct fpl_run *run = fpl_result_add_run(x->result, "xsave");
@@ -58,13 +58,13 @@ struct fpl_run *xs_run_new(struct xs_bench *x, const char *insn, uint64_t mask, 
 	return run;
 }
 
-void xs_make_compacted(struct xs_bench *x, const void *img, void *out)
+void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out)
 {
-	xs_establish(img, x->xcr0, true, false);
+	fpl_xs_establish(img, x->xcr0, true, false);
 	fpl_xsavec64(out, x->xcr0);
 }
 
-int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *v, size_t n,
+int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct fpl_variant *v, size_t n,
 		 double budget_s)
 {
 	struct fpl_harness_cfg cfg;
@@ -79,7 +79,7 @@ int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *
 	cfg.max_samples = x->max_samples;
 	err = fpl_harness_run(x->env, &cfg, v, n);
 	for (size_t i = 0; i < n; i++) {
-		struct xs_cell *c = &cells[i];
+		struct fpl_xs_cell *c = &cells[i];
 		char hex[24];
 
 		if (!c->xgetbv1)
@@ -94,10 +94,10 @@ int xs_group_run(struct xs_bench *x, struct xs_cell *cells, struct fpl_variant *
 	return err;
 }
 
-enum xs_state { ST_INIT, ST_LIVE, ST_UNMOD };
+enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD };
 
 struct op_desc {
-	enum xs_op op;
+	enum fpl_xs_op op;
 	const char *name, *mnemonic;
 	enum fpl_save_insn need;	/* the instruction whose support it needs */
 };
@@ -112,7 +112,7 @@ static const struct op_desc ops[] = {
 	{ XS_XRSTOR_C, "xrstor-c", "XRSTOR64 (compacted image)", FPL_INSN_XSAVEC },
 };
 
-static const char *state_name(enum xs_op op, enum xs_state st)
+static const char *state_name(enum fpl_xs_op op, enum fpl_xs_state st)
 {
 	if (st == ST_INIT)
 		return "init";
@@ -122,7 +122,7 @@ static const char *state_name(enum xs_op op, enum xs_state st)
 }
 
 /* XSAVEOPT "modified": the loops that write one register of the highest live component. */
-static const struct xs_modify *modify_for(const struct xs_bench *x, uint64_t live, unsigned *comp)
+static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint64_t live, unsigned *comp)
 {
 	for (int id = 63; id >= 0; id--) {
 		if (!(live >> id & 1))
@@ -131,13 +131,13 @@ static const struct xs_modify *modify_for(const struct xs_bench *x, uint64_t liv
 		switch (id) {
 		case FPL_XFEATURE_FP:
 		case FPL_XFEATURE_SSE:
-			return &xs_modify_base[id];
+			return &fpl_xs_modify_base[id];
 		case FPL_XFEATURE_YMM:
-			return x->avx ? &xs_modify_avx : NULL;
+			return x->avx ? &fpl_xs_modify_avx : NULL;
 		case FPL_XFEATURE_OPMASK:
 		case FPL_XFEATURE_ZMM_Hi256:
 		case FPL_XFEATURE_Hi16_ZMM:
-			return x->avx512 ? &xs_modify_avx512[id - FPL_XFEATURE_OPMASK] : NULL;
+			return x->avx512 ? &fpl_xs_modify_avx512[id - FPL_XFEATURE_OPMASK] : NULL;
 		default:
 			return NULL;
 		}
@@ -145,7 +145,7 @@ static const struct xs_modify *modify_for(const struct xs_bench *x, uint64_t liv
 	return NULL;
 }
 
-static void method_text(char *buf, size_t size, const struct op_desc *d, enum xs_state st,
+static void method_text(char *buf, size_t size, const struct op_desc *d, enum fpl_xs_state st,
 			bool lat, unsigned comp)
 {
 	const char *what = d->mnemonic;
@@ -172,19 +172,19 @@ static void method_text(char *buf, size_t size, const struct op_desc *d, enum xs
 }
 
 struct group {
-	struct xs_cell *cells;
+	struct fpl_xs_cell *cells;
 	struct fpl_variant *v;
 	char (*methods)[320];
 	size_t n, cap;
 };
 
-static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
-		     const char *mask_name, enum xs_state st, bool lat)
+static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
+		     const char *mask_name, enum fpl_xs_state st, bool lat)
 {
 	uint64_t xcr0 = x->xcr0;
 	uint64_t live = st == ST_INIT ? 0 : mask;
-	const struct xs_modify *mod = NULL;
-	struct xs_cell *c = &g->cells[g->n];
+	const struct fpl_xs_modify *mod = NULL;
+	struct fpl_xs_cell *c = &g->cells[g->n];
 	struct fpl_variant *v = &g->v[g->n];
 	unsigned comp = 0;
 	struct fpl_run *run;
@@ -192,7 +192,7 @@ static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *
 
 	if (d->op == XS_XSAVEOPT && st == ST_LIVE)
 		mod = modify_for(x, live, &comp);
-	run = xs_run_new(x, d->name, mask, mask_name, state_name(d->op, st),
+	run = fpl_xs_run_new(x, d->name, mask, mask_name, state_name(d->op, st),
 			 lat ? "latency" : "throughput");
 	if (!run)
 		return -ENOMEM;
@@ -203,7 +203,7 @@ static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *
 				    "no XSAVE on this CPU");
 	if (mod)
 		fpl_run_param_str(run, "modified_component", fpl_xfeature_name(comp));
-	img = xs_alloc(x);
+	img = fpl_xs_alloc(x);
 	if (!img)
 		return -ENOMEM;
 	fpl_xstate_pattern(&x->xs, live, 0x5eed0000 + mask * 7 + st, img);
@@ -214,35 +214,35 @@ static int make_cell(struct xs_bench *x, struct group *g, const struct op_desc *
 	c->xgetbv1 = x->xgetbv1;
 	c->expect = live & xcr0;
 	c->setup_img = img;
-	c->loop = (struct xs_loop){ .state = img, .lo = (uint32_t)mask,
+	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
 				    .hi = (uint32_t)(mask >> 32), .xlo = (uint32_t)xcr0,
 				    .xhi = (uint32_t)(xcr0 >> 32) };
-	c->loop.buf = xs_alloc(x);
+	c->loop.buf = fpl_xs_alloc(x);
 	if (!c->loop.buf)
 		return -ENOMEM;
 	if (d->op == XS_FXRSTOR || d->op == XS_XRSTOR)
 		memcpy(c->loop.buf, img, x->size);
 	else if (d->op == XS_XRSTOR_C)
-		xs_make_compacted(x, img, c->loop.buf);
+		fpl_xs_make_compacted(x, img, c->loop.buf);
 	else if (d->op == XS_XSAVEOPT && st != ST_INIT) {
 		/* Tracked: the set-up XRSTOR is from the save target itself. */
 		memcpy(c->loop.buf, img, x->size);
 		c->setup_img = c->loop.buf;
 		c->loop.state = c->loop.buf;
 	}
-	c->body = lat ? xs_lat[d->op] : xs_tp[d->op];
-	c->empty = lat ? xs_lat0[d->op] : NULL;
+	c->body = lat ? fpl_xs_lat[d->op] : fpl_xs_tp[d->op];
+	c->empty = lat ? fpl_xs_lat0[d->op] : NULL;
 	if (d->op == XS_XSAVEOPT && st == ST_UNMOD && lat) {
-		c->body = xs_xsaveopt_unmod_lat;
-		c->empty = xs_xsaveopt_unmod_lat0;
+		c->body = fpl_xs_xsaveopt_unmod_lat;
+		c->empty = fpl_xs_xsaveopt_unmod_lat0;
 	}
 	if (mod) {
 		c->body = lat ? mod->lat : mod->tp;
 		c->empty = lat ? mod->lat0 : NULL;
 	}
 	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp);
-	*v = (struct fpl_variant){ .name = d->name, .timed = xs_cell_timed,
-				   .empty = c->empty ? xs_cell_empty : NULL, .arg = c,
+	*v = (struct fpl_variant){ .name = d->name, .timed = fpl_xs_cell_timed,
+				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,
 				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
 	g->n++;
 	return 0;
@@ -253,7 +253,7 @@ static bool want(const char *opt, const char *v)
 	return !opt || !strcmp(opt, "all") || !strcmp(opt, "both") || !strcmp(opt, v);
 }
 
-static int op_group(struct xs_bench *x, const struct op_desc *d, bool lat, const uint64_t *masks,
+static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, const uint64_t *masks,
 		    const char *const *names, size_t nmasks, double budget_s)
 {
 	bool fx = d->op == XS_FXSAVE || d->op == XS_FXRSTOR;
@@ -274,7 +274,7 @@ static int op_group(struct xs_bench *x, const struct op_desc *d, bool lat, const
 		uint64_t xcr0 = x->xcr0;
 
 		if (mask & ~xcr0) {
-			struct fpl_run *run = xs_run_new(x, d->name, mask, mname, "any",
+			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 
 			err = run ? fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components not enabled "
@@ -282,7 +282,7 @@ static int op_group(struct xs_bench *x, const struct op_desc *d, bool lat, const
 						 x->xs.xcr0) : -ENOMEM;
 			continue;
 		}
-		for (enum xs_state st = ST_INIT; st <= ST_UNMOD && !err; st++) {
+		for (enum fpl_xs_state st = ST_INIT; st <= ST_UNMOD && !err; st++) {
 			if (st == ST_UNMOD && d->op != XS_XSAVEOPT)
 				continue;
 			if (st != ST_INIT && !mask)
@@ -294,7 +294,7 @@ static int op_group(struct xs_bench *x, const struct op_desc *d, bool lat, const
 		}
 	}
 	if (!err)
-		err = xs_group_run(x, g.cells, g.v, g.n, budget_s);
+		err = fpl_xs_group_run(x, g.cells, g.v, g.n, budget_s);
 out:
 	free(g.cells);
 	free(g.v);
@@ -302,7 +302,7 @@ out:
 	return err;
 }
 
-int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
+int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *const *names, size_t nmasks,
 	      double share_end)
 {
 	size_t ngroups = 0, done = 0;
@@ -320,7 +320,7 @@ int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *name
 
 				if (pass == 0)
 					continue;
-				run = xs_run_new(x, d->name, 0, "any", "any", "any");
+				run = fpl_xs_run_new(x, d->name, 0, "any", "any", "any");
 				err = run ? fpl_run_skip(run, "%s: %s", fpl_save_insn_name(d->need),
 							 why ? why : "not supported") : -ENOMEM;
 				continue;
@@ -334,7 +334,7 @@ int xs_matrix(struct xs_bench *x, const uint64_t *masks, const char *const *name
 				}
 				fpl_bench_progress(x->env, (double)done / ngroups, d->name);
 				err = op_group(x, d, lat, masks, names, nmasks,
-					       xs_left(x, share_end) / (ngroups - done));
+					       fpl_xs_left(x, share_end) / (ngroups - done));
 				done++;
 			}
 		}

@@ -8,7 +8,7 @@
 #include "xsave_bench.h"
 
 struct misc_cell {
-	enum xs_misc m;
+	enum fpl_xs_misc m;
 	void *buf;
 };
 
@@ -16,18 +16,18 @@ static uint64_t misc_timed(void *arg, uint64_t reps)
 {
 	struct misc_cell *c = arg;
 
-	return xs_misc_loop(c->m, c->buf, reps);
+	return fpl_xs_misc_loop(c->m, c->buf, reps);
 }
 
 static uint64_t dirty_only(void *arg, uint64_t reps)
 {
 	struct misc_cell *c = arg;
 
-	return xs_dirty_ymm(c->buf, reps);
+	return fpl_xs_dirty_ymm(c->buf, reps);
 }
 
 static const struct {
-	enum xs_misc m;
+	enum fpl_xs_misc m;
 	const char *insn, *pattern;
 	double ops;
 	bool avx, xgetbv1, empty_dirty;
@@ -54,13 +54,13 @@ static const struct {
 	  "alone" },
 };
 
-int xs_misc(struct xs_bench *x, double share_end)
+int fpl_xs_misc(struct fpl_xs_bench *x, double share_end)
 {
 	size_t n = FPL_ARRAY_SIZE(misc), k = 0;
 	struct misc_cell *cells = calloc(n, sizeof(*cells));
 	struct fpl_variant *v = calloc(n, sizeof(*v));
 	struct fpl_harness_cfg cfg;
-	uint32_t *buf = xs_alloc(x);
+	uint32_t *buf = fpl_xs_alloc(x);
 	int err = 0;
 
 	if (!cells || !v || !buf) {
@@ -94,7 +94,7 @@ int xs_misc(struct xs_bench *x, double share_end)
 		k++;
 	}
 	fpl_harness_defaults(x->env, &cfg);
-	cfg.budget_s = xs_left(x, share_end);
+	cfg.budget_s = fpl_xs_left(x, share_end);
 	cfg.warmup_s = cfg.budget_s * 0.05;
 	cfg.hard_s = cfg.budget_s * 2;
 	cfg.max_samples = x->max_samples;

@@ -19,7 +19,7 @@
  * that used them. Each pair (with, without) is interleaved in every round.
  */
 static const struct {
-	enum xs_op op;
+	enum fpl_xs_op op;
 	const char *name, *mnemonic;
 	enum fpl_save_insn need;
 } rfbm_ops[] = {
@@ -118,8 +118,8 @@ static int add_diff(struct fpl_run *run, const struct fpl_variant *with,
 	return d->extra ? 0 : -ENOMEM;
 }
 
-static int rfbm_cell(struct xs_bench *x, struct xs_cell *c, struct fpl_variant *v,
-		     enum xs_op op, uint64_t rfbm, uint64_t live, void *img, void *cimg,
+static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_variant *v,
+		     enum fpl_xs_op op, uint64_t rfbm, uint64_t live, void *img, void *cimg,
 		     struct fpl_run *run, const char *prefix, const char *method)
 {
 	uint64_t xcr0 = x->xcr0;
@@ -130,21 +130,21 @@ static int rfbm_cell(struct xs_bench *x, struct xs_cell *c, struct fpl_variant *
 	c->xgetbv1 = x->xgetbv1;
 	c->expect = live;
 	c->setup_img = img;
-	c->body = xs_tp[op];
-	c->loop = (struct xs_loop){ .buf = op == XS_XRSTOR_C ? cimg : xs_alloc(x), .state = img,
+	c->body = fpl_xs_tp[op];
+	c->loop = (struct fpl_xs_loop){ .buf = op == XS_XRSTOR_C ? cimg : fpl_xs_alloc(x), .state = img,
 				    .lo = (uint32_t)rfbm, .hi = (uint32_t)(rfbm >> 32),
 				    .xlo = (uint32_t)xcr0, .xhi = (uint32_t)(xcr0 >> 32) };
 	if (!c->loop.buf)
 		return -ENOMEM;
-	*v = (struct fpl_variant){ .name = prefix, .timed = xs_cell_timed, .arg = c,
+	*v = (struct fpl_variant){ .name = prefix, .timed = fpl_xs_cell_timed, .arg = c,
 				   .ops_per_rep = 1, .run = run, .prefix = prefix, .method = method };
 	return 0;
 }
 
-int xs_rfbm(struct xs_bench *x, double share_end)
+int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 {
 	enum { MAXV = 2 * 3 * 20 };
-	struct xs_cell *cells = calloc(MAXV, sizeof(*cells));
+	struct fpl_xs_cell *cells = calloc(MAXV, sizeof(*cells));
 	struct fpl_variant *v = calloc(MAXV, sizeof(*v));
 	char (*methods)[256] = calloc(MAXV, sizeof(*methods));
 	uint64_t xcr0 = x->xcr0;
@@ -167,7 +167,7 @@ int xs_rfbm(struct xs_bench *x, double share_end)
 			if (!(xcr0 & bit))
 				continue;
 			run = fpl_result_add_run(x->result, "xsave");
-			img = xs_alloc(x);
+			img = fpl_xs_alloc(x);
 			if (!run || !img) {
 				err = -ENOMEM;
 				break;
@@ -183,12 +183,12 @@ int xs_rfbm(struct xs_bench *x, double share_end)
 			fpl_run_param_str(run, "method", "throughput");
 			fpl_xstate_pattern(&x->xs, live, 0xb17 + id, img);
 			if (rfbm_ops[k].op == XS_XRSTOR_C) {
-				cimg = xs_alloc(x);
+				cimg = fpl_xs_alloc(x);
 				if (!cimg) {
 					err = -ENOMEM;
 					break;
 				}
-				xs_make_compacted(x, img, cimg);
+				fpl_xs_make_compacted(x, img, cimg);
 			}
 			snprintf(methods[n], sizeof(methods[0]), "throughput: back-to-back %s, RFBM "
 				 "= XCR0 with %s (init); state set by XRSTOR from another image before "
@@ -207,7 +207,7 @@ int xs_rfbm(struct xs_bench *x, double share_end)
 		}
 	}
 	if (!err)
-		err = xs_group_run(x, cells, v, n, xs_left(x, share_end));
+		err = fpl_xs_group_run(x, cells, v, n, fpl_xs_left(x, share_end));
 	for (size_t i = 0; i + 1 < n && (!err || err == -EINTR); i += 2) {
 		int e = add_diff(v[i].run, &v[i], &v[i + 1]);
 
