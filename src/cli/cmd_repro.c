@@ -423,6 +423,7 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"  --json            the figures as JSON on stdout instead of the tables\n"
 	"  --format F        table (every figure, then the tables), json or csv\n"
 	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
+	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 usage, 77 the experiment's benchmark is not\n"

@@ -335,6 +335,7 @@ const struct fpl_cmd fpl_cmd_run = {
 	"  --format F        table (every metric, then the summary), json or csv\n"
 	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
 	"  --quick           quick settings for named benchmarks too\n"
+	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
 	"  --budget SECONDS  time for the whole run, shared among the benchmarks\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"\n"

@@ -35,8 +35,12 @@ static int output(struct fpl_session *s, struct fpl_result *r, fpl_cli_print_fn 
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 		return FPL_EXIT_OK;
 	}
-	if (s->format_given && fpl_emit(r, FPL_FMT_TABLE, stdout, &diag))
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (s->format_given) {
+		struct fpl_table_opts o = { .units = s->units, .warnings = true };
+
+		if (fpl_emit_table(r, &o, stdout))
+			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table failed");
+	}
 	if (s->format_given)
 		fputc('\n', stdout);
 	err = print(r, stdout, arg);
