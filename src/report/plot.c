@@ -96,8 +96,17 @@ static bool xsave_cell(const struct fpl_run *run, const char *method)
 	const char *m = str(run, "method"), *mask = str(run, "mask_name"), *st = str(run, "state");
 
 	return !run->skipped && !strcmp(run->bench, "xsave") && m && !strcmp(m, method) && mask &&
-	       strcmp(mask, "any") && st && (!strcmp(st, "init") || !strcmp(st, "live")) &&
+	       strcmp(mask, "any") && st && (!strcmp(st, "init") || !strcmp(st, "live") ||
+					     !strcmp(st, "modified")) &&
 	       fpl_run_find_metric(run, "cycles");
+}
+
+/* XSAVEOPT's live cells are "modified" (a component changed since the XRSTOR). */
+static bool state_is(const struct fpl_run *run, const char *state)
+{
+	const char *st = str(run, "state");
+
+	return !strcmp(st, state) || (!strcmp(state, "live") && !strcmp(st, "modified"));
 }
 
 static const char *xsave_method(const struct fpl_result *r)
@@ -160,7 +169,7 @@ static void xsave_panel(const struct fpl_result *r, const char *method, const ch
 	size_t nm = 0, ni = 0, na = xsave_insns(r, method, all);
 
 	for (size_t i = 0; i < r->nruns; i++)
-		if (xsave_cell(r->runs[i], method) && !strcmp(str(r->runs[i], "state"), state)) {
+		if (xsave_cell(r->runs[i], method) && state_is(r->runs[i], state)) {
 			slot(masks, &nm, MAX_ROWS, str(r->runs[i], "mask_name"));
 			slot(insns, &ni, MAX_COLS, str(r->runs[i], "insn"));
 		}
@@ -171,9 +180,17 @@ static void xsave_panel(const struct fpl_result *r, const char *method, const ch
 			char spec[160];
 			struct fpl_summary s;
 
+			const struct fpl_run *run;
+
 			snprintf(spec, sizeof(spec), "insn=%s mask_name=%s state=%s method=%s",
 				 insns[k], masks[m], state, method);
-			if (fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &s))
+			run = fpl_pick_run(r, "xsave", spec);
+			if (!run && !strcmp(state, "live")) {
+				snprintf(spec, sizeof(spec), "insn=%s mask_name=%s state=modified "
+					 "method=%s", insns[k], masks[m], method);
+				run = fpl_pick_run(r, "xsave", spec);
+			}
+			if (fpl_pick_stat(run, "cycles", &s))
 				fprintf(f, " %.4g %.4g %.4g", s.median, s.q1, s.q3);
 			else
 				fputs(" NaN NaN NaN", f);
@@ -181,9 +198,9 @@ static void xsave_panel(const struct fpl_result *r, const char *method, const ch
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
-	fprintf(f, "set title 'XSAVE family, components in RFBM %s: core cycles per instruction, "
-		"%s (median, bars: quartiles)'\n", !strcmp(state, "init") ?
-		"in their init state" : "live (modified)", method);
+	fprintf(f, "set title 'XSAVE family, RFBM components %s: core cycles per instruction, "
+		"%s (median, quartile bars)'\n", !strcmp(state, "init") ? "in their init state" :
+		"live (XSAVEOPT: one modified)", method);
 	fputs("set style data histogram\nset style histogram errorbars gap 1 lw 1\n"
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:*]\n"
 	      "set xlabel 'RFBM (components requested)'\nset ylabel 'core cycles'\n"
