@@ -233,7 +233,8 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	struct fpl_bench_env env = {
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
-		.progress = s->progress_tty ? progress : NULL, .stop = s->stop,
+		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
+		.progress_arg = s->progress_arg, .stop = s->stop,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;

@@ -88,6 +88,9 @@ struct fpl_session {
 	struct fpl_selfcheck selfcheck;
 	bool progress_tty;
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
+	void (*progress)(void *arg, const char *bench, double frac, const char *what);
+	void *progress_arg;
 };
 
 void fpl_session_init(struct fpl_session *s, const char *cmd);

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab plot: charts of results, or box plots comparing several, through gnuplot. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fpulab/compare.h"
+#include "fpulab/plot.h"
+#include "cli.h"
+
+#define MAX_PANELS 6
+
+/* gnuplot from $FPL_GNUPLOT or the PATH; NULL when there is none. */
+static char *find_gnuplot(void)
+{
+	const char *env = getenv("FPL_GNUPLOT"), *path = getenv("PATH");
+	char *dirs, *d, *save = NULL, *hit = NULL;
+
+	if (env && *env)
+		return access(env, X_OK) ? NULL : strdup(env);
+	dirs = strdup(path && *path ? path : "/usr/bin:/bin");
+	for (d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && !hit;
+	     d = strtok_r(NULL, ":", &save)) {
+		if (asprintf(&hit, "%s/gnuplot", *d ? d : ".") < 0) {
+			hit = NULL;
+			break;
+		}
+		if (access(hit, X_OK)) {
+			free(hit);
+			hit = NULL;
+		}
+	}
+	free(dirs);
+	return hit;
+}
+
+/* Feed the script to gnuplot on its stdin; 0 when it exits 0. */
+static int run_gnuplot(const char *gp, const char *script, size_t len)
+{
+	int fd[2], status;
+	pid_t pid;
+	void (*old)(int);
+
+	if (pipe(fd))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -errno;
+	}
+	if (!pid) {
+		dup2(fd[0], STDIN_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execl(gp, "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[0]);
+	old = signal(SIGPIPE, SIG_IGN);
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd[1], script + off, len - off);
+
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	close(fd[1]);
+	signal(SIGPIPE, old);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+/* The script for one file's charts, or for box plots of several. Exit code. */
+static int make_script(char **paths, size_t n, unsigned charts, const char *metric, double trim,
+		       enum fpl_plot_term term, const char *tmp, char **buf, size_t *len)
+{
+	struct fpl_diag diag = { "" };
+	FILE *f = open_memstream(buf, len);
+	int err;
+
+	if (!f)
+		return fpl_cli_error("plot", FPL_EXIT_FAIL, "out of memory");
+	if (n == 1) {
+		struct fpl_result *r = NULL;
+
+		err = fpl_result_load(paths[0], &r, &diag);
+		if (!err)
+			err = fpl_plot_script(r, charts, term, tmp, f, &diag);
+		fpl_result_free(r);
+	} else {
+		struct fpl_cmp_opts o = { .trim = trim, .confidence = 95, .metric = metric,
+					  .seed = 1 };
+		struct fpl_cmp *c = NULL;
+
+		err = fpl_cmp_run(paths, n, &o, &c, &diag);
+		if (!err) {
+			err = fpl_plot_compare_script(c, MAX_PANELS, term, tmp, f, &diag);
+			if (!err && c->nm > MAX_PANELS)
+				fprintf(stderr,
+					"fpulab plot: %zu metrics match; the first %d are drawn "
+					"(choose with --metric)\n",
+					c->nm, MAX_PANELS);
+		}
+		fpl_cmp_free(c);
+	}
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err == -ENOMEM)
+		return fpl_cli_error("plot", FPL_EXIT_FAIL, "out of memory");
+	if (err)
+		return fpl_cli_error("plot", FPL_EXIT_USAGE, "%s", diag.msg[0] ? diag.msg :
+				     strerror(-err));
+	return FPL_EXIT_OK;
+}
+
+/* Draw into a temporary file beside out, then rename: out is whole or untouched. */
+static int draw(const char *gp, char **paths, size_t n, unsigned charts, const char *metric,
+		double trim, enum fpl_plot_term term, const char *out)
+{
+	char *dir = strdup(out), *tmp = NULL, *script = NULL;
+	size_t len = 0;
+	int fd = -1, rc;
+
+	if (dir && !gp) {
+		/* --script: the script as it would draw out itself. */
+		rc = make_script(paths, n, charts, metric, trim, term, out, &script, &len);
+		if (rc == FPL_EXIT_OK)
+			fwrite(script, 1, len, stdout);
+		goto out;
+	}
+	if (!dir || asprintf(&tmp, "%s/.fpulab-plot.XXXXXX", dirname(dir)) < 0) {
+		free(dir);
+		return fpl_cli_error("plot", FPL_EXIT_FAIL, "out of memory");
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = fpl_cli_error("plot", FPL_EXIT_USAGE, "%s: cannot write there: %s", out,
+				   strerror(errno));
+		goto out;
+	}
+	{
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);	/* mkstemp's 0600 is not what a chart should have */
+	}
+	close(fd);
+	rc = make_script(paths, n, charts, metric, trim, term, tmp, &script, &len);
+	if (rc == FPL_EXIT_OK && run_gnuplot(gp, script, len)) {
+		rc = fpl_cli_error("plot", FPL_EXIT_FAIL, "gnuplot (%s) failed; its messages are "
+				   "above; 'fpulab plot --script' prints what it was given", gp);
+	} else if (rc == FPL_EXIT_OK) {
+		struct stat st;
+
+		if (stat(tmp, &st) || !st.st_size || rename(tmp, out))
+			rc = fpl_cli_error("plot", FPL_EXIT_FAIL,
+					   "%s: gnuplot wrote nothing, or the "
+					   "file could not be renamed: %s",
+					   out, strerror(errno));
+	}
+	if (rc != FPL_EXIT_OK)
+		unlink(tmp);
+out:
+	free(script);
+	free(tmp);
+	free(dir);
+	return rc;
+}
+
+static int plot_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "chart", required_argument, NULL, 'c' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "trim", required_argument, NULL, 't' },
+		{ "script", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *metric = NULL;
+	unsigned charts = FPL_PLOT_ALL;
+	bool script_only = false;
+	double trim = 0;
+	char *gp = NULL, *end;
+	int opt, term, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "o:c:m:t:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'c':
+			charts = fpl_plot_by_name(optarg);
+			if (!charts)
+				return fpl_cli_usage_error("plot",
+							   "--chart: '%s' is not xsave, xor, "
+							   "ctxsw or all",
+							   optarg);
+			break;
+		case 'm':
+			metric = optarg;
+			break;
+		case 't':
+			trim = strtod(optarg, &end);
+			if (*end || end == optarg || !(trim >= 0 && trim < 50))
+				return fpl_cli_usage_error("plot",
+							   "--trim: '%s' is not a percentage "
+							   "in [0, 50)",
+							   optarg);
+			break;
+		case 's':
+			script_only = true;
+			break;
+		default:
+			return fpl_cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return fpl_cli_usage_error("plot", "which results file(s)?");
+	if (!out)
+		return fpl_cli_usage_error("plot", "-o OUT.svg or -o OUT.png is needed");
+	term = fpl_plot_term_of(out);
+	if (term < 0)
+		return fpl_cli_usage_error("plot", "-o %s: the name must end in .svg or .png", out);
+	if (!script_only) {
+		gp = find_gnuplot();
+		if (!gp)
+			return fpl_cli_error("plot", FPL_EXIT_USAGE, "gnuplot is not installed (or "
+					     "FPL_GNUPLOT names no program); install it with:\n"
+					     "  sudo apt-get install gnuplot-nox");
+	}
+	rc = draw(gp, argv + optind, (size_t)(argc - optind), charts, metric, trim,
+		  (enum fpl_plot_term)term, out);
+	free(gp);
+	return rc;
+}
+
+const struct fpl_cmd fpl_cmd_plot = {
+	.name = "plot",
+	.summary = "charts of results through gnuplot (SVG or PNG)",
+	.usage =
+	"Usage: fpulab plot RESULTS -o OUT.svg|OUT.png [--chart xsave|xor|ctxsw|all]\n"
+	"       fpulab plot CASE CASE... -o OUT.svg|OUT.png [--metric PATTERN] [--trim P]\n"
+	"Draw through gnuplot. From one results file (fpulab run -o, a benchmark's -o):\n"
+	"  xsave   the XSAVE matrix: core cycles by instruction and RFBM, a panel each for\n"
+	"          components in their init state and live (median, quartile bars)\n"
+	"  xor     MB/s by buffer size, a line per routine (the sweep)\n"
+	"  ctxsw   context-switch distributions (ECDF of ns per switch), a line per state\n"
+	"every chart the file has data for unless --chart chooses. From several CASEs\n"
+	"(files or directories, as fpulab compare reads them): box plots of each\n"
+	"metric's values per case, a panel per metric (the first 6).\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE     the chart; .svg or .png chooses the format. Written to a\n"
+	"                        temporary file and renamed: whole or not at all\n"
+	"  -c, --chart NAME      xsave, xor, ctxsw or all (default all)\n"
+	"  -m, --metric PATTERN  with several cases: only metrics matching the pattern\n"
+	"  -t, --trim P          with several cases: as fpulab compare --trim (matching)\n"
+	"      --script          print the gnuplot script instead of running gnuplot\n"
+	"\n"
+	"gnuplot comes from $FPL_GNUPLOT or the PATH. Exit status: 0 ok, 1 gnuplot\n"
+	"failed, 2 usage, bad input, nothing to plot, or gnuplot missing.\n",
+	.main = plot_main,
+};

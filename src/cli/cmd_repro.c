@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab repro: the three reference experiments of DESIGN.md measured here, as their tables. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fpulab/repro.h"
+#include "fpulab/stats.h"
+#include "cli.h"
+#include "ownreport.h"
+
+enum { RFBM = 1, KFPU = 2, LAZY = 4 };
+
+struct repro {
+	unsigned what;
+	long runs;			/* --runs, 0: the experiment's default */
+	struct fpl_result *out;		/* what is printed and saved */
+	unsigned done;			/* experiments measured */
+};
+
+/* Move runs [from, nruns) of src to the end of dst (or free them when dst is NULL). */
+static int move_runs(struct fpl_result *dst, struct fpl_result *src, size_t from)
+{
+	size_t n = src->nruns - from;
+	struct fpl_run **p;
+
+	if (!dst) {
+		struct fpl_result *scratch = fpl_result_new();
+
+		if (!scratch)
+			return -ENOMEM;
+		move_runs(scratch, src, from);
+		fpl_result_free(scratch);
+		return 0;
+	}
+	if (!n)
+		return 0;
+	p = realloc(dst->runs, (dst->nruns + n) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + dst->nruns, src->runs + from, n * sizeof(*p));
+	dst->runs = p;
+	dst->nruns += n;
+	src->nruns = from;
+	return 0;
+}
+
+/* One progress line on a terminal; NULL clears it. */
+static void say(const struct fpl_session *s, const char *text)
+{
+	if (!s->progress_tty)
+		return;
+	fprintf(stderr, "\r\033[K%s", text ? text : "");
+	fflush(stderr);
+}
+
+static double median_of(const struct fpl_metric *m)
+{
+	struct fpl_summary s;
+
+	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
+}
+
+/* The context-switch cases: state init, then each wider state the CPU has. */
+struct ctx_case {
+	const char *state, *label;
+	double *v;
+	size_t n;
+	bool skip;
+};
+
+/* One context_switch1-style run of every case, in an order that rotates each round. */
+static int rfbm_ctx_round(struct fpl_session *s, struct ctx_case *cc, size_t nc, long round)
+{
+	const struct fpl_bench *b = fpl_bench_find("ctxsw");
+
+	for (size_t j = 0; j < nc; j++) {
+		struct ctx_case *c = &cc[(j + (size_t)round) % nc];
+		struct fpl_optval o[] = { { "state", c->state } };
+		size_t from = s->result->nruns;
+		int rc;
+
+		if (c->skip)
+			continue;
+		rc = fpl_session_run(s, b, o, 1);
+		if (rc == FPL_EXIT_UNSUPPORTED) {
+			c->skip = true;
+		} else if (rc) {
+			return rc;
+		} else {
+			double ns = median_of(fpl_run_find_metric(s->result->runs[from], "switch"));
+
+			c->v[c->n++] = 1e9 / ns;
+		}
+		if (move_runs(NULL, s->result, from))
+			return FPL_EXIT_FAIL;
+	}
+	return FPL_EXIT_OK;
+}
+
+/* XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */
+struct xs_case {
+	const char *insn, *title;
+	char comp[40];
+	char with[24], without[24];
+	double *v[2];
+	size_t n;
+};
+
+static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx)
+{
+	const struct fpl_bench *b = fpl_bench_find("xsave");
+	struct fpl_optval o[] = { { "part", "rfbm" } };
+	size_t from = s->result->nruns;
+	int rc = fpl_session_run(s, b, o, 1);
+
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < nx; k++) {
+		const struct fpl_run *last = NULL;
+
+		for (size_t i = from; i < s->result->nruns; i++) {
+			const struct fpl_run *run = s->result->runs[i];
+			const char *insn = json_string_value(json_object_get(run->params, "insn"));
+
+			if (!run->skipped && insn && !strcmp(insn, xc[k].insn) &&
+			    fpl_run_find_metric(run, "with_cycles"))
+				last = run;
+		}
+		if (!last)
+			continue;
+		snprintf(xc[k].comp, sizeof(xc[k].comp), "%s",
+			 json_string_value(json_object_get(last->params, "component")));
+		snprintf(xc[k].with, sizeof(xc[k].with), "%s",
+			 json_string_value(json_object_get(last->params, "rfbm_with")));
+		snprintf(xc[k].without, sizeof(xc[k].without), "%s",
+			 json_string_value(json_object_get(last->params, "rfbm_without")));
+		xc[k].v[0][xc[k].n] = median_of(fpl_run_find_metric(last, "without_cycles"));
+		xc[k].v[1][xc[k].n] = median_of(fpl_run_find_metric(last, "with_cycles"));
+		xc[k].n++;
+	}
+	return move_runs(NULL, s->result, from) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+}
+
+static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct xs_case *xc,
+		      size_t nx, double budget)
+{
+	char method[384], label[96], table[160];
+	int err = 0;
+	int k = 1;
+
+	snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU "
+		 "(fpulab ctxsw --state S), %.2g s per run; value: switches per second, 1e9 / the "
+		 "run's median ns per switch (will-it-scale's count / time is the mean: the median "
+		 "resists the host's preemptions)", budget);
+	for (size_t i = 0; i < nc && !err; i++)
+		if (cc[i].n)
+			err =
+			    fpl_repro_add_case(rp->out, "Context switches, context_switch1-style",
+					       k++, cc[i].label, "ops/s", method, cc[i].v, cc[i].n);
+	for (size_t x = 0; x < nx && !err; x++) {
+		if (!xc[x].n)
+			continue;
+		snprintf(table, sizeof(table), "%s with %s in RFBM or not (%s in its init state, "
+			 "the rest of XCR0 live)", xc[x].title, xc[x].comp, xc[x].comp);
+		snprintf(method, sizeof(method), "fpulab xsave --part rfbm: median core cycles of "
+			 "back-to-back %s per run, with and without timed in the same rounds",
+			 xc[x].title);
+		snprintf(label, sizeof(label), "RFBM %s, without %s", xc[x].without, xc[x].comp);
+		err = fpl_repro_add_case(rp->out, table, 1, label, "cycles", method, xc[x].v[0],
+					 xc[x].n);
+		snprintf(label, sizeof(label), "RFBM %s, with %s", xc[x].with, xc[x].comp);
+		if (!err)
+			err = fpl_repro_add_case(rp->out, table, 2, label, "cycles", method,
+						 xc[x].v[1], xc[x].n);
+	}
+	return err ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+}
+
+static int rfbm(struct repro *rp, struct fpl_session *s)
+{
+	long n = rp->runs ? rp->runs : s->quick ? 5 : 10;
+	double budget = s->budget_s > 0 ? s->budget_s : s->quick ? 0.25 : 0.5;
+	struct ctx_case cc[] = {
+		{ "init", "state init", NULL, 0, false },
+		{ "avx", "AVX registers live", NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
+		{ "avx512", "AVX-512 registers live", NULL, 0,
+		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F) },
+	};
+	struct xs_case xc[] = {
+		{ "xsavec", "XSAVEC", "", "", "", { NULL, NULL }, 0 },
+		{ "xrstor-c", "XRSTOR of a compacted image", "", "", "", { NULL, NULL }, 0 },
+	};
+	bool ctx = fpl_bench_find("ctxsw"), xs = fpl_bench_find("xsave") && s->cpu->xcr0;
+	int rc = FPL_EXIT_OK;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
+		cc[i].v = calloc((size_t)n, sizeof(double));
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
+		for (size_t k = 0; k < 2; k++)
+			xc[i].v[k] = calloc((size_t)n, sizeof(double));
+	s->budget_s = budget;
+	for (long r = 0; r < n && rc == FPL_EXIT_OK && !*s->stop; r++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "repro rfbm: round %ld of %ld", r + 1, n);
+		say(s, line);
+		if (ctx)
+			rc = rfbm_ctx_round(s, cc, FPL_ARRAY_SIZE(cc), r);
+		if (xs && rc == FPL_EXIT_OK)
+			rc = rfbm_xsave_round(s, xc, FPL_ARRAY_SIZE(xc));
+	}
+	say(s, NULL);
+	if (rc == FPL_EXIT_OK || *s->stop)
+		rc = rfbm_cases(rp, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc), budget);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
+		free(cc[i].v);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
+		for (size_t k = 0; k < 2; k++)
+			free(xc[i].v[k]);
+	return rc;
+}
+
+static int kfpu(struct repro *rp, struct fpl_session *s)
+{
+	char reps[24];
+	struct fpl_optval o[] = { { "calibrate", NULL }, { "section", "all" }, { "repeat", reps } };
+	size_t from = s->result->nruns;
+	int rc;
+
+	snprintf(reps, sizeof(reps), "%ld", rp->runs ? rp->runs : s->quick ? 7 : 21);
+	say(s, "repro kfpu-mask: xor calibrations");
+	rc = fpl_session_run(s, fpl_bench_find("xor"), o, FPL_ARRAY_SIZE(o));
+	say(s, NULL);
+	if (move_runs(rp->out, s->result, from))
+		return FPL_EXIT_FAIL;
+	return rc;
+}
+
+static int lazy(struct repro *rp, struct fpl_session *s)
+{
+	char impls[128] = "";
+	struct fpl_optval o[] = {
+		{ "impl", impls }, { "chunks", "1k" }, { "policy", "both" },
+		{ "mask", "mxcsr" }, { "insn", "xsavec" }, { "owner", "init" },
+	};
+	size_t from = s->result->nruns;
+	int rc;
+
+	if (fpl_cpu_has(s->cpu, FPL_FEAT_AVX))
+		strcat(impls, ",xor/avx");
+	if (fpl_cpu_has(s->cpu, FPL_FEAT_AVX2))
+		strcat(impls, ",chacha20/avx2");
+	if (fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F))
+		strcat(impls, ",xor/avx512,chacha20/avx512");
+	if (!impls[0])
+		return fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "lazy-restore: the 2018 "
+				     "experiment needs AVX or AVX-512; this CPU has neither");
+	memmove(impls, impls + 1, strlen(impls));
+	say(s, "repro lazy-restore: sections inside and outside");
+	rc = fpl_session_run(s, fpl_bench_find("section"), o, FPL_ARRAY_SIZE(o));
+	say(s, NULL);
+	if (move_runs(rp->out, s->result, from))
+		return FPL_EXIT_FAIL;
+	return rc;
+}
+
+static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
+{
+	const struct repro *rp = arg;
+	struct fpl_diag diag = { "" };
+	int err = 0;
+
+	if ((rp->done & RFBM) && fpl_repro_has_rfbm(r)) {
+		fprintf(
+		    f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
+		err = fpl_repro_rfbm_write(r, f, &diag);
+	}
+	if (!err && (rp->done & KFPU) && fpl_repro_has_kfpu(r)) {
+		fprintf(f, "%s== FNINIT and MXCSR in kernel_fpu_begin (2021 report)\n\n",
+			rp->done & RFBM ? "\n" : "");
+		err = fpl_repro_kfpu_write(r, f, &diag);
+	}
+	if (!err && (rp->done & LAZY) && fpl_repro_has_lazy(r)) {
+		fprintf(f, "%s== Lazy restore (2018 report)\n\n",
+			rp->done & (RFBM | KFPU) ? "\n" : "");
+		err = fpl_repro_lazy_write(r, f, &diag);
+	}
+	if (err && diag.msg[0])
+		fprintf(stderr, "fpulab repro: %s\n", diag.msg);
+	return err;
+}
+
+/* Which benchmark each experiment needs: without it, exit 77 and say so. */
+static const char *missing(unsigned what)
+{
+	if ((what & RFBM) && !fpl_bench_find("ctxsw") && !fpl_bench_find("xsave"))
+		return "rfbm needs the ctxsw and xsave benchmarks";
+	if ((what & KFPU) && !fpl_bench_find("xor"))
+		return "kfpu-mask needs the xor benchmark";
+	if ((what & LAZY) && !fpl_bench_find("section"))
+		return "lazy-restore needs the section benchmark";
+	return NULL;
+}
+
+static int parse(struct repro *rp, struct fpl_session *s, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		long long v;
+		int rc = fpl_session_common_opt(s, argc, argv, &i);
+
+		if (rc < 0)
+			return -rc;
+		if (rc)
+			continue;
+		if (!strcmp(a, "--runs") || !strncmp(a, "--runs=", 7)) {
+			const char *val = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+
+			if (!val || fpl_parse_int(val, &v) || v < 3 || v > 1000)
+				return fpl_cli_usage_error("repro",
+							   "--runs: '%s' is not a count in "
+							   "[3, 1000]",
+							   val ? val : "");
+			rp->runs = (long)v;
+		} else if (!strcmp(a, "rfbm")) {
+			rp->what |= RFBM;
+		} else if (!strcmp(a, "kfpu-mask")) {
+			rp->what |= KFPU;
+		} else if (!strcmp(a, "lazy-restore")) {
+			rp->what |= LAZY;
+		} else if (!strcmp(a, "all")) {
+			rp->what |= RFBM | KFPU | LAZY;
+		} else {
+			return fpl_cli_usage_error("repro",
+						   "'%s' is not rfbm, kfpu-mask, lazy-restore, "
+						   "all or an option",
+						   a);
+		}
+	}
+	if (!rp->what)
+		return fpl_cli_usage_error("repro", "which experiment: rfbm, kfpu-mask, "
+					   "lazy-restore or all?");
+	return FPL_EXIT_OK;
+}
+
+static int repro_main(int argc, char **argv)
+{
+	struct repro rp = { 0 };
+	struct fpl_session s;
+	const char *why;
+	int rc, one;
+
+	fpl_session_init(&s, "repro");
+	rc = parse(&rp, &s, argc, argv);
+	if (rc)
+		return rc;
+	why = missing(rp.what);
+	if (why && rp.what == (RFBM | KFPU | LAZY) && missing(RFBM) && missing(KFPU) &&
+	    missing(LAZY))
+		why = "none of the benchmarks the experiments need (ctxsw, xsave, xor, section) is "
+		      "built in";
+	else if (rp.what == (RFBM | KFPU | LAZY))
+		why = NULL;
+	if (why)
+		return fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "%s (not built into this "
+				     "fpulab yet); nothing was measured", why);
+	if (!isatty(STDERR_FILENO))
+		s.quiet = true;
+	rp.out = fpl_result_new();
+	if (!rp.out)
+		return fpl_cli_error("repro", FPL_EXIT_FAIL, "out of memory");
+	rc = fpl_session_start(&s);
+	for (unsigned e = RFBM; e <= LAZY && rc == FPL_EXIT_OK && !*s.stop; e <<= 1) {
+		if (!(rp.what & e) || missing(e))
+			continue;
+		one = e == RFBM ? rfbm(&rp, &s) : e == KFPU ? kfpu(&rp, &s) : lazy(&rp, &s);
+		if (one == FPL_EXIT_OK)
+			rp.done |= e;
+		else if (one != FPL_EXIT_UNSUPPORTED)
+			rc = one;
+	}
+	if (rc == FPL_EXIT_OK && !rp.done)
+		rc = fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "nothing could be measured on "
+				   "this CPU with the benchmarks built in");
+	rc = fpl_cli_end_own(&s, rc, rp.out, print_repro, &rp);
+	fpl_result_free(rp.out);
+	return rc;
+}
+
+const struct fpl_cmd fpl_cmd_repro = {
+	.name = "repro",
+	.summary = "the three reference experiments: rfbm, kfpu-mask, lazy-restore, all",
+	.usage =
+	"Usage: fpulab repro rfbm|kfpu-mask|lazy-restore|all [OPTIONS]\n"
+	"Reproduce on this machine the reports fpulab was made for, as tables of the\n"
+	"same shape, with a sentence on what the figures mean and how sure they are:\n"
+	"  rfbm          2024, CET supervisor state: will-it-scale context_switch1, ten\n"
+	"                runs per kernel, trimmed 10%, case 1 = 100%. Here: context\n"
+	"                switches with state init, AVX live, AVX-512 live; and XSAVEC and\n"
+	"                XRSTOR with the highest component in RFBM or not (init state).\n"
+	"                Cases compared by fpulab compare's code (Yuen's t, Holm).\n"
+	"  kfpu-mask     2021, FNINIT and LDMXCSR in kernel_fpu_begin: the kernel's xor\n"
+	"                calibration per template without a section, with KFPU_MXCSR and\n"
+	"                with KFPU_387|KFPU_MXCSR; MB/s and ratios with intervals.\n"
+	"  lazy-restore  2018: kernel_fpu_begin/end inside a loop versus outside, 256-bit\n"
+	"                and 512-bit xor and ChaCha20, eager and lazy restore.\n"
+	"  all           the three, one after the other.\n"
+	"\n"
+	"Options:\n"
+	"  --runs N          runs per case (rfbm, default 10) or calibrations (kfpu-mask,\n"
+	"                    default 21); at least 3\n"
+	"  --budget SECONDS  seconds per run (rfbm, default 0.5) or for the section\n"
+	"                    benchmark (lazy-restore)\n"
+	"  --quick           fewer and shorter runs (rfbm 5 x 0.25 s, kfpu-mask 7)\n"
+	"  -o FILE           save the figures (JSON, atomically): run the same command on\n"
+	"                    another kernel and compare the two with\n"
+	"                    fpulab compare --trim 10 OLD.json NEW.json\n"
+	"  --json            the figures as JSON on stdout instead of the tables\n"
+	"  --format F        table (every figure, then the tables), json or csv\n"
+	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
+	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
+	"  -q                no self-check lines or progress on stderr\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure, 2 usage, 77 the experiment's benchmark is not\n"
+	"built in or this CPU cannot run it (nothing is faked).\n",
+	.main = repro_main,
+};

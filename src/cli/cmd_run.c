@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* fpulab run: the default suite (every benchmark, quick) or named benchmarks, then a summary. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fpulab/summary.h"
+#include "cli.h"
+#include "ownreport.h"
+
+#define MAX_OPTS 16
+
+struct entry {
+	const struct fpl_bench *b;
+	struct fpl_optval opts[MAX_OPTS];
+	char *names[MAX_OPTS];		/* what opts[].name points to when parsed (freed) */
+	size_t nopts;
+	double budget_s;		/* the suite's budget for it; 0: its own default */
+	double est_s;			/* expected seconds: share of a --budget, progress */
+	double took_s;
+	int rc;
+	bool ran;
+};
+
+struct plan {
+	struct entry *e;
+	size_t n, cap;
+	bool named;			/* benchmarks named on the command line */
+	double total_s;
+	/* progress */
+	size_t cur;
+	double t_entry, done_est, done_took;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct entry *add(struct plan *p, const struct fpl_bench *b, double est_s)
+{
+	struct entry *e;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 8;
+		struct entry *ne = realloc(p->e, cap * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		p->e = ne;
+		p->cap = cap;
+	}
+	e = &p->e[p->n++];
+	memset(e, 0, sizeof(*e));
+	e->b = b;
+	e->est_s = est_s;
+	return e;
+}
+
+/* Preset options (static strings): name, value, name, value ... NULL. */
+static struct entry *add_preset(struct plan *p, const char *bench, double budget_s, ...)
+{
+	const struct fpl_bench *b = fpl_bench_find(bench);
+	struct entry *e = b ? add(p, b, budget_s * 1.1) : NULL;
+	const char *name, *value;
+	va_list ap;
+
+	if (!e)
+		return NULL;
+	e->budget_s = budget_s;
+	va_start(ap, budget_s);
+	while ((name = va_arg(ap, const char *)) && e->nopts < MAX_OPTS) {
+		value = va_arg(ap, const char *);
+		e->opts[e->nopts++] = (struct fpl_optval){ name, value };
+	}
+	va_end(ap);
+	return e;
+}
+
+static bool planned(const struct plan *p, const struct fpl_bench *b)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].b == b)
+			return true;
+	return false;
+}
+
+/*
+ * The default suite: every benchmark built in, quick. Those with a preset get
+ * the options that make the summary's figures (AVX-512 state where the CPU
+ * has it); a benchmark added later runs with its own quick defaults.
+ */
+static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
+{
+	bool avx512 = fpl_cpu_has(cpu, FPL_FEAT_AVX512F), avx = fpl_cpu_has(cpu, FPL_FEAT_AVX);
+	const char *ab = avx512 ? "init,avx512" : avx ? "init,avx" : NULL;
+	int err = 0;
+
+	if (fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
+		err = -ENOMEM;
+	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 6.0, ab ? "ab" : NULL, ab, NULL))
+		err = -ENOMEM;
+	if (fpl_bench_find("signal")) {
+		if (!add_preset(p, "signal", 1.0, "state", "init", NULL))
+			err = -ENOMEM;
+		if (avx512 && !add_preset(p, "signal", 1.0, "state", "avx512", NULL))
+			err = -ENOMEM;
+	}
+	if (fpl_bench_find("xor") &&
+	    !add_preset(p, "xor", 4.0, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
+		err = -ENOMEM;
+	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
+	if (fpl_bench_find("section") &&
+	    !add_preset(p, "section", 3.0, "chunks", "1k,4k,16k,64k", NULL))
+		err = -ENOMEM;
+	for (size_t i = 0; i < fpl_nbenches && !err; i++)
+		if (!planned(p, fpl_benches[i]) && !add(p, fpl_benches[i], 2.0))
+			err = -ENOMEM;
+	return err;
+}
+
+static void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		for (size_t k = 0; k < MAX_OPTS; k++) /* one past nopts when it was refused */
+			free(p->e[i].names[k]);
+	free(p->e);
+}
+
+/* One benchmark option "--name[=value]" [value] for the entry being read. */
+static int bench_opt(struct entry *e, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *eq = strchr(a, '=');
+	const struct fpl_opt *o;
+	char *name;
+
+	if (e->nopts == MAX_OPTS)
+		return fpl_cli_usage_error("run", "%s: more than %d options", e->b->name, MAX_OPTS);
+	name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
+	if (!name)
+		return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+	e->names[e->nopts] = name;
+	e->opts[e->nopts].name = name;
+	o = fpl_bench_find_opt(e->b, name);
+	if (!o)
+		return fpl_cli_usage_error("run", "%s has no option --%s (fpulab %s --help)",
+					   e->b->name, name, e->b->name);
+	if (eq)
+		e->opts[e->nopts].value = eq + 1;
+	else if (o->type != FPL_OPT_FLAG && *i + 1 < argc)
+		e->opts[e->nopts].value = argv[++*i];
+	else if (o->type != FPL_OPT_FLAG)
+		return fpl_cli_usage_error("run", "%s: --%s needs a value", e->b->name, name);
+	e->nopts++;
+	return FPL_EXIT_OK;
+}
+
+static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
+{
+	struct entry *cur = NULL;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			cur = NULL;
+			continue;
+		}
+		rc = fpl_session_common_opt(s, argc, argv, &i);
+		if (rc < 0)
+			return -rc;
+		if (rc)
+			continue;
+		if (a[0] != '-') {
+			const struct fpl_bench *b = fpl_bench_find(a);
+
+			if (!b)
+				return fpl_cli_usage_error("run",
+							   "'%s' is not a benchmark (fpulab list "
+							   "names them)",
+							   a);
+			cur = add(p, b, 2.0);
+			if (!cur)
+				return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+			p->named = true;
+			continue;
+		}
+		if (!cur || strncmp(a, "--", 2))
+			return fpl_cli_usage_error("run", "unexpected option '%s'%s", a,
+						   cur ? "" : " before any benchmark name");
+		rc = bench_opt(cur, argc, argv, &i);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct fpl_diag diag = { "" };
+
+		if (fpl_bench_check_opts(p->e[i].b, p->e[i].opts, p->e[i].nopts, &diag))
+			return fpl_cli_usage_error("run", "%s", diag.msg);
+	}
+	return FPL_EXIT_OK;
+}
+
+static void progress(void *arg, const char *bench, double frac, const char *what)
+{
+	struct plan *p = arg;
+	double scale = p->done_est > 0 ? p->done_took / p->done_est : 1, left, el;
+
+	el = now_s() - p->t_entry;
+	left = p->e[p->cur].est_s * scale * (1 - frac);
+	if (frac > 0.05 && el / frac * (1 - frac) > left)
+		left = el / frac * (1 - frac);
+	for (size_t i = p->cur + 1; i < p->n; i++)
+		left += p->e[i].est_s * scale;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% %-10.10s about %.0f s left", p->cur + 1,
+		p->n, bench, frac * 100, what ? what : "", left);
+	fflush(stderr);
+}
+
+static int run_all(struct plan *p, struct fpl_session *s)
+{
+	double sum = 0, t0;
+	bool fail = false;
+	size_t skipped = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		sum += p->e[i].est_s;
+	p->total_s = s->budget_s;
+	if (s->progress_tty) {
+		s->progress = progress;
+		s->progress_arg = p;
+	}
+	for (size_t i = 0; i < p->n && p->total_s > 0; i++) {
+		p->e[i].budget_s = p->total_s * p->e[i].est_s / sum;
+		p->e[i].est_s = p->e[i].budget_s;
+	}
+	for (size_t i = 0; i < p->n && !*s->stop; i++) {
+		struct entry *e = &p->e[i];
+
+		s->budget_s = e->budget_s;
+		p->cur = i;
+		p->t_entry = t0 = now_s();
+		if (s->progress_tty)
+			progress(p, e->b->name, 0, "starting");
+		e->rc = fpl_session_run(s, e->b, e->opts, e->nopts);
+		e->ran = true;
+		e->took_s = now_s() - t0;
+		p->done_est += e->est_s;
+		p->done_took += e->took_s;
+		if (s->progress_tty)
+			fputs("\r\033[K", stderr);
+		if (e->rc == FPL_EXIT_USAGE)
+			return FPL_EXIT_USAGE;
+		fail |= e->rc == FPL_EXIT_FAIL;
+		skipped += e->rc == FPL_EXIT_UNSUPPORTED;
+	}
+	s->budget_s = p->total_s;
+	if (fail || *s->stop)
+		return FPL_EXIT_FAIL;
+	return p->n && skipped == p->n ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
+}
+
+static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
+{
+	const struct plan *p = arg;
+	double total = 0;
+	int err = fpl_summary_write(r, f);
+
+	fputs("\nRan:", f);
+	for (size_t i = 0, k = 0; i < p->n; i++) {
+		if (!p->e[i].ran)
+			continue;
+		fprintf(f, "%s %s %.1f s%s", k++ ? "," : "", p->e[i].b->name, p->e[i].took_s,
+			p->e[i].rc == FPL_EXIT_UNSUPPORTED ? " (skipped)" :
+			p->e[i].rc == FPL_EXIT_FAIL ? " (failed or interrupted)" : "");
+		total += p->e[i].took_s;
+	}
+	for (size_t i = 0, k = 0; i < p->n; i++)
+		if (!p->e[i].ran)
+			fprintf(f, "%s %s", k++ ? "," : "; not run:", p->e[i].b->name);
+	fprintf(f, "; %.1f s in all.\n", total);
+	return err;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct plan p = { 0 };
+	struct fpl_session s;
+	int rc;
+
+	fpl_session_init(&s, "run");
+	rc = parse(&p, &s, argc, argv);
+	if (rc)
+		goto out;
+	if (!isatty(STDERR_FILENO))
+		s.quiet = true;
+	if (!p.named)
+		s.quick = true;
+	rc = fpl_session_start(&s);
+	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.cpu))
+		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+	if (rc == FPL_EXIT_OK)
+		rc = run_all(&p, &s);
+	rc = fpl_cli_end_own(&s, rc, NULL, print_summary, &p);
+out:
+	plan_free(&p);
+	return rc;
+}
+
+const struct fpl_cmd fpl_cmd_run = {
+	.name = "run",
+	.summary = "the default suite (every benchmark, quick) or named benchmarks; a summary",
+	.usage =
+	"Usage: fpulab run [OPTIONS] [BENCH [BENCH-OPTIONS]]... \n"
+	"Without BENCH: the default suite, every benchmark at quick settings (about 20 s),\n"
+	"with the options that give the summary its figures (AVX-512 state where the CPU\n"
+	"has it). With BENCH: those benchmarks, each with its own options, in order; a\n"
+	"benchmark name (or '--') ends the options of the one before:\n"
+	"  fpulab run xsave --mask avx512 -- ctxsw --state avx512 signal\n"
+	"Then a summary: XSAVE cost of the full state, context switch with and without\n"
+	"AVX-512 state, signal round trip, best xor routine, FPU section cost, each with\n"
+	"its spread, unit and method, and warnings (clock drift, VM, noisy samples).\n"
+	"\n"
+	"Options (anywhere on the line, for the whole run):\n"
+	"  -o FILE           write every run, all samples, to FILE (JSON, atomically)\n"
+	"  --json            the results as JSON on stdout instead of the summary\n"
+	"  --format F        table (every metric, then the summary), json or csv\n"
+	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
+	"  --quick           quick settings for named benchmarks too\n"
+	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
+	"  --budget SECONDS  time for the whole run, shared among the benchmarks\n"
+	"  -q                no self-check lines or progress on stderr\n"
+	"\n"
+	"Progress (benchmark, how far, time left) goes to stderr when it is a terminal.\n"
+	"'fpulab list' names the benchmarks and their options.\n"
+	"Exit status: 0 ok, 1 a benchmark failed or was interrupted, 2 usage, 77 every\n"
+	"benchmark was skipped on this CPU.\n",
+	.main = run_main,
+};

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests: the man page and the --help texts agree (every command, every long option of each). */
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fplrun.h"
+
+#define MAN "docs/fpulab.1"
+
+/* The man page with roff escapes for dashes and fonts removed. */
+static char *man_text(void)
+{
+	FILE *f = fopen(MAN, "r");
+	char *raw, *out, *o;
+
+	assert_non_null(f);
+	raw = fplrun_slurp(f);
+	fclose(f);
+	assert_non_null(raw);
+	out = malloc(strlen(raw) + 1);
+	assert_non_null(out);
+	o = out;
+	for (const char *p = raw; *p;) {
+		if (p[0] == '\\' && p[1] == '-') {
+			*o++ = '-';
+			p += 2;
+		} else if (p[0] == '\\' && p[1] == 'f' && p[2]) {
+			p += 3;
+		} else if (p[0] == '\\' && p[1] == '&') {
+			p += 2;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = 0;
+	free(raw);
+	return out;
+}
+
+/* The text of the .SS section whose name list holds cmd; NULL if none. */
+static char *section_of(const char *man, const char *cmd)
+{
+	const char *p = man;
+
+	while ((p = strstr(p, "\n.SS "))) {
+		const char *names = p + 5, *eol = strchr(names, '\n'), *end;
+		char list[256];
+		char *tok, *save = NULL;
+		bool hit = false;
+
+		if (!eol)
+			return NULL;
+		snprintf(list, sizeof(list), "%.*s", (int)(eol - names), names);
+		for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+			hit |= !strcmp(tok, cmd);
+		p = eol;
+		if (!hit)
+			continue;
+		end = p;
+		while ((end = strchr(end + 1, '\n')) && strncmp(end, "\n.SS ", 5) &&
+		       strncmp(end, "\n.SH ", 5))
+			;
+		return strndup(eol, end ? (size_t)(end - eol) : strlen(eol));
+	}
+	return NULL;
+}
+
+static bool optch(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+/* "--name" in text, not as the start of a longer option name. */
+static bool has_option(const char *text, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const char *p = text; (p = strstr(p, opt)); p += n)
+		if ((p == text || !optch(p[-1])) && !optch(p[n]))
+			return true;
+	return false;
+}
+
+/* The commands `fpulab --help` lists. */
+static size_t commands(char names[][64], size_t max)
+{
+	char *out, *err, *p, *line, *save = NULL;
+	bool in = false;
+	size_t n = 0;
+
+	assert_int_equal(fplrun(NULL, "--help", &out, &err), 0);
+	p = out;
+	for (line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Commands:", 9)) {
+			in = true;
+			continue;
+		}
+		if (in && strncmp(line, "  ", 2))
+			break;
+		if (in && n < max && sscanf(line, " %63s", names[n]) == 1)
+			n++;
+	}
+	free(out);
+	free(err);
+	return n;
+}
+
+static void every_command_has_a_section(void **state)
+{
+	char names[64][64], *man = man_text();
+	size_t n = commands(names, 64);
+
+	(void)state;
+	assert_true(n >= 4);	/* info, list, compare, run at least */
+	for (size_t i = 0; i < n; i++) {
+		char *sec = section_of(man, names[i]);
+
+		if (!sec)
+			fail_msg("%s: no '.SS %s' section documents the command", MAN, names[i]);
+		free(sec);
+	}
+	assert_true(has_option(man, "--help") && has_option(man, "--version"));
+	free(man);
+}
+
+/* Every long option a command's --help prints is in that command's section. */
+static void every_help_option_is_documented(void **state)
+{
+	char names[64][64], *man = man_text();
+	size_t n = commands(names, 64), checked = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char args[128], *out, *err, *sec = section_of(man, names[i]);
+
+		assert_non_null(sec);
+		snprintf(args, sizeof(args), "%s --help", names[i]);
+		assert_int_equal(fplrun(NULL, args, &out, &err), 0);
+		for (const char *p = out; (p = strstr(p, "--")); p += 2) {
+			char opt[64];
+			size_t k = 2;
+
+			if (p > out && optch(p[-1]))
+				continue;
+			while (k < sizeof(opt) - 1 &&
+			       (isalnum((unsigned char)p[k]) ||
+				(p[k] == '-' && isalnum((unsigned char)p[k + 1]))))
+				k++;
+			if (k == 2)
+				continue;
+			snprintf(opt, sizeof(opt), "%.*s", (int)k, p);
+			if (!has_option(sec, opt))
+				fail_msg(
+				    "'fpulab %s --help' prints %s, which its section of %s does "
+				    "not mention",
+				    names[i], opt, MAN);
+			checked++;
+		}
+		free(out);
+		free(err);
+		free(sec);
+	}
+	assert_true(checked >= 20);
+	free(man);
+}
+
+/* The checker itself: it must see a missing option and a prefix that is not the option. */
+static void checker_sees_what_is_missing(void **state)
+{
+	(void)state;
+	assert_true(has_option("use --state avx512", "--state"));
+	assert_false(has_option("use --state_a avx512", "--state"));
+	assert_false(has_option("use --states", "--state"));
+	assert_false(has_option("nothing here", "--runs"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(checker_sees_what_is_missing),
+		cmocka_unit_test(every_command_has_a_section),
+		cmocka_unit_test(every_help_option_is_documented),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

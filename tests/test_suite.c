@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests: fpulab run (every benchmark in the JSON), repro and plot, the summary. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/plot.h"
+#include "fpulab/repro.h"
+#include "fpulab/summary.h"
+#include "fplrun.h"
+
+static char dir[] = "/tmp/fpl-test-suite-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* A whole suite with a tiny budget: every benchmark built in has a run with samples or a reason. */
+static void run_tiny_budget_has_every_bench(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	int rc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	snprintf(args, sizeof(args), "run --budget 1 -q -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc != 0)
+		fail_msg("fpulab run exited %d: %s", rc, err);
+	assert_non_null(strstr(out, "Summary:"));
+	assert_non_null(strstr(out, "Ran:"));
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	for (size_t b = 0; b < fpl_nbenches; b++) {
+		size_t runs = 0, measured = 0;
+
+		for (size_t i = 0; i < r->nruns; i++) {
+			const struct fpl_run *run = r->runs[i];
+			bool samples = false;
+
+			if (strcmp(run->bench, fpl_benches[b]->name))
+				continue;
+			runs++;
+			for (size_t m = 0; m < run->nmetrics; m++)
+				samples |= run->metrics[m]->n > 0;
+			if (run->skipped)
+				assert_true(run->skip_reason && *run->skip_reason);
+			else
+				assert_true(samples);
+			measured += !run->skipped;
+		}
+		if (!runs)
+			fail_msg("benchmark %s has no run in %s", fpl_benches[b]->name, path);
+		(void)measured;
+	}
+	for (size_t i = 0; i < r->nruns; i++)
+		assert_non_null(fpl_bench_find(r->runs[i]->bench));
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+static void expect_usage(const char *env, const char *args, const char *says)
+{
+	char *out, *err;
+	int rc = fplrun(env, args, &out, &err);
+
+	if (rc != 2)
+		fail_msg("fpulab %s: exit %d, expected 2 (stderr: %s)", args, rc, err);
+	if (says && !strstr(err, says))
+		fail_msg("fpulab %s: stderr does not say '%s': %s", args, says, err);
+	free(out);
+	free(err);
+}
+
+static void run_bad_input_exits_2_and_writes_nothing(void **state)
+{
+	char args[256], path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/never.json", dir);
+	snprintf(args, sizeof(args), "run nosuchbench -o '%s'", path);
+	expect_usage(NULL, args, "nosuchbench");
+	snprintf(args, sizeof(args), "run --budget 0 -o '%s'", path);
+	expect_usage(NULL, args, "--budget");
+	snprintf(args, sizeof(args), "run --nosuch -o '%s'", path);
+	expect_usage(NULL, args, "--nosuch");
+	if (fpl_bench_find("xsave")) {
+		snprintf(args, sizeof(args), "run xsave --nosuch -o '%s'", path);
+		expect_usage(NULL, args, "--nosuch");
+		snprintf(args, sizeof(args), "run xsave --method sideways -o '%s'", path);
+		expect_usage(NULL, args, "sideways");
+	}
+	assert_false(exists(path));
+}
+
+/* Named benchmarks with options: only those run, with the options given. */
+static void run_named_bench_with_options(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+
+	(void)state;
+	if (!fpl_bench_find("xsave"))
+		skip();
+	snprintf(path, sizeof(path), "%s/named.json", dir);
+	snprintf(args, sizeof(args), "run xsave --part misc --budget 0.3 -q -o '%s'", path);
+	assert_int_equal(fplrun(NULL, args, &out, &err), 0);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_true(r->nruns > 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		assert_string_equal(r->runs[i]->bench, "xsave");
+		assert_null(json_object_get(r->runs[i]->params, "mask_name")); /* no matrix */
+	}
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+/* A real, tiny rfbm repro: its tables print and its saved cases hold one value per run. */
+static void repro_rfbm_tiny_saves_cases(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	size_t cases = 0;
+	int rc;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw") && !fpl_bench_find("xsave"))
+		skip();
+	snprintf(path, sizeof(path), "%s/rfbm.json", dir);
+	snprintf(args, sizeof(args), "repro rfbm --runs 3 --budget 0.05 -q -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_non_null(strstr(out, "Set as 1"));
+	assert_non_null(strstr(out, "Meaning:"));
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "value");
+
+		assert_string_equal(r->runs[i]->bench, FPL_REPRO_BENCH);
+		assert_non_null(m);
+		assert_int_equal(m->n, 3);
+		cases++;
+	}
+	assert_true(cases >= 2);
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+static void repro_bad_input_exits_2(void **state)
+{
+	(void)state;
+	expect_usage(NULL, "repro", "which experiment");
+	expect_usage(NULL, "repro bogus", "bogus");
+	expect_usage(NULL, "repro rfbm --runs 1", "--runs");
+	expect_usage(NULL, "repro rfbm --runs x", "--runs");
+	expect_usage(NULL, "repro kfpu-mask --cpu -3", "--cpu");
+}
+
+static void plot_bad_input_exits_2(void **state)
+{
+	char args[512], bad[128], svg[128];
+	FILE *f;
+
+	(void)state;
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	snprintf(svg, sizeof(svg), "%s/out.svg", dir);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("{ not json\n", f);
+	fclose(f);
+	expect_usage(NULL, "plot", "results");
+	snprintf(args, sizeof(args), "plot '%s'", bad);
+	expect_usage(NULL, args, "-o");
+	snprintf(args, sizeof(args), "plot '%s' -o '%s/out.txt'", bad, dir);
+	expect_usage(NULL, args, ".svg or .png");
+	snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
+	expect_usage(NULL, args, bad);
+	snprintf(args, sizeof(args), "plot '%s/none.json' -o '%s'", dir, svg);
+	expect_usage(NULL, args, "none.json");
+	snprintf(args, sizeof(args), "plot '%s' -o '%s' --chart pie", bad, svg);
+	expect_usage(NULL, args, "pie");
+	snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
+	expect_usage("FPL_GNUPLOT=/nonexistent/gnuplot ", args, "apt-get install");
+	assert_false(exists(svg));
+}
+
+/* A small result made by hand: an xsave cell, an A/B context switch, a sweep. */
+static struct fpl_result *handmade(void)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	struct fpl_metric *m;
+
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0xe7"));
+	json_object_set_new(r->host, "name", json_string("Test CPU"));
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "xsave");
+	fpl_run_param_str(run, "mask_name", "all");
+	fpl_run_param_str(run, "state", "live");
+	fpl_run_param_str(run, "method", "throughput");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, 140 + i);
+	run = fpl_result_add_run(r, "xor");
+	fpl_run_param_str(run, "mode", "sweep");
+	fpl_run_param_str(run, "template", "avx");
+	fpl_run_param_int(run, "size", 4096);
+	fpl_run_param_int(run, "arity", 2);
+	m = fpl_run_add_metric(run, "speed", "MB/s", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, 100000 + i);
+	run = fpl_result_add_run(r, "xor");
+	fpl_run_param_str(run, "mode", "sweep");
+	fpl_run_param_str(run, "template", "8regs");
+	fpl_run_param_int(run, "size", 4096);
+	fpl_run_param_int(run, "arity", 2);
+	m = fpl_run_add_metric(run, "speed", "MB/s", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, 50000 + i);
+	return r;
+}
+
+static char *summary_of(const struct fpl_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_write(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void summary_has_what_is_there_only(void **state)
+{
+	struct fpl_result *r = handmade();
+	char *s = summary_of(r);
+
+	(void)state;
+	assert_non_null(strstr(s, "Test CPU"));
+	assert_non_null(strstr(s, "registers live 145 [142, 148]"));
+	assert_non_null(strstr(s, "avx 100005 [100002, 100008]"));
+	assert_null(strstr(s, "8regs 5000"));	/* not the best */
+	assert_null(strstr(s, "Context switch"));
+	assert_null(strstr(s, "Signal"));
+	assert_null(strstr(s, "FPU section"));
+	assert_non_null(strstr(s, "Warnings:\n  none"));
+	free(s);
+	fpl_result_warn(r, "suspect run: core clock drifted +3.00%%");
+	s = summary_of(r);
+	assert_non_null(strstr(s, "core clock drifted +3.00%"));
+	assert_null(strstr(s, "  none"));
+	free(s);
+	fpl_result_free(r);
+}
+
+static void plot_script_of_handmade_result(void **state)
+{
+	struct fpl_result *r = handmade();
+	struct fpl_diag diag = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(fpl_plot_available(r), FPL_PLOT_XSAVE | FPL_PLOT_XOR);
+	assert_int_equal(fpl_plot_script(r, FPL_PLOT_ALL, FPL_PLOT_SVG, "x.svg", f, &diag), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "set terminal svg"));
+	assert_non_null(strstr(buf, "set multiplot layout 3,1"));	/* 2 xsave + xor */
+	assert_non_null(strstr(buf, "4096 100005"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_plot_script(r, FPL_PLOT_CTXSW, FPL_PLOT_PNG, "x.png", f, &diag),
+			 -EINVAL);
+	fclose(f);
+	free(buf);
+	assert_int_equal(fpl_plot_term_of("a/b.PNG"), FPL_PLOT_PNG);
+	assert_int_equal(fpl_plot_term_of("a.svgz"), -1);
+	fpl_result_free(r);
+}
+
+static void read_numbers(const char *path, double *v, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+
+	assert_non_null(f);
+	*n = 0;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && *n < 64)
+			v[(*n)++] = strtod(line, NULL);
+	fclose(f);
+}
+
+/* The 2024 report's own figures come back from its kind of data. */
+static void rfbm_table_reproduces_report_shape(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	const char *labels[] = { "stock", "RFBM[12] = 0", "RFBM[12] = 1" };
+	char *buf = NULL, path[128];
+	double v[64];
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	for (int k = 1; k <= 3; k++) {
+		snprintf(path, sizeof(path), "tests/data/compare/rfbm-cv0.1/case%d.txt", k);
+		read_numbers(path, v, &n);
+		assert_int_equal(n, 10);
+		assert_int_equal(fpl_repro_add_case(r, "test table", k, labels[k - 1], "ops/s",
+						    "synthetic", v, n), 0);
+	}
+	assert_true(fpl_repro_has_rfbm(r));
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_repro_rfbm_write(r, f, &diag), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "16444675.45  Set as 1"));
+	assert_non_null(strstr(buf, "~99.80%"));
+	assert_non_null(strstr(buf, "~99.76%"));
+	assert_non_null(strstr(buf, "Meaning:"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+static void calib(struct fpl_result *r, const char *tmpl, const char *sec, double mbs)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xor");
+	struct fpl_metric *m;
+
+	fpl_run_param_str(run, "mode", "calibrate");
+	fpl_run_param_str(run, "template", tmpl);
+	fpl_run_param_str(run, "section", sec);
+	fpl_run_param_str(run, "kernel_era", "pre-5.10");
+	m = fpl_run_add_metric(run, "speed", "MB/s", "synthetic");
+	for (int i = 0; i < 7; i++)
+		fpl_metric_add(m, mbs);
+}
+
+/* The 2021 report's figures in, its lines and ratios out. */
+static void kfpu_table_has_report_lines_and_ratios(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	calib(r, "avx", "no section", 33764);
+	calib(r, "avx", "MXCSR", 23576);
+	calib(r, "avx", "387|MXCSR", 21072);
+	calib(r, "generic_sse", "no section", 21036);
+	calib(r, "generic_sse", "MXCSR", 20880);
+	calib(r, "generic_sse", "387|MXCSR", 18572);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_repro_kfpu_write(r, f, &diag), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "   avx       : 21072.000 MB/sec\n"));
+	assert_non_null(strstr(buf, "xor: using function: avx (33764.000 MB/sec)"));
+	assert_non_null(strstr(buf, "0.698 [0.698, 0.698]"));
+	assert_non_null(strstr(buf, "0.624 [0.624, 0.624]"));
+	free(buf);
+	fpl_result_free(r);
+	r = fpl_result_new();
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_repro_kfpu_write(r, f, &diag), -EINVAL);
+	fclose(f);
+	free(buf);
+	fpl_result_free(r);
+}
+
+static void section_run(struct fpl_result *r, const char *policy, double in, double out,
+			double pct)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "section");
+	struct fpl_metric *m;
+
+	fpl_run_param_str(run, "workload", "chacha20");
+	fpl_run_param_str(run, "impl", "avx2");
+	fpl_run_param_str(run, "isa", "AVX2");
+	fpl_run_param_int(run, "chunk", 1024);
+	fpl_run_param_int(run, "sections_inside", 64);
+	fpl_run_param_str(run, "policy", policy);
+	fpl_run_param_str(run, "insn", "xsavec");
+	fpl_run_param_str(run, "owner", "init");
+	m = fpl_run_add_metric(run, "inside_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, in);
+	m = fpl_run_add_metric(run, "outside_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, out);
+	m = fpl_run_add_metric(run, "speedup_pct", "percent", "synthetic");
+	fpl_metric_add(m, pct);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", pct, "ci95_lo", pct - 1,
+			     "ci95_hi", pct + 1);
+}
+
+static void lazy_table_has_report_lines(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	section_run(r, "eager", 684617437, 547710093, 24.99);
+	section_run(r, "lazy", 547710100, 547710093, 0.2);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_repro_lazy_write(r, f, &diag), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Inside: 684617437\nOutside: 547710093\n"
+				    "Percent speedup: 25 [95% CI 24, 26]"));
+	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary_has_what_is_there_only),
+		cmocka_unit_test(plot_script_of_handmade_result),
+		cmocka_unit_test(rfbm_table_reproduces_report_shape),
+		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
+		cmocka_unit_test(lazy_table_has_report_lines),
+		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
+		cmocka_unit_test(repro_bad_input_exits_2),
+		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
+		cmocka_unit_test(plot_bad_input_exits_2),
+		cmocka_unit_test(run_named_bench_with_options),
+		cmocka_unit_test(run_tiny_budget_has_every_bench),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
