@@ -104,20 +104,6 @@ static void same_registers(const struct fpl_image *a, const struct fpl_image *b)
 		abort();
 }
 
-/*
- * Known and reported, not fixed (owner: decode): a compacted image without
- * SSE in XSTATE_BV is accepted whatever its MXCSR (XRSTOR then sets MXCSR to
- * 0x1f80), but the converter copies MXCSR into the standard image, whose
- * XRSTOR loads it and faults on reserved bits. Excluded so the target can go
- * on finding other things; remove once the converter writes 0x1f80 there.
- */
-static bool known_mxcsr_issue(const struct fpl_image *img, const struct fpl_image *back,
-			      bool to_compacted)
-{
-	return !to_compacted && img->compacted && !(img->xstate_bv & FPL_XFEATURE_MASK_SSE) &&
-	       back->nfindings == 1 && !strcmp(back->findings[0].rule, "xrstor.mxcsr");
-}
-
 static void convert_and_check(const struct fpl_image *img, const struct fpl_image_cfg *cfg,
 			      bool to_compacted)
 {
@@ -134,7 +120,7 @@ static void convert_and_check(const struct fpl_image *img, const struct fpl_imag
 	/* What the converter writes, XRSTOR must accept with the RFBM the original had. */
 	if (fpl_image_decode(out, len, &c2, &back, &diag))
 		abort();
-	if (back.xrstor_faults && !known_mxcsr_issue(img, &back, to_compacted))
+	if (back.xrstor_faults)
 		abort();
 	same_registers(img, &back);
 	free(out);

@@ -315,6 +315,33 @@ static void test_no_partial_output(void **state)
 	free(out);
 }
 
+/* A zero baseline has no percentages (not "-nan%"); an overflowed variance is said so. */
+static void test_zero_baseline_and_overflow(void **state)
+{
+	char *out;
+	json_t *root, *t;
+
+	assert_int_equal(compare(DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
+	if (strstr(out, "nan") || !strstr(out, "= n/a [n/a, n/a]") || !strstr(out, "% of 1") ||
+	    !strstr(out, "n/a  " DATA "edge/two.txt"))
+		fail_msg("%s", out);
+	free(out);
+	assert_int_equal(compare("-f json " DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	t = json_array_get(json_object_get(json_array_get(json_object_get(root, "metrics"), 0),
+					   "comparisons"), 0);
+	if (!json_is_object(t) || !json_is_null(json_object_get(t, "diff_pct")) ||
+	    !json_is_null(json_object_get(t, "ci_half_pct")))
+		fail_msg("%s", out);
+	json_decref(root);
+	free(out);
+	compare(DATA "edge/huge1.txt " DATA "edge/huge2.txt", &out);
+	if (strstr(out, "neither case varies") || !strstr(out, "overflowed"))
+		fail_msg("%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_will_it_scale_dirs),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_no_partial_output),
+		cmocka_unit_test(test_zero_baseline_and_overflow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

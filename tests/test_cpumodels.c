@@ -361,6 +361,9 @@ static void check_info_json(const struct model *m, const struct probe *p, const 
 		EXPECT(json_is_null(x) || (json_is_string(x) && strtoull(json_string_value(x),
 			NULL, 0) <= 3), "%s: an XCR0 beyond x87|SSE on a CPU without XSAVE",
 		       m->name);
+		EXPECT(json_is_false(json_object_get(host, "xcr0_known")),
+		       "%s: xcr0_known true without XSAVE (0x3 is FXSAVE's implied state)",
+		       m->name);
 		EXPECT(hex_field(host, "xsave_size_standard", &ok) == 512 && ok,
 		       "%s: the FXSAVE area is 512 bytes", m->name);
 		for (unsigned i = 2; i < 64; i++) {

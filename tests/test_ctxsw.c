@@ -11,6 +11,7 @@
 
 #include "fpulab/xstate.h"
 #include "taskstest.h"
+#include "fplrun.h"
 
 /* fpulab ctxsw --wis and the will-it-scale name, side by side to keep the test short. */
 static void test_wis_output_parses(void **state)
@@ -258,9 +259,33 @@ static void test_interrupt_wis(void **state)
 	assert_int_equal(WTERMSIG(st), SIGTERM);
 }
 
+/* A bad state value is a usage error before calibration and self-checks run. */
+static void check_rejected_early(const char *args, const char *names)
+{
+	char cmd[128], *out, *err;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "ctxsw %s", args);
+	rc = fplrun("", cmd, &out, &err);
+	assert_int_equal(rc, 2);
+	assert_non_null(err);
+	if (!strstr(err, names) || strstr(err, "pinned to CPU") || strstr(err, "self-check"))
+		fail_msg("%s: %s", cmd, err);
+	free(out);
+	free(err);
+}
+
+static void test_bad_state_before_calibration(void **state)
+{
+	check_rejected_early("--state nosuchthing", "--state");
+	check_rejected_early("--ab init", "--ab");
+	check_rejected_early("--ab none,init", "--ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_state_before_calibration),
 		cmocka_unit_test(test_wis_output_parses),
 		cmocka_unit_test(test_wis_usage),
 		cmocka_unit_test(test_placement_processes),

@@ -171,6 +171,16 @@ static void test_accepts_captures(void **state)
 	}
 }
 
+/* A dump's name and the brand were once printed glued ("genoa.cpuidAMD EPYC"). */
+static void test_cpu_line_separator(void **state)
+{
+	struct out o = run("decode", IMAGES "xsave.bin", "--cpuid=tests/data/cpuid/genoa.cpuid", NULL);
+
+	assert_int_equal(o.rc, 0);
+	has(o.out, "genoa.cpuid: AMD EPYC");
+	out_free(&o);
+}
+
 static void test_json(void **state)
 {
 	struct out o = run("decode", IMAGES "signal.bin", HOST, "--json", NULL);
@@ -358,6 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepts_captures),
+		cmocka_unit_test(test_cpu_line_separator),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),

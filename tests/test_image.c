@@ -511,6 +511,66 @@ static void test_convert_roundtrip(void **state)
 	ctx_free(c);
 }
 
+/* Convert src and decode the result with the full RFBM: XRSTOR must accept it. */
+static void convert_clean(struct ctx *c, bool to_compacted, struct fpl_image *out, void **buf)
+{
+	struct fpl_diag diag = { "" };
+	size_t len;
+
+	assert_int_equal(fpl_image_convert(&c->img, to_compacted, ~0ull, buf, &len, &diag), 0);
+	assert_int_equal(fpl_image_decode(*buf, len, &c->cfg, out, &diag), 0);
+	if (fpl_image_rejected(out))
+		fail_msg("converted image rejected: %s", out->findings[0].rule);
+}
+
+/*
+ * MXCSR as XRSTOR leaves it survives conversion both ways. A compacted image
+ * without SSE in XSTATE_BV is accepted whatever its MXCSR (XRSTOR sets 0x1f80),
+ * but the standard form loads MXCSR with SSE or AVX in RFBM: the converter
+ * must write 0x1f80 there (the fuzz reproducer: XCOMP_BV 0x80000000000000e7,
+ * XSTATE_BV 0, MXCSR 0x1f000080).
+ */
+static void test_convert_mxcsr(void **state)
+{
+	struct ctx *c = ctx_load(CPUID "genoa.cpuid");
+	size_t n = cmp_image(c);
+	struct fpl_image out;
+	uint32_t v;
+	void *buf;
+
+	put64(c->buf, 520, 0x80000000000000e7ull);
+	n = fpl_xstate_size_compacted(&c->xs, 0xe7);
+	put64(c->buf, 512, 0);
+	put32(c->buf, 24, 0x1f000080);
+	put32(c->buf, 28, 0);
+	decode(c, n);
+	expect_clean(c);
+	convert_clean(c, false, &out, &buf);
+	assert_int_equal(out.mxcsr, 0x1f80);
+	assert_int_equal(out.mxcsr_mask_saved, c->cfg.mxcsr_mask);
+	free(buf);
+
+	/* Standard to compacted: an MXCSR XRSTOR loads must not become the init one. */
+	n = std_image(c);
+	put64(c->buf, 512, 0);
+	put32(c->buf, 24, 0x1f80 | 0x6000);	/* round toward zero */
+	decode(c, n);
+	expect_clean(c);
+	convert_clean(c, true, &out, &buf);
+	assert_true(out.xstate_bv & FPL_XFEATURE_MASK_SSE);
+	assert_int_equal(out.mxcsr, 0x1f80 | 0x6000);
+	for (unsigned i = 0; i < 16; i++) {
+		uint8_t x[16] = { 0 }, z[16] = { 0 };
+
+		assert_int_equal(fpl_image_vector(&out, i, 16, x), 0);
+		assert_memory_equal(x, z, 16);
+	}
+	memcpy(&v, (uint8_t *)buf + 24, 4);
+	assert_int_equal(v, 0x1f80 | 0x6000);
+	free(buf);
+	ctx_free(c);
+}
+
 /* Arbitrary bytes never crash the decoder or the accessors (ASan watches in make asan). */
 static void test_arbitrary_bytes(void **state)
 {
@@ -576,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_x87),
 		cmocka_unit_test(test_vectors),
 		cmocka_unit_test(test_convert_roundtrip),
+		cmocka_unit_test(test_convert_mxcsr),
 		cmocka_unit_test(test_arbitrary_bytes),
 		cmocka_unit_test(test_names),
 	};

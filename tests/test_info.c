@@ -256,6 +256,43 @@ static void test_dump_roundtrip(void **state)
 	json_decref(dumped);
 }
 
+/*
+ * No XSAVE: 0x3 is FXSAVE's implied state, not a known XCR0, even when the
+ * dump carries an xcr0 line (as one saved on such a CPU, e.g. qemu64, does).
+ */
+static void test_no_xsave_xcr0_not_known(void **state)
+{
+	char path[] = "/tmp/fpl-test-noxs-XXXXXX", args[256], line[256], *out, *err;
+	FILE *in = fopen(DATA "no-osxsave.cpuid", "r"), *o;
+	int fd = mkstemp(path);
+	json_t *h;
+
+	assert_non_null(in);
+	assert_true(fd >= 0);
+	o = fdopen(fd, "w");
+	assert_non_null(o);
+	for (bool first = true; fgets(line, sizeof(line), in); first = false) {
+		fputs(line, o);
+		if (first)
+			fputs("xcr0 0x0000000000000000\n", o);
+	}
+	fclose(in);
+	fclose(o);
+	snprintf(args, sizeof(args), "info --json --cpuid %s", path);
+	h = run_json(args);
+	assert_false(json_is_true(json_object_get(h, "xsave")));
+	assert_true(json_is_false(json_object_get(h, "xcr0_known")));
+	assert_non_null(strstr(json_string_value(json_object_get(h, "xcr0_source")), "FXSAVE"));
+	json_decref(h);
+	snprintf(args, sizeof(args), "info --cpuid %s", path);
+	assert_int_equal(run(args, &out, &err), 0);
+	unlink(path);
+	if (!strstr(out, "XCR0         0x3  x87|SSE  (implied, not read: no XSAVE"))
+		fail_msg("%s", out);
+	free(out);
+	free(err);
+}
+
 /* The library function itself, on a dump, without kernel facts. */
 static void test_host_json_library(void **state)
 {
@@ -293,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_dump_roundtrip),
 		cmocka_unit_test(test_host_json_library),
+		cmocka_unit_test(test_no_xsave_xcr0_not_known),
 	};
 
 	return cmocka_run_group_tests_name("info", tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "fpulab/clock.h"
 #include "fpulab/fpubench.h"
 #include "fpulab/result.h"
+#include "fpulab/xstate.h"
 
 static void test_parse_sizes(void **state)
 {
@@ -204,6 +205,46 @@ static int run_bin(const char *args, char *err, size_t size)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A CPU without XSAVEC (qemu-user models): the skip names the instruction and an alternative. */
+static void test_skip_names_insn(void **state)
+{
+	const struct fpl_bench *b = fpl_bench_find("section");
+	struct fpl_optval o[] = { { "workload", "xor" }, { "chunks", "4k" }, { "total", "16k" } };
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	struct fpl_clock *clock = NULL;
+	struct fpl_result *r = fpl_result_new();
+
+	assert_non_null(r);
+	fpl_cpu_read(cpu);
+	if (!fpl_save_insn_supported(cpu, FPL_INSN_XSAVEOPT, NULL) ||
+	    fpl_clock_create(&clock, -1, &diag)) {
+		free(cpu);
+		fpl_result_free(r);
+		skip();
+	}
+	for (unsigned i = 0; i < cpu->nleaves; i++)
+		if (cpu->leaves[i].leaf == 0xd && cpu->leaves[i].subleaf == 1)
+			cpu->leaves[i].eax &= ~2u;	/* CPUID.(0xD,1):EAX[1] XSAVEC */
+	assert_false(fpl_save_insn_supported(cpu, FPL_INSN_XSAVEC, NULL));
+	{
+		struct fpl_bench_env env = { .bench = b, .cpu = cpu, .clock = clock, .quick = true,
+					     .budget_s = 0.1, .pin_cpu = clock->cpu, .opts = o,
+					     .nopts = FPL_ARRAY_SIZE(o) };
+
+		b->run(&env, r);
+	}
+	assert_true(r->nruns >= 1);
+	for (size_t i = 0; i < r->nruns; i++) {
+		assert_true(r->runs[i]->skipped);
+		if (!strstr(r->runs[i]->skip_reason, "xsavec: not on this CPU; try --insn xsaveopt"))
+			fail_msg("skip reason: %s", r->runs[i]->skip_reason);
+	}
+	fpl_result_free(r);
+	fpl_clock_free(clock);
+	free(cpu);
+}
+
 static void test_cli_bad_input(void **state)
 {
 	static const char *const cases[][2] = {
@@ -232,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_ci),
 		cmocka_unit_test(test_check_options),
 		cmocka_unit_test(test_run_metrics),
+		cmocka_unit_test(test_skip_names_insn),
 		cmocka_unit_test(test_cli_bad_input),
 	};
 

@@ -59,6 +59,12 @@ struct fpl_bench {
 	const struct fpl_opt *opts;	/* terminated by an entry with name NULL */
 	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. */
 	int (*supported)(const struct fpl_cpu *cpu, const char **why);
+	/*
+	 * Optional: check option values against env->cpu before the session
+	 * calibrates anything. -EINVAL with diag naming the option; 0 otherwise
+	 * (what this CPU lacks is left to run(), which skips).
+	 */
+	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
 	/* Records runs into result; never prints. 0 or -errno. */
 	int (*run)(const struct fpl_bench_env *env, struct fpl_result *result);
 };

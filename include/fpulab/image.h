@@ -96,6 +96,7 @@ struct fpl_image {
 	uint64_t xcr0;			/* of the configured CPU */
 	uint64_t rfbm;			/* what the consumer's XRSTOR would restore */
 	uint32_t mxcsr, mxcsr_mask_saved;	/* bytes 24..31 (the latter is ignored by XRSTOR) */
+	uint32_t mxcsr_mask;		/* the configured CPU's (cfg->mxcsr_mask) */
 	struct fpl_image_sw sw;		/* SIGNAL */
 	uint64_t ptrace_xcr0;		/* PTRACE: bytes 464..471 */
 	bool xrstor_faults;		/* some FAULT finding */
@@ -160,8 +161,11 @@ int fpl_image_pkru(const struct fpl_image *img, uint32_t *val);
  * Convert to the standard form (size for XCR0) or to the compacted form
  * (XCOMP_BV = mask & XCR0 | bit 63, as XSAVEC with that mask writes it).
  * Components in XSTATE_BV are moved, the rest is zero, bytes 464..511 (the
- * software bytes of a signal frame or ptrace dump) are cleared. The image
- * must not be rejected by XRSTOR. *out is 64-byte aligned, free() it.
+ * software bytes of a signal frame or ptrace dump) are cleared. MXCSR keeps
+ * the value XRSTOR would load: a compacted source without SSE in XSTATE_BV
+ * gets the init 0x1f80 (and the CPU's MXCSR_MASK), a standard source whose
+ * MXCSR is not 0x1f80 gets SSE in the compacted XSTATE_BV (XMM zero, their
+ * init). The image must not be rejected by XRSTOR. *out is 64-byte aligned, free() it.
  * Returns 0, -EINVAL with diag, -ENOMEM.
  */
 int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t mask,

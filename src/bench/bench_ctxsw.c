@@ -48,30 +48,39 @@ struct ctxsw_cfg {
 	double budget_s;
 };
 
-static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
-			struct fpl_run *run, char *buf, size_t len)
+/* Name the option in a parse error (diag->msg cannot be its own argument). */
+static int prefix(struct fpl_diag *diag, int err, const char *opt)
+{
+	char why[sizeof(diag->msg)];
+
+	if (err != -EINVAL)
+		return err;
+	snprintf(why, sizeof(why), "%s", diag->msg);
+	return fpl_diag_set(diag, err, "%s: %s", opt, why);
+}
+
+/* The states of --state or --ab; -EINVAL (bad value) or -ENOTSUP (not here) with diag. */
+static int parse_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, char *buf, size_t len,
+		     struct fpl_diag *diag)
 {
 	const char *ab = fpl_bench_opt(env, "ab");
-	struct fpl_diag diag = { "" };
 	struct fpl_xstate xs;
 	char *comma;
 	int err;
 
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)
-		return err;
+		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
 	if (!ab) {
 		c->state_name[0] = fpl_bench_opt(env, "state");
-		err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], &diag);
-		goto out;
+		err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
+		return prefix(diag, err, "--state");
 	}
 	snprintf(buf, len, "%s", ab);
 	comma = strchr(buf, ',');
-	if (!comma || strchr(comma + 1, ',')) {
-		fpl_run_warn(run, "--ab '%s': give two states as A,B (join components with '+')",
-			     ab);
-		return -EINVAL;
-	}
+	if (!comma || strchr(comma + 1, ','))
+		return fpl_diag_set(diag, -EINVAL, "--ab '%s': give two states as A,B (join "
+				    "components with '+')", ab);
 	*comma = 0;
 	c->ab = true;
 	c->state_name[0] = buf;
@@ -79,16 +88,35 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 	for (unsigned i = 0; i < 2 && !err; i++) {
 		bool none;
 
-		err = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], &diag);
+		err = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], diag);
 		if (!err && none)
-			err = fpl_diag_set(&diag, -EINVAL, "--ab: 'none' cannot be compared; use init");
+			return fpl_diag_set(diag, -EINVAL,
+					    "--ab: 'none' cannot be compared; use init");
 	}
-out:
+	return prefix(diag, err, "--ab");
+}
+
+static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
+			struct fpl_run *run, char *buf, size_t len)
+{
+	struct fpl_diag diag = { "" };
+	int err = parse_cfg(env, c, buf, len, &diag);
+
 	if (err == -ENOTSUP)
 		fpl_run_skip(run, "%s", diag.msg);
 	else if (err)
-		fpl_run_warn(run, "--%s: %s", ab ? "ab" : "state", diag.msg);
+		fpl_run_warn(run, "%s", diag.msg);
 	return err;
+}
+
+/* Before anything runs: a value no CPU accepts is a usage error now, not after calibration. */
+static int ctxsw_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+{
+	struct ctxsw_cfg c = { 0 };
+	char buf[256];
+	int err = parse_cfg(env, &c, buf, sizeof(buf), diag);
+
+	return err == -EINVAL ? err : 0;
 }
 
 /* Both tasks' CPU sets for the placement, and the first two usable CPUs. */
@@ -524,5 +552,6 @@ const struct fpl_bench fpl_bench_ctxsw = {
 	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
 	.opts = ctxsw_opts,
 	.supported = ctxsw_supported,
+	.check = ctxsw_check,
 	.run = ctxsw_run,
 };

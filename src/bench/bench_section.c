@@ -347,8 +347,23 @@ static const char *cell_skip(const struct fpl_bench_env *env, const struct cell 
 			 c->w->unit);
 		return buf;
 	}
-	if (!fpl_save_insn_supported(env->cpu, insn, &why))
-		return why ? why : "the CPU lacks this save instruction";
+	if (!fpl_save_insn_supported(env->cpu, insn, &why)) {
+		static const enum fpl_save_insn alt[] = { FPL_INSN_XSAVEOPT, FPL_INSN_XSAVE,
+							  FPL_INSN_FXSAVE };
+		size_t k = 0;
+
+		/* Name the instruction, and one that would run here, if any. */
+		while (k < FPL_ARRAY_SIZE(alt) &&
+		       (alt[k] == insn || !fpl_save_insn_supported(env->cpu, alt[k], NULL)))
+			k++;
+		if (k < FPL_ARRAY_SIZE(alt))
+			snprintf(buf, size, "%s: %s; try --insn %s", fpl_save_insn_name(insn),
+				 why ? why : "not usable", fpl_save_insn_name(alt[k]));
+		else
+			snprintf(buf, size, "%s: %s", fpl_save_insn_name(insn),
+				 why ? why : "not usable");
+		return buf;
+	}
 	if (avx512 && !fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F))
 		return "owner state avx512 needs AVX-512";
 	return NULL;

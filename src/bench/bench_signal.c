@@ -365,6 +365,27 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	return err;
 }
 
+/* Before anything runs: a --state no CPU accepts is a usage error now. */
+static int signal_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+{
+	const char *state = fpl_bench_opt(env, "state");
+	struct fpl_xstate xs;
+	uint64_t mask;
+	bool none;
+	int err;
+
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (!err)
+		err = fpl_live_parse(&xs, state, &none, &mask, diag);
+	if (err == -EINVAL) {
+		char why[sizeof(diag->msg)];
+
+		snprintf(why, sizeof(why), "%s", diag->msg);
+		return fpl_diag_set(diag, err, "--state: %s", why);
+	}
+	return 0;
+}
+
 static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 {
 	struct fpl_run *run = fpl_result_add_run(res, "signal");
@@ -431,5 +452,6 @@ const struct fpl_bench fpl_bench_signal = {
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
 	.supported = signal_supported,
+	.check = signal_check,
 	.run = signal_run,
 };

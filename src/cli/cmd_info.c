@@ -49,7 +49,8 @@ static void print_xstate(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xs
 
 	fprintf(f, "XCR0         0x%" PRIx64 "  %s  (%s)\n", xs->xcr0,
 		fpl_xfeature_mask_names(xs->xcr0, names, sizeof(names)),
-		!xs->xsave ? "no XSAVE: FXSAVE state only" : cpu->live ? "XGETBV(0)" :
+		!xs->xsave ? "implied, not read: no XSAVE, FXSAVE's x87|SSE" :
+		cpu->live ? "XGETBV(0)" :
 		cpu->xcr0_known ? "from the dump" :
 		"assumed: the dump has none, every user component enumerated");
 	if (have_xinuse)

@@ -40,6 +40,24 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 	return FPL_EXIT_OK;
 }
 
+/* The benchmark's own check of its values, on the CPU read now: before any calibration. */
+static int bench_check(const struct fpl_bench *b, const struct fpl_optval *opts, size_t nopts)
+{
+	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	int rc = FPL_EXIT_OK;
+
+	if (!cpu)
+		return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
+	fpl_cpu_read(cpu);
+	env.cpu = cpu;
+	if (b->check(&env, &diag))
+		rc = fpl_cli_usage_error(b->name, "%s", diag.msg);
+	free(cpu);
+	return rc;
+}
+
 int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
@@ -65,6 +83,8 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 		if (cmd->check(&env, &diag))
 			rc = fpl_cli_usage_error(cmd->bench, "%s", diag.msg);
 	}
+	if (rc == FPL_EXIT_OK && b->check)
+		rc = bench_check(b, opts, nopts);
 	if (rc == FPL_EXIT_OK) {
 		rc = fpl_session_start(&s);
 		if (rc == FPL_EXIT_OK)

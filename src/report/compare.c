@@ -211,8 +211,9 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 		err = fpl_bootstrap_ratio_sorted(a->sorted, a->n, b->sorted, b->n, c->opts.trim,
 						 c->opts.confidence, c->opts.bootstrap,
 						 c->opts.seed, &t->boot);
-	t->pct = 100 * t->t.diff / a->center;
-	t->pct_half = 100 * (t->t.hi - t->t.diff) / fabs(a->center);
+	/* A percentage of a zero baseline means nothing: NaN, shown as n/a (null in JSON). */
+	t->pct = a->center ? 100 * t->t.diff / a->center : NAN;
+	t->pct_half = a->center ? 100 * (t->t.hi - t->t.diff) / fabs(a->center) : NAN;
 	return err;
 }
 

@@ -39,15 +39,37 @@ static int abs_decimals(double half)
 	return d < 0 ? 0 : d > 10 ? 10 : d;
 }
 
-static void verdict(const struct fpl_cmp *c, size_t i, const struct fpl_cmp_test *t,
+/* A percentage with d decimals and "%", or "n/a" when there is none (a zero baseline). */
+static const char *pct_str(char *buf, size_t len, int d, double v, bool sign)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", d, v);
+	return buf;
+}
+
+static void verdict(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, size_t i,
 		    char *buf, size_t len)
 {
+	const struct fpl_cmp_series *a = &m->s[0], *b = &m->s[i];
+	const struct fpl_cmp_test *t = &m->t[i];
 	char holm[64] = "";
 
 	if (c->family > 1)
 		snprintf(holm, sizeof(holm), ", Holm over %zu", c->family);
-	if (isnan(t->t.p))
+	if (isnan(t->t.p) && !(isfinite(a->sum.stddev) && isfinite(b->sum.stddev) &&
+			       isfinite(t->t.diff)))
+		snprintf(buf, len, "case %zu: no test: the statistics overflowed (a variance or "
+			 "difference is not finite in double precision).", i + 1);
+	else if (isnan(t->t.p))
 		snprintf(buf, len, "case %zu: no test: neither case varies.", i + 1);
+	else if (t->proven && !isfinite(t->pct))
+		snprintf(buf, len, "case %zu: %+.*f +/- %.*f%s%s, n/a %% (baseline 0) (%s, %g%%%s)",
+			 i + 1, abs_decimals(t->t.hi - t->t.diff), t->t.diff,
+			 abs_decimals(t->t.hi - t->t.diff), t->t.hi - t->t.diff,
+			 *m->unit ? " " : "", m->unit, fpl_cmp_test_name(c), c->opts.confidence,
+			 holm);
 	else if (t->proven)
 		snprintf(buf, len, "case %zu: %+.*f%% +/- %.*f%% (%s, %g%%%s)", i + 1,
 			 pct_decimals(t->pct_half), t->pct, pct_decimals(t->pct_half), t->pct_half,
@@ -68,10 +90,13 @@ static void table_summary(const struct fpl_cmp *c, const struct fpl_cmp_metric *
 	for (size_t i = 0; i < c->ncases; i++) {
 		const struct fpl_cmp_series *s = &m->s[i];
 
-		fprintf(out, "%-5zu %7zu %14.10g %14.10g %14.10g %14.10g %14.10g %12.6g %7.2f%%  %s\n",
+		char pct[32];
+
+		pct_str(pct, sizeof(pct), 2, m->s[0].center ? 100 * s->center / m->s[0].center : NAN,
+			false);
+		fprintf(out, "%-5zu %7zu %14.10g %14.10g %14.10g %14.10g %14.10g %12.6g %8s  %s\n",
 			i + 1, s->n, s->sum.min, s->sum.max, s->sum.median, s->sum.mean,
-			s->sum.trimmed_mean, s->sum.stddev, 100 * s->center / m->s[0].center,
-			c->paths[i]);
+			s->sum.trimmed_mean, s->sum.stddev, pct, c->paths[i]);
 	}
 }
 
@@ -83,9 +108,13 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		const struct fpl_cmp_test *t = &m->t[i];
 		int d = pct_decimals(t->pct_half), a = abs_decimals((t->t.hi - t->t.lo) / 2);
 
-		fprintf(out, "  case %zu: %.*f%s%s [%.*f, %.*f] = %+.*f%% [%+.*f%%, %+.*f%%]\n",
+		char p[3][48];
+
+		fprintf(out, "  case %zu: %.*f%s%s [%.*f, %.*f] = %s [%s, %s]\n",
 			i + 1, a, t->t.diff, *m->unit ? " " : "", m->unit, a, t->t.lo, a, t->t.hi,
-			d, t->pct, d, t->pct - t->pct_half, d, t->pct + t->pct_half);
+			pct_str(p[0], sizeof(p[0]), d, t->pct, true),
+			pct_str(p[1], sizeof(p[1]), d, t->pct - t->pct_half, true),
+			pct_str(p[2], sizeof(p[2]), d, t->pct + t->pct_half, true));
 		fprintf(out, "    %s's t = %.4g, df = %.4g, p = %.4g", fpl_cmp_test_name(c), t->t.t,
 			t->t.df, t->t.p);
 		if (c->family > 1)
@@ -132,7 +161,7 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 		table_summary(c, m, out);
 		table_tests(c, m, out);
 		for (size_t i = 1; i < c->ncases; i++) {
-			verdict(c, i, &m->t[i], v, sizeof(v));
+			verdict(c, m, i, v, sizeof(v));
 			fprintf(out, "%s %s\n", i == 1 ? "verdict:" : "        ", v);
 		}
 	}
@@ -154,7 +183,7 @@ static void csv_str(FILE *out, const char *s)
 
 static void csv_num(FILE *out, double v, bool last)
 {
-	if (!isnan(v))
+	if (isfinite(v))
 		fprintf(out, "%.10g", v);
 	fputc(last ? '\n' : ',', out);
 }
@@ -188,7 +217,7 @@ static int emit_csv(const struct fpl_cmp *c, FILE *out)
 			csv_num(out, c->opts.trim, 0);
 			csv_num(out, s->sum.stddev, 0);
 			csv_num(out, s->center, 0);
-			csv_num(out, 100 * s->center / m->s[0].center, 0);
+			csv_num(out, m->s[0].center ? 100 * s->center / m->s[0].center : NAN, 0);
 			csv_num(out, cmp ? t->t.diff : NAN, 0);
 			csv_num(out, cmp ? t->t.lo : NAN, 0);
 			csv_num(out, cmp ? t->t.hi : NAN, 0);
@@ -204,7 +233,7 @@ static int emit_csv(const struct fpl_cmp *c, FILE *out)
 			csv_num(out, boot ? t->boot.lo : NAN, 0);
 			csv_num(out, boot ? t->boot.hi : NAN, 0);
 			if (cmp)
-				verdict(c, i, t, v, sizeof(v));
+				verdict(c, m, i, v, sizeof(v));
 			fputc('"', out);
 			fputs(v, out);
 			fputs("\"\n", out);
@@ -226,11 +255,15 @@ static int emit_kernel(const struct fpl_cmp *c, FILE *out)
 			fprintf(out, " %zu", m->s[i].n);
 		fputc('\n', out);
 		for (size_t i = 0; i < c->ncases; i++) {
+			char pct[32];
+
 			if (!i)
 				fprintf(out, "case 1: %.2f Set as 1\n", m->s[0].center);
 			else
-				fprintf(out, "case %zu: %.2f, %.2f%%\n", i + 1, m->s[i].center,
-					100 * m->s[i].center / m->s[0].center);
+				fprintf(out, "case %zu: %.2f, %s\n", i + 1, m->s[i].center,
+					pct_str(pct, sizeof(pct), 2, m->s[0].center ?
+						100 * m->s[i].center / m->s[0].center : NAN,
+						false));
 		}
 	}
 	return 0;
@@ -261,7 +294,7 @@ static json_t *json_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m
 	char v[256];
 	json_t *o;
 
-	verdict(c, i, t, v, sizeof(v));
+	verdict(c, m, i, v, sizeof(v));
 	o = json_pack("{s:I, s:s, s:o, s:[o,o], s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s,"
 		      " s:{s:o, s:o, s:o, s:s}}",
 		      "case", (json_int_t)i + 1, "test", fpl_cmp_test_name(c),

@@ -191,7 +191,12 @@ int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 				     FPL_VERSION, "git", FPL_GIT_REV, "cflags", FPL_CFLAGS));
 	identity(&b, h, cpu, si);
 	set(&b, h, "xcr0", hex(xs->xcr0));
-	set(&b, h, "xcr0_known", json_boolean(cpu->xcr0_known));
+	/* Without XSAVE there is no XCR0 to read: 0x3 is FXSAVE's implied x87|SSE. */
+	set(&b, h, "xcr0_known", json_boolean(cpu->xcr0_known && xs->xsave));
+	set(&b, h, "xcr0_source", json_string(!xs->xsave ? "implied: no XSAVE, FXSAVE's x87|SSE" :
+					      cpu->live ? "XGETBV(0)" : cpu->xcr0_known ?
+					      "from the dump" : "assumed: every user component "
+					      "enumerated"));
 	set(&b, h, "xinuse", have_xinuse ? hex(xinuse) : json_null());
 	set(&b, h, "xsave", json_boolean(xs->xsave));
 	set(&b, h, "xsave_size_standard", json_integer(fpl_xstate_size_std(xs, xs->xcr0)));

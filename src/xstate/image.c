@@ -414,6 +414,7 @@ int fpl_image_decode(const void *buf, size_t len, const struct fpl_image_cfg *cf
 	img->compacted = img->xcomp_bv & FPL_XCOMP_BV_COMPACTED;
 	img->mxcsr = rd32(img, 24);
 	img->mxcsr_mask_saved = rd32(img, 28);
+	img->mxcsr_mask = cfg->mxcsr_mask;
 	img->ptrace_xcr0 = rd64(img, 464);
 	parse_sw(img);
 

@@ -179,11 +179,36 @@ static int move_components(const struct fpl_image *img, uint8_t *dst, bool to_co
 	return 0;
 }
 
+/*
+ * MXCSR as XRSTOR of the source would leave it. The compacted form loads it
+ * only with SSE in XSTATE_BV (else 0x1f80); the standard form loads it
+ * whenever RFBM has SSE or AVX, so a compacted source without SSE must not
+ * hand its unloaded (maybe invalid) MXCSR to a standard image, and a
+ * standard source's MXCSR survives the compacted form only with SSE set.
+ */
+static void keep_mxcsr(const struct fpl_image *img, uint8_t *dst, bool to_compacted,
+		       uint64_t comp, uint64_t *xstate_bv)
+{
+	const uint32_t init = 0x1f80;
+
+	if (img->xstate_bv & FPL_XFEATURE_MASK_SSE)
+		return;
+	if (img->compacted) {
+		memcpy(dst + FPL_MXCSR_OFFSET, &init, 4);
+		memcpy(dst + FPL_MXCSR_OFFSET + 4, &img->mxcsr_mask, 4);
+	} else if (to_compacted && img->mxcsr != init && (comp & FPL_XFEATURE_MASK_SSE) &&
+		   !(img->mxcsr & ~img->mxcsr_mask)) {
+		memset(dst + LEGACY_XMM_OFFSET, 0, 16 * 16);
+		*xstate_bv |= FPL_XFEATURE_MASK_SSE;
+	}
+}
+
 int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t mask,
 		      void **out, size_t *out_len, struct fpl_diag *diag)
 {
 	uint64_t comp = to_compacted ? mask & img->xcr0 : img->xcr0;
 	uint64_t xcomp_bv = to_compacted ? comp | FPL_XCOMP_BV_COMPACTED : 0;
+	uint64_t xstate_bv = img->xstate_bv;
 	char names[128];
 	uint8_t *dst;
 	size_t size;
@@ -215,7 +240,8 @@ int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t m
 	if (!dst)
 		return -ENOMEM;
 	memcpy(dst, img->buf, FPL_SW_BYTES_OFFSET);
-	memcpy(dst + 512, &img->xstate_bv, 8);
+	keep_mxcsr(img, dst, to_compacted, comp, &xstate_bv);
+	memcpy(dst + 512, &xstate_bv, 8);
 	memcpy(dst + 520, &xcomp_bv, 8);
 	err = move_components(img, dst, to_compacted, comp, diag);
 	if (err) {
