@@ -22,7 +22,7 @@ GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 OPTFLAGS ?= -O2
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 BASEFLAGS := -std=gnu11 -fPIC -g $(OPTFLAGS) $(WARN) -Iinclude -Isrc -I$(BUILD)/gen \
-	-D_GNU_SOURCE -DFPL_VERSION='"$(VERSION)"' -DFPL_GIT_REV='"$(GIT_REV)"' \
+	-D_GNU_SOURCE -DFPL_VERSION='"$(VERSION)"' \
 	-march=x86-64 -mtune=generic $(EXTRA_CFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags jansson gsl hwloc 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs jansson gsl hwloc 2>/dev/null)
@@ -86,7 +86,17 @@ $(BUILD)/gen/fpl_cmds.h: $(wildcard src/cli/cmd_*.c) Makefile
 	@for c in $(CMDS); do printf 'FPL_CMD(%s)\n' $$c; done >> $@.tmp
 	@mv $@.tmp $@
 
-$(BUILD)/%.o: %.c $(GEN)
+# The git revision lives in a header rewritten only when it changes, so the
+# few files that print it are rebuilt on a new commit and nothing else is.
+$(BUILD)/gen/fpl_version.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define FPL_GIT_REV "%s"\n' '$(GIT_REV)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/%.o: %.c $(GEN) | $(BUILD)/gen/fpl_version.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(call isa_of,$<) -MMD -MP -c $< -o $@
 

@@ -14,6 +14,7 @@
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
+#include "fpl_version.h"
 
 static volatile sig_atomic_t stop_flag;
 

@@ -14,6 +14,7 @@
 const struct fpl_cmd *const fpl_cmds[] = {
 #define FPL_CMD(n) &fpl_cmd_##n,
 #include "fpl_cmds.h"
+#include "fpl_version.h"
 #undef FPL_CMD
 	NULL
 };

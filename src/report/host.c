@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fpulab/host.h"
+#include "fpl_version.h"
 
 /* Collects jansson failures so the builder can report one -ENOMEM at the end. */
 struct jb {
