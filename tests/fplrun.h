@@ -71,4 +71,23 @@ static inline int fplrun(const char *env, const char *args, char **out, char **e
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * Whether `fpulab ARGS` is refused as a usage error (exit 2) whose message
+ * names `names`, before the clock is calibrated or self-checks run. On false,
+ * *why holds stderr (caller frees).
+ */
+static inline int fplrun_rejected_early(const char *args, const char *names, char **why)
+{
+	char *out = NULL, *err = NULL;
+	int rc = fplrun("", args, &out, &err), ok;
+
+	ok = rc == 2 && err && strstr(err, names) && !strstr(err, "pinned to CPU") &&
+	     !strstr(err, "self-check");
+	free(out);
+	if (ok)
+		free(err);
+	*why = ok ? NULL : err;
+	return ok;
+}
+
 #endif
