@@ -81,4 +81,40 @@ struct fpl_xs_cell {
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps);
 uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
 
+/*
+ * The timed loops of the matrix, one asm block each: pre runs once, body reps
+ * times, all between the serialised TSC reads. The file that expands
+ * XS_LOOP_DEF defines XS_CLOBBERS first: which vector and opmask registers
+ * it may name depends on the ISA flags that file is built with.
+ */
+#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
+#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
+
+#define XS_LOOP_DEF(linkage, fname, pre, body)						\
+	linkage uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)		\
+	{										\
+		uint64_t n = reps, t0, t1;						\
+											\
+		if (!n)									\
+			return 0;							\
+		t0 = fpl_tsc_begin();							\
+		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
+				 : [n] "+r"(n)						\
+				 : [b] "r"(l->buf), [s] "r"(l->state), [lo] "r"(l->lo),	\
+				   [hi] "r"(l->hi), [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)	\
+				 : XS_CLOBBERS);						\
+		t1 = fpl_tsc_end();							\
+		return t1 - t0;								\
+	}
+
+/*
+ * XSAVEOPT after a write that makes a component "modified": throughput,
+ * latency (state re-established by XRSTOR each time) and the latency loop
+ * without the XSAVEOPT, whose difference removes the set-up.
+ */
+#define XS_MODIFY(name, modify)								\
+	XS_LOOP(name##_tp, RFBM, modify "xsaveopt64 (%[b])\n\t")			\
+	XS_LOOP(name##_lat, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM "xsaveopt64 (%[b])\n\t") \
+	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
+
 #endif

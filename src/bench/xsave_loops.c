@@ -13,27 +13,9 @@
 	"xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", \
 	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
 
-#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
-#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
 #define REEST	XCR0 "xrstor64 (%[s])\n\t" RFBM
 
-/* pre runs once before the loop, body reps times; the whole thing between the serialised reads. */
-#define XS_LOOP(fname, pre, body)							\
-	__attribute__((noinline)) uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)	\
-	{										\
-		uint64_t n = reps, t0, t1;						\
-											\
-		if (!n)									\
-			return 0;							\
-		t0 = fpl_tsc_begin();							\
-		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
-				 : [n] "+r"(n)						\
-				 : [b] "r"(l->buf), [s] "r"(l->state), [lo] "r"(l->lo),	\
-				   [hi] "r"(l->hi), [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)	\
-				 : XS_CLOBBERS);						\
-		t1 = fpl_tsc_end();							\
-		return t1 - t0;								\
-	}
+#define XS_LOOP(fname, pre, body) XS_LOOP_DEF(__attribute__((noinline)), fname, pre, body)
 
 XS_LOOP(fpl_xs_fxsave_tp, "", "fxsave64 (%[b])\n\t")
 XS_LOOP(fpl_xs_fxsave_lat, "", REEST "fxsave64 (%[b])\n\t")
@@ -74,10 +56,6 @@ const fpl_xs_loop_fn fpl_xs_lat0[XS_OP_NR] = {
  * XRSTOR from the save target (set up before timing, and in the latency
  * body), so the write is what makes the component "modified".
  */
-#define XS_MODIFY(name, modify)								\
-	XS_LOOP(name##_tp, RFBM, modify "xsaveopt64 (%[b])\n\t")			\
-	XS_LOOP(name##_lat, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM "xsaveopt64 (%[b])\n\t") \
-	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
 
 /* TOP moves and comes back: the x87 status word is written, the stack is unchanged. */
 XS_MODIFY(fpl_xs_mod_x87, "fincstp\n\tfdecstp\n\t")

@@ -27,29 +27,10 @@ AVX_LOOP(fpl_xs_dirty_ymm, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t")
 
 #define XS_CLOBBERS "memory", "cc", "rax", "rdx", YMM_CLOBBERS, \
 	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
-#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
-#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
 
-#define XS_LOOP(fname, pre, body)							\
-	static uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)			\
-	{										\
-		uint64_t n = reps, t0, t1;						\
-											\
-		if (!n)									\
-			return 0;							\
-		t0 = fpl_tsc_begin();							\
-		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
-				 : [n] "+r"(n)						\
-				 : [b] "r"(l->buf), [lo] "r"(l->lo), [hi] "r"(l->hi),	\
-				   [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)			\
-				 : XS_CLOBBERS);						\
-		t1 = fpl_tsc_end();							\
-		return t1 - t0;								\
-	}
+#define XS_LOOP(fname, pre, body) XS_LOOP_DEF(static, fname, pre, body)
 
 #define MOD_YMM "vpor %%ymm1, %%ymm0, %%ymm0\n\t"
-XS_LOOP(mod_ymm_tp, RFBM, MOD_YMM "xsaveopt64 (%[b])\n\t")
-XS_LOOP(mod_ymm_lat, "", XCR0 "xrstor64 (%[b])\n\t" MOD_YMM RFBM "xsaveopt64 (%[b])\n\t")
-XS_LOOP(mod_ymm_lat0, "", XCR0 "xrstor64 (%[b])\n\t" MOD_YMM RFBM)
+XS_MODIFY(mod_ymm, MOD_YMM)
 
 const struct fpl_xs_modify fpl_xs_modify_avx = { mod_ymm_tp, mod_ymm_lat, mod_ymm_lat0 };

@@ -9,30 +9,9 @@
 	"xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", \
 	"xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", \
 	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
-#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
-#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
 
-#define XS_LOOP(fname, pre, body)							\
-	static uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)			\
-	{										\
-		uint64_t n = reps, t0, t1;						\
-											\
-		if (!n)									\
-			return 0;							\
-		t0 = fpl_tsc_begin();							\
-		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
-				 : [n] "+r"(n)						\
-				 : [b] "r"(l->buf), [lo] "r"(l->lo), [hi] "r"(l->hi),	\
-				   [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)			\
-				 : XS_CLOBBERS);						\
-		t1 = fpl_tsc_end();							\
-		return t1 - t0;								\
-	}
+#define XS_LOOP(fname, pre, body) XS_LOOP_DEF(static, fname, pre, body)
 
-#define XS_MODIFY(name, modify)								\
-	XS_LOOP(name##_tp, RFBM, modify "xsaveopt64 (%[b])\n\t")			\
-	XS_LOOP(name##_lat, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM "xsaveopt64 (%[b])\n\t") \
-	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
 
 /* Writes that are not zero idioms: a zero idiom would return the component to init. */
 XS_MODIFY(mod_opmask, "korw %%k1, %%k2, %%k2\n\t")
