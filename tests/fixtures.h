@@ -4,6 +4,7 @@
 #define FPL_TESTS_FIXTURES_H
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -223,6 +224,26 @@ static inline void fx_destroy(struct fixtures *fx)
 		closedir(dir);
 		rmdir(dpath);
 	}
+}
+
+/*
+ * Table-driven tests report every failing row (bad() prints it and counts),
+ * then assert that the count is zero, so one run lists all broken rows.
+ */
+static unsigned failures;
+
+static void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), unused));
+
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("FAIL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	va_end(ap);
+	failures++;
 }
 
 #endif

@@ -210,22 +210,6 @@ static const char *help_of(const char *cmd)
 	return "";
 }
 
-static unsigned failures;
-
-static void bad(const char *fmt, ...) FPL_PRINTF(1, 2);
-
-static void bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("FAIL: ", stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
-	va_end(ap);
-	failures++;
-}
-
 /* Run one command line in a fresh fixture directory and check the rules. */
 static void check_row(const struct row *r, bool *ran)
 {

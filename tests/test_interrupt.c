@@ -43,22 +43,6 @@ static const struct target fixed_targets[] = {
 	{ { "plot", "@NUMS", "@NUMS", "-o", "@DIR/../plot.svg" }, SAME, "--output", 12, "plot.svg" },
 };
 
-static unsigned failures;
-
-static void bad(const char *fmt, ...) FPL_PRINTF(1, 2);
-
-static void bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("FAIL: ", stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
-	va_end(ap);
-	failures++;
-}
-
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
