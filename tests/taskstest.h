@@ -54,6 +54,20 @@ static inline const char *tt_param(const struct fpl_run *run, const char *key)
 	return v && json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+static inline const char *tt_obs(const struct fpl_run *run, const char *key)
+{
+	return fpl_run_obs_get_str(run, key);
+}
+
+static inline long long tt_obs_int(const struct fpl_run *run, const char *key)
+{
+	const json_t *v = fpl_run_obs_get(run, key);
+
+	if (!v || !json_is_integer(v))
+		fail_msg("observation %s missing or not an integer", key);
+	return json_integer_value(v);
+}
+
 static inline long long tt_param_int(const struct fpl_run *run, const char *key)
 {
 	json_t *v = json_object_get(run->params, key);

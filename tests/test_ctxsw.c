@@ -56,8 +56,8 @@ static void placement(const char *mode)
 
 	r = tt_run("ctxsw", 0.1, &rc, "mode", mode, "placement", "same", NULL);
 	assert_int_equal(rc, 0);
-	ci = tt_param(r->runs[0], "cpus_initiator");
-	ce = tt_param(r->runs[0], "cpus_echo");
+	ci = tt_obs(r->runs[0], "cpus_initiator");
+	ce = tt_obs(r->runs[0], "cpus_echo");
 	assert_non_null(ci);
 	assert_non_null(ce);
 	assert_null(strpbrk(ci, ",-"));		/* one CPU */
@@ -68,8 +68,8 @@ static void placement(const char *mode)
 
 	r = tt_run("ctxsw", 0.1, &rc, "mode", mode, "placement", "cross", NULL);
 	assert_int_equal(rc, 0);
-	ci = tt_param(r->runs[0], "cpus_initiator");
-	ce = tt_param(r->runs[0], "cpus_echo");
+	ci = tt_obs(r->runs[0], "cpus_initiator");
+	ce = tt_obs(r->runs[0], "cpus_echo");
 	assert_null(strpbrk(ci, ",-"));
 	assert_null(strpbrk(ce, ",-"));
 	if (tt_warned(r->runs[0], "only one CPU"))
@@ -77,8 +77,8 @@ static void placement(const char *mode)
 	else
 		assert_string_not_equal(ci, ce);
 	/* Where each task was when it stopped: inside its set. */
-	assert_int_equal(tt_param_int(r->runs[0], "cpu_end_initiator"), atoi(ci));
-	assert_int_equal(tt_param_int(r->runs[0], "cpu_end_echo"), atoi(ce));
+	assert_int_equal(tt_obs_int(r->runs[0], "cpu_end_initiator"), atoi(ci));
+	assert_int_equal(tt_obs_int(r->runs[0], "cpu_end_echo"), atoi(ce));
 	fpl_result_free(r);
 }
 
@@ -122,12 +122,12 @@ static void state_live(const char *mode, const char *refresh)
 	assert_int_equal(rc, 0);
 	assert_false(r->runs[0]->skipped);
 	for (int t = 0; t < 2; t++) {
-		x = tt_param(r->runs[0], t ? "xinuse_echo" : "xinuse_initiator");
+		x = tt_obs(r->runs[0], t ? "xinuse_echo" : "xinuse_initiator");
 		assert_non_null(x);
 		assert_int_equal(sscanf(x, "and %" SCNx64 " or %" SCNx64, &and, &or), 2);
 		assert_int_equal(and & mask, mask);	/* live at every check */
 	}
-	assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+	assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
 	fpl_result_free(r);
 }
 
@@ -153,7 +153,7 @@ static void test_state_init_is_init(void **state)
 		skip();
 	r = tt_run("ctxsw", 0.1, &rc, "state", "init", NULL);
 	assert_int_equal(rc, 0);
-	assert_int_equal(sscanf(tt_param(r->runs[0], "xinuse_echo"), "and %" SCNx64 " or %" SCNx64,
+	assert_int_equal(sscanf(tt_obs(r->runs[0], "xinuse_echo"), "and %" SCNx64 " or %" SCNx64,
 				&and, &or), 2);
 	assert_int_equal(or & mask, 0);
 	fpl_result_free(r);
@@ -190,12 +190,12 @@ static void test_ab_difference(void **state)
 	assert_true(lo < diff && diff < hi);
 	assert_non_null(json_object_get(d->extra, "paired"));
 	assert_non_null(json_object_get(d->extra, "median_welch"));
-	assert_non_null(tt_param(r->runs[0], "b_minus_a_median"));
+	assert_non_null(tt_obs(r->runs[0], "b_minus_a_median"));
 	/* One median per batch. */
 	assert_int_equal(fpl_run_find_metric(r->runs[0], "round_trip_median_a")->n, a->n);
 	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
 	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
-		assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+		assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
 	fpl_result_free(r);
 }
 

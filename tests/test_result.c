@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for results: JSON round trip through schema fpulab/1, reader errors, atomic file output. */
+/* Tests for results: JSON round trip through schema fpulab/2, reading fpulab/1, reader errors, atomic file output. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -31,6 +31,8 @@ static struct fpl_result *sample_result(void)
 	fpl_run_param_int(run, "mask", 0xe7);
 	fpl_run_param_real(run, "x", 0.5);
 	fpl_run_param_bool(run, "live", true);
+	fpl_run_obs_str(run, "xinuse_before", "0xe7");
+	fpl_run_obs_real(run, "elapsed_s", 1.25);
 	fpl_metric_add(m, 101.5);
 	fpl_metric_add(m, 99.25);
 	fpl_metric_add(m, NAN);
@@ -50,7 +52,7 @@ static void test_roundtrip(void **state)
 	char *text, *text2;
 
 	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "fpulab/1");
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "fpulab/2");
 	text = json_dumps(doc, JSON_PRESERVE_ORDER);
 	/* NaN is written as null */
 	assert_non_null(strstr(text, "[101.5, 99.25, null]"));
@@ -63,6 +65,13 @@ static void test_roundtrip(void **state)
 	assert_true(isnan(b->runs[0]->metrics[0]->samples[2]));
 	assert_string_equal(b->runs[0]->metrics[1]->method, "the same, \"quoted\", in ticks");
 	assert_int_equal(json_integer_value(json_object_get(b->runs[0]->params, "mask")), 0xe7);
+	/* Observations come back as observations, not as configuration. */
+	assert_string_equal(fpl_run_obs_get_str(b->runs[0], "xinuse_before"), "0xe7");
+	assert_null(fpl_run_param_get(b->runs[0], "xinuse_before"));
+	assert_int_equal(json_object_size(b->runs[0]->params), 4);
+	assert_int_equal(fpl_run_param_get_int(b->runs[0], "mask", -1), 0xe7);
+	assert_int_equal(fpl_run_param_get_int(b->runs[0], "x", -1), -1);
+	assert_null(fpl_run_param_get_str(b->runs[0], "mask"));
 	assert_true(b->runs[1]->skipped);
 	assert_string_equal(b->runs[1]->skip_reason, "no AVX-512 here");
 	assert_int_equal(json_array_size(b->warnings), 1);
@@ -100,11 +109,50 @@ static int parse(const char *text, struct fpl_diag *diag)
 	return err;
 }
 
+/* A fpulab/1 file kept measured values in params: read back, they are observations. */
+static void test_reads_v1(void **state)
+{
+	static const char v1[] =
+		"{\"schema\":\"fpulab/1\",\"host\":{},\"runs\":["
+		"{\"bench\":\"ctxsw\",\"params\":{\"mode\":\"processes\",\"state\":\"init\","
+		"\"batch\":512,\"elapsed_s\":0.5,\"tsc_hz_measured\":2.6e9,\"cpus_echo\":\"0\","
+		"\"state_verified\":\"yes\",\"b_minus_a_welch\":\"+1%\",\"mask\":\"0xe0\"},"
+		"\"metrics\":[]},"
+		"{\"bench\":\"signal\",\"params\":{\"state\":\"avx\",\"batch\":64,"
+		"\"frame_bytes\":2904,\"at_minsigstksz\":3376},\"metrics\":[]},"
+		"{\"bench\":\"section\",\"params\":{\"chunk\":1024,\"inside_saves\":4,"
+		"\"owner_xinuse\":\"0x3\"},\"metrics\":[]},"
+		"{\"bench\":\"xsave\",\"params\":{\"mask\":\"0x7\",\"xinuse_before\":\"0x7\"},"
+		"\"metrics\":[]}]}";
+	json_t *doc = json_loads(v1, 0, NULL);
+	struct fpl_diag d = { "" };
+	struct fpl_result *r = NULL;
+
+	assert_non_null(doc);
+	assert_int_equal(fpl_result_from_json(doc, &r, &d), 0);
+	assert_int_equal(json_object_size(r->runs[0]->params), 2);
+	assert_string_equal(fpl_run_param_get_str(r->runs[0], "state"), "init");
+	assert_int_equal(fpl_run_obs_get_int(r->runs[0], "batch", 0), 512);
+	assert_string_equal(fpl_run_obs_get_str(r->runs[0], "mask"), "0xe0");
+	assert_string_equal(fpl_run_obs_get_str(r->runs[0], "b_minus_a_welch"), "+1%");
+	/* signal's batch is the user's --batch: configuration */
+	assert_int_equal(fpl_run_param_get_int(r->runs[1], "batch", 0), 64);
+	assert_int_equal(fpl_run_obs_get_int(r->runs[1], "frame_bytes", 0), 2904);
+	assert_int_equal(json_object_size(r->runs[1]->params), 2);
+	assert_int_equal(json_object_size(r->runs[2]->params), 1);
+	assert_int_equal(fpl_run_obs_get_int(r->runs[2], "inside_saves", 0), 4);
+	/* xsave's mask is what the user chose */
+	assert_string_equal(fpl_run_param_get_str(r->runs[3], "mask"), "0x7");
+	assert_string_equal(fpl_run_obs_get_str(r->runs[3], "xinuse_before"), "0x7");
+	fpl_result_free(r);
+	json_decref(doc);
+}
+
 static void test_reader_rejects(void **state)
 {
 	struct fpl_diag d = { "" };
 
-	assert_int_equal(parse("{\"schema\":\"fpulab/2\",\"host\":{},\"runs\":[]}", &d), -EINVAL);
+	assert_int_equal(parse("{\"schema\":\"fpulab/3\",\"host\":{},\"runs\":[]}", &d), -EINVAL);
 	assert_non_null(strstr(d.msg, "schema"));
 	assert_int_equal(parse("{\"schema\":\"fpulab/1\",\"runs\":[]}", &d), -EINVAL);
 	assert_non_null(strstr(d.msg, "host"));
@@ -208,6 +256,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_reader_rejects),
+		cmocka_unit_test(test_reads_v1),
 		cmocka_unit_test(test_atomic_file),
 		cmocka_unit_test(test_table_and_csv),
 	};

@@ -127,9 +127,9 @@ static const struct fpl_metric *metric(const struct fpl_run *run, const char *na
 	return m;
 }
 
-static long long param_int(const struct fpl_run *run, const char *key)
+static long long obs_int(const struct fpl_run *run, const char *key)
 {
-	return (long long)json_integer_value(json_object_get(run->params, key));
+	return (long long)json_integer_value(json_object_get(run->observed, key));
 }
 
 /* The benchmark itself on a tiny budget: every metric there, and the model's counts. */
@@ -159,7 +159,7 @@ static void test_run_metrics(void **state)
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
 		const char *pol = json_string_value(json_object_get(run->params, "policy"));
-		long long chunks = param_int(run, "sections_inside");
+		long long chunks = fpl_run_param_get_int(run, "sections_inside", 0);
 
 		if (run->skipped)
 			continue;
@@ -172,12 +172,12 @@ static void test_run_metrics(void **state)
 		assert_true(metric(run, "one_section_cycles")->n >= 2);
 		assert_int_equal(!!fpl_run_find_metric(run, "section_cycles"), chunks > 1);
 		/* Eager saves and restores around every chunk; lazy once per call. */
-		assert_int_equal(param_int(run, "inside_saves"),
+		assert_int_equal(obs_int(run, "inside_saves"),
 				 !strcmp(pol, "eager") ? chunks : 1);
-		assert_int_equal(param_int(run, "inside_restores"),
+		assert_int_equal(obs_int(run, "inside_restores"),
 				 !strcmp(pol, "eager") ? chunks : 1);
-		assert_int_equal(param_int(run, "outside_saves"), 1);
-		assert_int_equal(param_int(run, "outside_restores"), 1);
+		assert_int_equal(obs_int(run, "outside_saves"), 1);
+		assert_int_equal(obs_int(run, "outside_restores"), 1);
 	}
 	assert_true(measured >= 4);	/* the C templates run everywhere */
 	fpl_result_free(r);

@@ -68,14 +68,14 @@ static void frame(const char *altstack)
 	r = tt_run("signal", 0.05, &rc, "altstack", altstack, NULL);
 	assert_int_equal(rc, 0);
 	assert_int_equal(fpl_xstate_init(&xs, &tt_cpu), 0);
-	assert_true(tt_param_int(r->runs[0], "frame_bytes") <=
-		    tt_param_int(r->runs[0], "at_minsigstksz"));
+	assert_true(tt_obs_int(r->runs[0], "frame_bytes") <=
+		    tt_obs_int(r->runs[0], "at_minsigstksz"));
 	if (xs.xsave) {
-		assert_true(json_is_true(json_object_get(r->runs[0]->params, "frame_xsave")));
-		assert_int_equal(tt_param_int(r->runs[0], "frame_xstate_size"), xs.size_std_xcr0);
-		assert_int_equal(tt_param_int(r->runs[0], "frame_extended_size"),
+		assert_true(json_is_true(json_object_get(r->runs[0]->observed, "frame_xsave")));
+		assert_int_equal(tt_obs_int(r->runs[0], "frame_xstate_size"), xs.size_std_xcr0);
+		assert_int_equal(tt_obs_int(r->runs[0], "frame_extended_size"),
 				 xs.size_std_xcr0 + 4);
-		assert_true(json_is_true(json_object_get(r->runs[0]->params, "frame_magic2_ok")));
+		assert_true(json_is_true(json_object_get(r->runs[0]->observed, "frame_magic2_ok")));
 	}
 	/* The handler ran inside every round trip: both parts are positive. */
 	d = fpl_run_find_metric(r->runs[0], "delivery");
@@ -120,15 +120,15 @@ static void test_state_live_in_frame(void **state)
 	r = tt_run("signal", 0.05, &rc, "state", st, NULL);
 	assert_int_equal(rc, 0);
 	/* The kernel's XSAVE into the frame: XSTATE_BV has the state in every signal. */
-	assert_int_equal(sscanf(tt_param(r->runs[0], "frame_xstate_bv"),
+	assert_int_equal(sscanf(tt_obs(r->runs[0], "frame_xstate_bv"),
 				"and %" SCNx64 " or %" SCNx64, &and, &or), 2);
 	assert_int_equal(and & mask, mask);
-	assert_string_equal(tt_param(r->runs[0], "state_verified"), "yes");
+	assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
 	fpl_result_free(r);
 
 	r = tt_run("signal", 0.05, &rc, "state", "init", NULL);
 	assert_int_equal(rc, 0);
-	assert_int_equal(sscanf(tt_param(r->runs[0], "frame_xstate_bv"),
+	assert_int_equal(sscanf(tt_obs(r->runs[0], "frame_xstate_bv"),
 				"and %" SCNx64 " or %" SCNx64, &and, &or), 2);
 	assert_int_equal(or & mask, 0);
 	fpl_result_free(r);

@@ -11,7 +11,9 @@
 
 #include "fpulab/base.h"
 
-#define FPL_RESULT_SCHEMA "fpulab/1"
+#define FPL_RESULT_SCHEMA "fpulab/2"
+/* Still read: params then held measured values too; the reader moves them to observed. */
+#define FPL_RESULT_SCHEMA_V1 "fpulab/1"
 
 /*
  * One measured quantity. unit is one of "cycles" (core cycles; say in method
@@ -32,7 +34,18 @@ struct fpl_metric {
 
 struct fpl_run {
 	char *bench;
-	json_t *params;		/* object: the parameters this run used */
+	/*
+	 * The configuration only: what the user chose, or the defaults. Nothing
+	 * measured goes here, so that two runs of one configuration always have
+	 * equal params (compare matches runs on them).
+	 */
+	json_t *params;
+	/*
+	 * Everything measured or seen about the run: clock, batch sizes chosen by
+	 * calibration, frame sizes, XINUSE seen, state verified, elapsed time,
+	 * masks the run found in use, in-run A/B verdicts, the kernel's counts.
+	 */
+	json_t *observed;
 	struct fpl_metric **metrics;
 	size_t nmetrics;
 	bool skipped;
@@ -65,12 +78,32 @@ int fpl_run_param_real(struct fpl_run *run, const char *key, double v);
 int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v);
 int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v);
 
+/* Observations (run->observed): 0 or -ENOMEM. A value set twice keeps the last. */
+int fpl_run_obs_int(struct fpl_run *run, const char *key, long long v);
+int fpl_run_obs_real(struct fpl_run *run, const char *key, double v);
+int fpl_run_obs_str(struct fpl_run *run, const char *key, const char *v);
+int fpl_run_obs_bool(struct fpl_run *run, const char *key, bool v);
+/* Takes the reference to v (may be an object or array). */
+int fpl_run_obs_json(struct fpl_run *run, const char *key, json_t *v);
+
+/*
+ * Getters: NULL (or dflt) when the key is absent or of another type.
+ * fpl_run_get_int accepts JSON integers and integral reals.
+ */
+const json_t *fpl_run_param_get(const struct fpl_run *run, const char *key);
+const json_t *fpl_run_obs_get(const struct fpl_run *run, const char *key);
+const char *fpl_run_param_get_str(const struct fpl_run *run, const char *key);
+const char *fpl_run_obs_get_str(const struct fpl_run *run, const char *key);
+long long fpl_run_param_get_int(const struct fpl_run *run, const char *key, long long dflt);
+long long fpl_run_obs_get_int(const struct fpl_run *run, const char *key, long long dflt);
+
 int fpl_run_skip(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);
 
 /*
- * Read a document of schema fpulab/1 (docs/results-schema.md). Samples are
+ * Read a document of schema fpulab/2, or an older fpulab/1 one whose
+ * measured keys in params are moved to observed (docs/results-schema.md). Samples are
  * what counts: summaries in the file are not read back (the writer,
  * fpl_report_json() in fpulab/report.h, computes them from the samples).
  * Unknown keys are ignored, so later minor additions still load.

@@ -261,9 +261,9 @@ static void param_seen(struct fpl_run *run, const char *who, const struct fpl_pp
 	char key[48];
 
 	snprintf(key, sizeof(key), "cpus_%s", who);
-	fpl_run_param_str(run, key, s->cpus);
+	fpl_run_obs_str(run, key, s->cpus);
 	snprintf(key, sizeof(key), "cpu_end_%s", who);
-	fpl_run_param_int(run, key, s->cpu_end);
+	fpl_run_obs_int(run, key, s->cpu_end);
 }
 
 /* XINUSE as each task saw it: every component of the state live, every other one init. */
@@ -276,7 +276,7 @@ static void verify_state(struct fpl_run *run, const struct fpl_pp *pp, const str
 	if (!pp->nstates)
 		return;
 	if (!pp->live.xinuse) {
-		fpl_run_param_str(run, "state_verified", "no (no XGETBV with ECX=1)");
+		fpl_run_obs_str(run, "state_verified", "no (no XGETBV with ECX=1)");
 		return;
 	}
 	for (unsigned t = 0; t < 2; t++) {
@@ -284,30 +284,39 @@ static void verify_state(struct fpl_run *run, const struct fpl_pp *pp, const str
 			const struct fpl_pp_seen *s = &pp->sh->seen[t];
 			uint64_t want = c->mask[st], others = pp->live.rfbm & ~want;
 			bool live = (s->xin_and[st] & want) == want;
-			bool init = !(s->xin_or[st] & others);
+			bool init = fpl_live_extra_ok(s->xin_and[st], others);
+			char names[160];
 
 			snprintf(key, sizeof(key), "xinuse_%s%s%s", who[t], c->ab ? "_" : "",
 				 c->ab ? (st ? "b" : "a") : "");
 			if (!s->checks[st]) {
-				fpl_run_param_str(run, key, "not checked");
+				fpl_run_obs_str(run, key, "not checked");
 				continue;
 			}
 			any = true;
 			snprintf(val, sizeof(val), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
 				 s->xin_and[st], s->xin_or[st], s->checks[st]);
-			fpl_run_param_str(run, key, val);
-			if (!live)
-				fpl_run_warn(run, "%s task: state 0x%" PRIx64 " not live in every "
-					     "check (XINUSE and 0x%" PRIx64 ")", who[t], want,
-					     s->xin_and[st]);
-			if (!init)
-				fpl_run_warn(run, "%s task: components outside 0x%" PRIx64 " seen in "
-					     "use (XINUSE or 0x%" PRIx64 ")", who[t], want,
-					     s->xin_or[st]);
+			fpl_run_obs_str(run, key, val);
+			snprintf(key, sizeof(key), "xinuse_extra_%s%s%s", who[t], c->ab ? "_" : "",
+				 c->ab ? (st ? "b" : "a") : "");
+			fpl_live_obs_extra(run, key, s->xin_and[st], s->xin_or[st], others);
+			if (!live) {
+				fpl_xfeature_mask_names(want & ~s->xin_and[st], names, sizeof(names));
+				fpl_run_warn(run, "%s task: state 0x%" PRIx64 " not live at every check: "
+					     "%s read init at least once (XINUSE and 0x%" PRIx64 ")",
+					     who[t], want, names, s->xin_and[st]);
+			}
+			if (!init) {
+				fpl_xfeature_mask_names(s->xin_and[st] & others & ~FPL_XFEATURE_MASK_FPSSE,
+							names, sizeof(names));
+				fpl_run_warn(run, "%s task: %s in use at every check although the "
+					     "state 0x%" PRIx64 " leaves it init (XINUSE and 0x%" PRIx64 ")",
+					     who[t], names, want, s->xin_and[st]);
+			}
 			ok = ok && live && init;
 		}
 	}
-	fpl_run_param_str(run, "state_verified", !any ? "no (no checks)" : ok ? "yes" : "NO");
+	fpl_run_obs_str(run, "state_verified", !any ? "no (no checks)" : ok ? "yes" : "NO");
 }
 
 static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const char *sfx,
@@ -354,18 +363,18 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	json_object_set_new(extra, "welch", fpl_abdiff_json(&w, "ns"));
 	/* The verdict where a table shows it: B - A as a percentage of A. */
 	fpl_abdiff_verdict(&w, meth, sizeof(meth));
-	fpl_run_param_str(run, "b_minus_a_welch", meth);
+	fpl_run_obs_str(run, "b_minus_a_welch", meth);
 	json_object_set_new(extra, "paired", fpl_abdiff_json(&p, "ns"));
 	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 20, 0.95, &y)) {
 		json_object_set_new(extra, "yuen", fpl_abdiff_json(&y, "ns"));
 		fpl_abdiff_verdict(&y, meth, sizeof(meth));
-		fpl_run_param_str(run, "b_minus_a_yuen", meth);
+		fpl_run_obs_str(run, "b_minus_a_yuen", meth);
 	}
 	if (!fpl_abdiff_welch(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
 			      m->med[1]->n, 0.95, &y)) {
 		json_object_set_new(extra, "median_welch", fpl_abdiff_json(&y, "ns"));
 		fpl_abdiff_verdict(&y, meth, sizeof(meth));
-		fpl_run_param_str(run, "b_minus_a_median", meth);
+		fpl_run_obs_str(run, "b_minus_a_median", meth);
 	}
 	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
 					   m->set[1]->n, 0.95, &ws)) {
@@ -388,14 +397,14 @@ static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctx
 	char buf[32];
 	int err = 0;
 
-	fpl_run_param_int(run, "batch", (long long)n);
-	fpl_run_param_real(run, "elapsed_s", elapsed);
+	fpl_run_obs_int(run, "batch", (long long)n);
+	fpl_run_obs_real(run, "elapsed_s", elapsed);
 	if (m->ticks > 0)
-		fpl_run_param_real(run, "tsc_hz_measured", m->ticks / m->ns * 1e9);
+		fpl_run_obs_real(run, "tsc_hz_measured", m->ticks / m->ns * 1e9);
 	if (pp->nstates) {
-		fpl_run_param_str(run, "rfbm", fpl_live_mask_str(pp->live.rfbm, buf, sizeof(buf)));
+		fpl_run_obs_str(run, "rfbm", fpl_live_mask_str(pp->live.rfbm, buf, sizeof(buf)));
 		for (unsigned st = 0; st < pp->nstates; st++)
-			fpl_run_param_str(run, c->ab ? (st ? "mask_b" : "mask_a") : "mask",
+			fpl_run_obs_str(run, c->ab ? (st ? "mask_b" : "mask_a") : "mask",
 					  fpl_live_mask_str(c->mask[st], buf, sizeof(buf)));
 	}
 	param_seen(run, "initiator", &pp->sh->seen[0]);

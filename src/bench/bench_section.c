@@ -307,14 +307,14 @@ static int record_counts(struct fpl_run *run, struct cell *c)
 		fpl_fpu_reset_stats(&c->ctx);
 		body(c, 1, (enum mode)m);
 		snprintf(key, sizeof(key), "%s_saves", mode_names[m]);
-		err = fpl_run_param_int(run, key, (long long)c->ctx.st.saves);
+		err = fpl_run_obs_int(run, key, (long long)c->ctx.st.saves);
 		snprintf(key, sizeof(key), "%s_restores", mode_names[m]);
-		err = err ? err : fpl_run_param_int(run, key, (long long)c->ctx.st.restores);
+		err = err ? err : fpl_run_obs_int(run, key, (long long)c->ctx.st.restores);
 	}
 	set_owner(c);
 	if (!err && fpl_xinuse(c->cpu, &xinuse)) {
 		snprintf(key, sizeof(key), "0x%" PRIx64, xinuse);
-		err = fpl_run_param_str(run, "owner_xinuse", key);
+		err = fpl_run_obs_str(run, "owner_xinuse", key);
 	}
 	return err;
 }

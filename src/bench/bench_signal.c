@@ -234,21 +234,21 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 {
 	char buf[32];
 
-	fpl_run_param_int(run, "at_minsigstksz", min);
+	fpl_run_obs_int(run, "at_minsigstksz", min);
 	if (!fi->seen) {
 		fpl_run_warn(run, "the probe signal did not reach the handler");
 		return;
 	}
-	fpl_run_param_int(run, "frame_bytes", (long long)fi->frame_bytes);
-	fpl_run_param_int(run, "frame_fpstate_offset", (long long)fi->fpstate_offset);
-	fpl_run_param_bool(run, "frame_xsave", fi->xsave);
+	fpl_run_obs_int(run, "frame_bytes", (long long)fi->frame_bytes);
+	fpl_run_obs_int(run, "frame_fpstate_offset", (long long)fi->fpstate_offset);
+	fpl_run_obs_bool(run, "frame_xsave", fi->xsave);
 	if (!fi->xsave)
 		return;
-	fpl_run_param_int(run, "frame_xstate_size", fi->xstate_size);
-	fpl_run_param_int(run, "frame_extended_size", fi->extended_size);
+	fpl_run_obs_int(run, "frame_xstate_size", fi->xstate_size);
+	fpl_run_obs_int(run, "frame_extended_size", fi->extended_size);
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, fi->xfeatures);
-	fpl_run_param_str(run, "frame_xfeatures", buf);
-	fpl_run_param_bool(run, "frame_magic2_ok", fi->magic2 == FP_XSTATE_MAGIC2);
+	fpl_run_obs_str(run, "frame_xfeatures", buf);
+	fpl_run_obs_bool(run, "frame_magic2_ok", fi->magic2 == FP_XSTATE_MAGIC2);
 	if (fi->frame_bytes > (uint64_t)min)
 		fpl_run_warn(run, "signal frame %" PRIu64 " bytes exceeds AT_MINSIGSTKSZ %ld",
 			     fi->frame_bytes, min);
@@ -264,17 +264,20 @@ static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 	if (!s->nstates)
 		return;
 	snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64, hs.bv_and, hs.bv_or);
-	fpl_run_param_str(run, "frame_xstate_bv", buf);
+	fpl_run_obs_str(run, "frame_xstate_bv", buf);
+	fpl_live_obs_extra(run, "frame_extra_in_use", hs.bv_and, hs.bv_or, others);
 	/* The kernel sets FP and SSE in every frame: only the other components tell. */
 	ok = (hs.bv_and & mask & ~FPL_XFEATURE_MASK_FPSSE) == (mask & ~FPL_XFEATURE_MASK_FPSSE) &&
-	     !(hs.bv_or & others);
+	     fpl_live_extra_ok(hs.bv_and, others);
 	if (s->live.xinuse && s->checks) {
 		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
 			 s->xin_and, s->xin_or, s->checks);
-		fpl_run_param_str(run, "xinuse_after_return", buf);
-		ok = ok && (s->xin_and & mask) == mask;
+		fpl_run_obs_str(run, "xinuse_after_return", buf);
+		fpl_live_obs_extra(run, "xinuse_extra_in_use", s->xin_and, s->xin_or, others);
+		ok = ok && (s->xin_and & mask) == mask &&
+		     fpl_live_extra_ok(s->xin_and, others);
 	}
-	fpl_run_param_str(run, "state_verified", ok ? "yes" : "NO");
+	fpl_run_obs_str(run, "state_verified", ok ? "yes" : "NO");
 	if (!ok)
 		fpl_run_warn(run, "state 0x%" PRIx64 " not seen live in every signal frame "
 			     "(XSTATE_BV %s)", mask, buf);
@@ -329,7 +332,7 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	c1 = fpl_tsc_end();
 	t1 = now_ns();
 	/* TSC rate over the whole run against CLOCK_MONOTONIC_RAW, for the ns figures. */
-	fpl_run_param_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
+	fpl_run_obs_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
 	m->ns = fpl_run_add_metric(run, "round_trip_ns", "ns",
 				   "round_trip converted with the TSC rate measured over this run "
 				   "against CLOCK_MONOTONIC_RAW");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/result.h"
 #include "livestate.h"
 
 /* State a task cannot simply load: protection keys, AMX (needs permission), APX (GPRs). */
@@ -88,4 +89,22 @@ const char *fpl_live_mask_str(uint64_t mask, char *buf, unsigned len)
 	else
 		snprintf(buf, len, "0x%" PRIx64, mask);
 	return buf;
+}
+
+bool fpl_live_extra_ok(uint64_t and_seen, uint64_t others)
+{
+	return !(and_seen & others & ~FPL_XFEATURE_MASK_FPSSE);
+}
+
+void fpl_live_obs_extra(struct fpl_run *run, const char *key, uint64_t and_seen,
+			uint64_t or_seen, uint64_t others)
+{
+	char names[160], buf[220];
+
+	if (!(or_seen & others))
+		return;
+	fpl_xfeature_mask_names(or_seen & others, names, sizeof(names));
+	snprintf(buf, sizeof(buf), "0x%" PRIx64 " (%s) %s", or_seen & others, names,
+		 (and_seen & others) == (or_seen & others) ? "at every check" : "at some checks");
+	fpl_run_obs_str(run, key, buf);
 }

@@ -48,6 +48,21 @@ static inline void fpl_live_set(const struct fpl_live *l, unsigned i)
 	fpl_xrstor64(l->img[i], l->rfbm);
 }
 
+/*
+ * Components outside the claimed state that showed up in use (and_seen:
+ * in every check, or_seen: in any). XINUSE, and so the XSTATE_BV that
+ * XSAVE writes, may read 1 for a component in its init configuration
+ * (SDM vol. 1, 13.6): an Intel guest reports SSE after every context
+ * switch, a Zen 4 guest YMM in some signal frames after AVX-512 was set
+ * up. Only a component other than x87 and SSE in use at every check means
+ * the set-up left the wrong state; the rest is an observation, not a failure.
+ */
+bool fpl_live_extra_ok(uint64_t and_seen, uint64_t others);
+/* observed[key] = "0x4 (AVX) some of the time" when any of others was seen. */
+struct fpl_run;
+void fpl_live_obs_extra(struct fpl_run *run, const char *key, uint64_t and_seen,
+			uint64_t or_seen, uint64_t others);
+
 /* "0xe7" or "init"; buf of 24 bytes at least. */
 const char *fpl_live_mask_str(uint64_t mask, char *buf, unsigned len);
 

@@ -85,7 +85,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 		if (!c->xgetbv1)
 			continue;
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, c->xinuse_seen);
-		fpl_run_param_str(v[i].run, "xinuse_before", hex);
+		fpl_run_obs_str(v[i].run, "xinuse_before", hex);
 		if (c->bad)
 			fpl_run_warn(v[i].run, "XINUSE & XCR0 was not 0x%" PRIx64 " (the state claimed) "
 				     "before %" PRIu64 " of %" PRIu64 " timed calls; last seen %s",

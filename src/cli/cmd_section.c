@@ -55,10 +55,10 @@ static void print_section(const struct fpl_result *r, FILE *f)
 		print_ci(f, fpl_fpucmd_metric(run, "speedup_pct"), "%+.1f", " [%+.1f, %+.1f]", 24);
 		print_ci(f, fpl_fpucmd_metric(run, "section_cycles"), "%.0f", " [%.0f, %.0f]", 22);
 		print_ci(f, fpl_fpucmd_metric(run, "one_section_cycles"), "%.0f", "", 16);
-		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_fpucmd_param_int(run, "inside_saves"),
-			fpl_fpucmd_param_int(run, "inside_restores"),
-			fpl_fpucmd_param_int(run, "outside_saves"),
-			fpl_fpucmd_param_int(run, "outside_restores"));
+		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_run_obs_get_int(run, "inside_saves", 0),
+			fpl_run_obs_get_int(run, "inside_restores", 0),
+			fpl_run_obs_get_int(run, "outside_saves", 0),
+			fpl_run_obs_get_int(run, "outside_restores", 0));
 	}
 	fprintf(f, "\nTimes: median per modelled system call (N vs 2N difference, interleaved "
 		   "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 with a "

@@ -72,8 +72,8 @@ static json_t *run_json(const struct fpl_run *run)
 			json_decref(metrics);
 			return NULL;
 		}
-	o = json_pack("{s:s, s:O, s:b, s:o, s:O, s:o}", "bench", run->bench,
-		      "params", run->params, "skipped", run->skipped,
+	o = json_pack("{s:s, s:O, s:O, s:b, s:o, s:O, s:o}", "bench", run->bench,
+		      "params", run->params, "observed", run->observed, "skipped", run->skipped,
 		      "skip_reason", run->skip_reason ? json_string(run->skip_reason) : json_null(),
 		      "warnings", run->warnings, "metrics", metrics);
 	return o;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Reading results back: a fpulab/1 JSON document into struct fpl_result, checked key by key. */
+/* Reading results back: a fpulab/2 (or older fpulab/1) JSON document into struct fpl_result, checked key by key. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,8 +76,51 @@ static int read_metric(json_t *o, struct fpl_run *run, const char *where, struct
 	return 0;
 }
 
-static int read_run(json_t *o, struct fpl_result *r, const char *where, struct fpl_diag *diag)
+/*
+ * fpulab/1 kept what a run measured in params. These are the keys its
+ * writers put there; read back they go to observed, so that an old file
+ * matches a new one of the same configuration.
+ */
+static bool v1_measured(const char *bench, const char *key)
 {
+	static const char *const exact[] = {
+		"tsc_hz_measured", "elapsed_s", "state_verified", "xinuse_before",
+		"xinuse_after_return", "at_minsigstksz", "owner_xinuse", "rfbm", "mask_a", "mask_b",
+	};
+	static const char *const prefix[] = { "frame_", "xinuse_", "cpus_", "cpu_end_", "b_minus_a_" };
+	size_t len = strlen(key);
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(key, exact[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(key, prefix[i], strlen(prefix[i])))
+			return true;
+	if (!strcmp(bench, "section") &&
+	    ((len > 6 && !strcmp(key + len - 6, "_saves")) ||
+	     (len > 9 && !strcmp(key + len - 9, "_restores"))))
+		return true;
+	return !strcmp(bench, "ctxsw") && (!strcmp(key, "batch") || !strcmp(key, "mask"));
+}
+
+static int read_params(struct fpl_run *run, json_t *params, json_t *observed, bool v1)
+{
+	const char *k;
+	json_t *v;
+
+	if (observed && json_object_update(run->observed, observed))
+		return -ENOMEM;
+	json_object_foreach(params, k, v)
+		if (json_object_set(v1 && v1_measured(run->bench, k) ? run->observed : run->params,
+				    k, v))
+			return -ENOMEM;
+	return 0;
+}
+
+static int read_run(json_t *o, struct fpl_result *r, const char *where, bool v1,
+		    struct fpl_diag *diag)
+{
+	json_t *observed = json_object_get(o, "observed");
 	json_t *bench = json_object_get(o, "bench"), *params = json_object_get(o, "params");
 	json_t *skipped = json_object_get(o, "skipped"), *reason = json_object_get(o, "skip_reason");
 	json_t *metrics = json_object_get(o, "metrics"), *m;
@@ -92,6 +135,8 @@ static int read_run(json_t *o, struct fpl_result *r, const char *where, struct f
 		return bad(diag, where, "needs a string \"bench\"");
 	if (params && !json_is_object(params))
 		return bad(diag, where, "\"params\" is not an object");
+	if (observed && !json_is_object(observed))
+		return bad(diag, where, "\"observed\" is not an object");
 	if (skipped && !json_is_boolean(skipped))
 		return bad(diag, where, "\"skipped\" is not true or false");
 	if (reason && !json_is_string(reason) && !json_is_null(reason))
@@ -101,7 +146,7 @@ static int read_run(json_t *o, struct fpl_result *r, const char *where, struct f
 	run = fpl_result_add_run(r, json_string_value(bench));
 	if (!run)
 		return -ENOMEM;
-	if (params && json_object_update(run->params, params))
+	if (read_params(run, params, observed, v1))
 		return -ENOMEM;
 	if (json_is_true(skipped) &&
 	    fpl_run_skip(run, "%s", json_is_string(reason) ? json_string_value(reason) : ""))
@@ -126,13 +171,17 @@ int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *
 	struct fpl_result *r;
 	char w[64];
 	size_t i;
+	bool v1;
 	int err;
 
 	*out = NULL;
 	if (!json_is_object(doc))
 		return bad(diag, "(top)", "not a JSON object");
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), FPL_RESULT_SCHEMA))
-		return bad(diag, "schema", "not \"" FPL_RESULT_SCHEMA "\"");
+	if (!json_is_string(schema) || (strcmp(json_string_value(schema), FPL_RESULT_SCHEMA) &&
+					strcmp(json_string_value(schema), FPL_RESULT_SCHEMA_V1)))
+		return bad(diag, "schema", "not \"" FPL_RESULT_SCHEMA "\" (nor the older \""
+			   FPL_RESULT_SCHEMA_V1 "\")");
+	v1 = !strcmp(json_string_value(schema), FPL_RESULT_SCHEMA_V1);
 	if (!json_is_object(host))
 		return bad(diag, "host", "missing or not an object");
 	if (!json_is_array(runs))
@@ -147,7 +196,7 @@ int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *
 		if (err)
 			break;
 		snprintf(w, sizeof(w), "runs[%zu]", i);
-		err = read_run(run, r, w, diag);
+		err = read_run(run, r, w, v1, diag);
 	}
 	if (err == -ENOMEM)
 		fpl_diag_set(diag, err, "out of memory");

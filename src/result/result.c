@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The result model in memory: owned strings, growable sample arrays, jansson objects for params. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static void run_free(struct fpl_run *run)
 	free(run->bench);
 	free(run->skip_reason);
 	json_decref(run->params);
+	json_decref(run->observed);
 	json_decref(run->warnings);
 	free(run);
 }
@@ -78,8 +80,9 @@ struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench)
 		return NULL;
 	run->bench = strdup(bench);
 	run->params = json_object();
+	run->observed = json_object();
 	run->warnings = json_array();
-	if (!run->bench || !run->params || !run->warnings ||
+	if (!run->bench || !run->params || !run->observed || !run->warnings ||
 	    grow((void **)&r->runs, r->nruns, sizeof(*r->runs))) {
 		run_free(run);
 		return NULL;
@@ -161,6 +164,80 @@ int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v)
 int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v)
 {
 	return set_param(run, key, json_boolean(v));
+}
+
+static int set_obs(struct fpl_run *run, const char *key, json_t *v)
+{
+	return v && !json_object_set_new(run->observed, key, v) ? 0 : -ENOMEM;
+}
+
+int fpl_run_obs_int(struct fpl_run *run, const char *key, long long v)
+{
+	return set_obs(run, key, json_integer(v));
+}
+
+int fpl_run_obs_real(struct fpl_run *run, const char *key, double v)
+{
+	return set_obs(run, key, json_real(v));
+}
+
+int fpl_run_obs_str(struct fpl_run *run, const char *key, const char *v)
+{
+	return set_obs(run, key, json_string(v));
+}
+
+int fpl_run_obs_bool(struct fpl_run *run, const char *key, bool v)
+{
+	return set_obs(run, key, json_boolean(v));
+}
+
+int fpl_run_obs_json(struct fpl_run *run, const char *key, json_t *v)
+{
+	return set_obs(run, key, v);
+}
+
+const json_t *fpl_run_param_get(const struct fpl_run *run, const char *key)
+{
+	return run && run->params ? json_object_get(run->params, key) : NULL;
+}
+
+const json_t *fpl_run_obs_get(const struct fpl_run *run, const char *key)
+{
+	return run && run->observed ? json_object_get(run->observed, key) : NULL;
+}
+
+const char *fpl_run_param_get_str(const struct fpl_run *run, const char *key)
+{
+	return json_string_value(fpl_run_param_get(run, key));
+}
+
+const char *fpl_run_obs_get_str(const struct fpl_run *run, const char *key)
+{
+	return json_string_value(fpl_run_obs_get(run, key));
+}
+
+static long long get_int(const json_t *v, long long dflt)
+{
+	double d;
+
+	if (json_is_integer(v))
+		return (long long)json_integer_value(v);
+	if (!json_is_real(v))
+		return dflt;
+	d = json_real_value(v);
+	if (!(d >= -9.2e18 && d <= 9.2e18) || d != floor(d))
+		return dflt;
+	return (long long)d;
+}
+
+long long fpl_run_param_get_int(const struct fpl_run *run, const char *key, long long dflt)
+{
+	return get_int(fpl_run_param_get(run, key), dflt);
+}
+
+long long fpl_run_obs_get_int(const struct fpl_run *run, const char *key, long long dflt)
+{
+	return get_int(fpl_run_obs_get(run, key), dflt);
 }
 
 static int append_fmt(json_t *arr, const char *fmt, va_list ap)
