@@ -148,6 +148,12 @@ int fpl_ktrace_end(struct fpl_ktrace *kt, const char *tag, const pid_t *tids, si
 		   struct fpl_kt_tally *t, struct fpl_diag *diag);
 
 /*
+ * The calling task's own events over a few short sleeps (each one a
+ * switch out and back): what the kernel keeps for it (xcomp_bv). 0 or -errno.
+ */
+int fpl_ktrace_probe_self(struct fpl_ktrace *kt, struct fpl_kt_tally *t, struct fpl_diag *diag);
+
+/*
  * The names of the instances under root/instances starting with prefix
  * ("fpulab-"), comma-separated into buf. Count found, or -errno.
  */

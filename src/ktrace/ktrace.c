@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fpulab/ktrace.h"
@@ -341,6 +342,19 @@ int fpl_ktrace_end(struct fpl_ktrace *kt, const char *tag, const pid_t *tids, si
 		err = fpl_diag_set(diag, -EIO, "the trace lost its %s marker (buffer overrun?)",
 				   t->begin_seen ? "end" : "begin");
 	return err;
+}
+
+int fpl_ktrace_probe_self(struct fpl_ktrace *kt, struct fpl_kt_tally *t, struct fpl_diag *diag)
+{
+	const struct timespec ms = { 0, 1000000 };
+	pid_t self = fpl_ktrace_gettid();
+	int err = fpl_ktrace_begin(kt, "self");
+
+	if (err)
+		return fpl_diag_set(diag, err, "tracefs: %s", strerror(-err));
+	for (int i = 0; i < 4; i++)
+		nanosleep(&ms, NULL);
+	return fpl_ktrace_end(kt, "self", &self, 1, t, diag);
 }
 
 int fpl_ktrace_list_instances(const char *root, const char *prefix, char *buf, size_t len)
