@@ -117,7 +117,7 @@ $(BUILD)/fpulab.pc: Makefile
 	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: fpulab\nDescription: measure and model x86 FPU/SIMD extended-state costs\nVersion: %s\nRequires.private: jansson gsl hwloc\nLibs: -L$${libdir} -lfpulab\nLibs.private: -lm -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
-WIS_NAMES := context_switch1_processes context_switch1_threads signal1_processes signal1_threads
+WIS_NAMES := $(shell grep ^FPL_WIS_CMD src/cli/wis_cmds.h | cut -d, -f1 | cut -c13-)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
