@@ -38,7 +38,7 @@ ISA_avx2   := -mavx2 -mfma -mno-vzeroupper
 ISA_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mno-vzeroupper
 isa_of = $(foreach i,sse avx avx2 avx512,$(if $(filter %_$(i),$(basename $(notdir $(1)))),$(ISA_$(i))))
 
-LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 BENCHES  := $(patsubst src/bench/bench_%.c,%,$(sort $(wildcard src/bench/bench_*.c)))
