@@ -118,6 +118,12 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
  */
 int fpl_session_end(struct fpl_session *s, int rc);
 
+/*
+ * Close the --kernel-trace session (its tracefs instance removed); the
+ * session's end does it, and commands with their own end call it first.
+ */
+void fpl_session_ktrace_end(struct fpl_session *s);
+
 /* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);
 
