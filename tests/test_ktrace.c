@@ -320,6 +320,34 @@ static void test_skip_without_tracefs(void **state)
 	free(err);
 }
 
+/* Not root (setpriv to nobody when the test is root): a skip with the reason, exit 0. */
+static void test_skip_not_root(void **state)
+{
+	const char *pre = "";
+	char *out, *err;
+	json_t *doc, *k;
+
+	(void)state;
+	if (geteuid() == 0) {
+		if (access("/usr/bin/setpriv", X_OK)) {
+			print_message("  skipped: root and no setpriv to drop it\n");
+			skip();
+		}
+		pre = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
+	}
+	assert_int_equal(fplrun(pre, "signal --kernel-trace --budget 0.05 --json -q", &out, &err),
+			 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	k = json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					    "observed"), "kernel");
+	assert_string_equal(json_string_value(json_object_get(k, "status")), "skipped");
+	assert_true(strlen(json_string_value(json_object_get(k, "reason"))) > 0);
+	json_decref(doc);
+	free(out);
+	free(err);
+}
+
 /*
  * The live tests: tracefs in this test's own mount namespace (as fpulab
  * does it), the x86_fpu events present. Returns the root, or NULL and why.
@@ -442,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_dmesg_malformed),
 		cmocka_unit_test(test_table_differs),
 		cmocka_unit_test(test_skip_without_tracefs),
+		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
 	};

@@ -337,6 +337,8 @@ const struct fpl_cmd fpl_cmd_run = {
 	"  --quick           quick settings for named benchmarks too\n"
 	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
 	"  --budget SECONDS  time for the whole run, shared among the benchmarks\n"
+	"  --kernel-trace    each benchmark's kernel trace (tracefs x86_fpu events; root) and\n"
+	"                    the model against the kernel after the summary\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"\n"
 	"Progress (benchmark, how far, time left) goes to stderr when it is a terminal.\n"
