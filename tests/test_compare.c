@@ -127,7 +127,7 @@ static void test_verdict_and_trimming(void **state)
 			    DATA "rfbm-cv0.1/case3.txt";
 	char args[512], *out;
 
-	snprintf(args, sizeof(args), "%s", cases);
+	snprintf(args, sizeof(args), "-v %s", cases);
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: No difference proven at 95% confidence (Holm)."));
 	assert_non_null(strstr(out, "Welch's t"));
@@ -135,11 +135,18 @@ static void test_verdict_and_trimming(void **state)
 	assert_non_null(strstr(out, "  case 2: -30701 [-108410, 47008] = -0.19% [-0.66%, +0.29%]"));
 	assert_non_null(strstr(out, "  case 3: -39750 [-115868, 36368] = "));
 	free(out);
-	snprintf(args, sizeof(args), "--trim 10 %s", cases);
+	snprintf(args, sizeof(args), "--verbose --trim 10 %s", cases);
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "(Yuen, 95%, Holm over 2)"));
-	assert_non_null(strstr(out, "Holm's correction over 2 comparisons"));
+	assert_non_null(strstr(out, "Holm over 2 comparisons"));
+	free(out);
+	/* the default: a summary, the differing ones by effect (case 3's -0.24% first) */
+	snprintf(args, sizeof(args), "--trim 10 %s", cases);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 2 of 2 comparisons, by effect:\n  case 3:  -0.24% +/- ") ||
+	    !strstr(out, "\n  case 2:  -0.20% +/- ") || strstr(out, "verdict:"))
+		fail_msg("%s", out);
 	free(out);
 }
 
@@ -168,11 +175,15 @@ static void test_library_matches_stats(void **state)
 	fpl_cmp_free(c);
 }
 
-/* Results JSON: metrics matched by bench + params (any key order) + name; skipped runs ignored. */
+/*
+ * Results JSON: metrics matched by bench + params (any key order) + name;
+ * skipped runs ignored. These are old single-run files (fpulab/1): they load,
+ * and one run per case gives no verdict, only the line that says so.
+ */
 static void test_results_json(void **state)
 {
 	char *out;
-	json_t *root, *metrics;
+	json_t *root, *metrics, *t;
 
 	assert_int_equal(compare("--format json " DATA "json/a.json " DATA "json/b.json", &out), 0);
 	root = json_loads(out, 0, NULL);
@@ -181,16 +192,39 @@ static void test_results_json(void **state)
 	assert_int_equal(json_array_size(metrics), 3);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 0), "metric")),
 			    "xsave insn=xsavec mask=0x7: cycles");
+	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 0);
+	assert_int_equal(json_integer_value(json_object_get(root, "no_verdict")), 3);
+	t = json_array_get(json_object_get(json_array_get(metrics, 0), "comparisons"), 0);
+	assert_true(json_is_false(json_object_get(t, "different")));
+	assert_true(json_is_false(json_object_get(t, "has_verdict")));
+	assert_true(json_is_false(json_object_get(json_array_get(metrics, 0), "different")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(metrics, 0), "cases"), 1), "runs")), 1);
+	json_decref(root);
+	free(out);
+	/* the table: one line says why, no claim */
+	assert_int_equal(compare(DATA "json/a.json " DATA "json/b.json", &out), 0);
+	if (!strstr(out, "No verdict for 3 of 3 comparisons: fewer than 3 runs per case.") ||
+	    strstr(out, "DIFFERENT") || strstr(out, "Different:"))
+		fail_msg("%s", out);
+	free(out);
+	/* --within-run tests the pooled samples: 3 cycles slower in b (by construction) */
+	assert_int_equal(compare("-f json --within-run " DATA "json/a.json " DATA "json/b.json",
+				 &out), 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	metrics = json_object_get(root, "metrics");
 	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 3);
-	/* 3 cycles slower in b (by construction): proven. */
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(
-		json_array_get(metrics, 0), "comparisons"), 0), "proven")));
+		json_array_get(metrics, 0), "comparisons"), 0), "different")));
+	assert_true(strstr(json_string_value(json_object_get(root, "values")),
+			   "ignores run-to-run variation") != NULL);
 	json_decref(root);
 	free(out);
 	/* A null sample (not taken) is left out, and said so. */
-	assert_int_equal(compare(DATA "json/a.json " DATA "json/nulls.json", &out), 0);
+	assert_int_equal(compare("-v " DATA "json/a.json " DATA "json/nulls.json", &out), 0);
 	assert_non_null(strstr(out, "note: xsave insn=xsavec mask=0x7: cycles: case 2: 2 null samples left out"));
-	assert_non_null(strstr(out, "\n2          18 "));
+	assert_non_null(strstr(out, "\n2         1       18       1 "));
 	free(out);
 	/* --metric selects by name or bench/name. */
 	assert_int_equal(compare("-f csv -m 'xsave/time' " DATA "json/a.json " DATA "json/b.json",
@@ -321,7 +355,7 @@ static void test_zero_baseline_and_overflow(void **state)
 	char *out;
 	json_t *root, *t;
 
-	assert_int_equal(compare(DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
+	assert_int_equal(compare("-v " DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
 	if (strstr(out, "nan") || !strstr(out, "= n/a [n/a, n/a]") || !strstr(out, "% of 1") ||
 	    !strstr(out, "n/a  " DATA "edge/two.txt"))
 		fail_msg("%s", out);
@@ -336,7 +370,7 @@ static void test_zero_baseline_and_overflow(void **state)
 		fail_msg("%s", out);
 	json_decref(root);
 	free(out);
-	compare(DATA "edge/huge1.txt " DATA "edge/huge2.txt", &out);
+	compare("-v " DATA "edge/huge1.txt " DATA "edge/huge2.txt", &out);
 	if (strstr(out, "neither case varies") || !strstr(out, "overflowed"))
 		fail_msg("%s", out);
 	free(out);
