@@ -360,9 +360,12 @@ static int table_head(const struct fpl_cmp *c, FILE *out)
 	if (nh) {
 		double med = finite_median(half, nh), mx = finite_max(half, nh);
 
-		fprintf(out, "No difference proven in the other %zu; the smallest difference "
-			"they could have shown (interval half-width): median %.2g%%, largest %.2g%%.\n",
-			nh, med, mx);
+		if (np)
+			fprintf(out, "No difference proven in the other %zu", nh);
+		else
+			fprintf(out, "No difference proven");
+		fprintf(out, "; the smallest difference they could have shown (interval "
+			"half-width): median %.2g%%, largest %.2g%%.\n", med, mx);
 	}
 	free(pr);
 	free(half);
