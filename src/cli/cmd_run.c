@@ -11,6 +11,7 @@
 #include "fpulab/summary.h"
 #include "cli.h"
 #include "ownreport.h"
+#include "runs.h"
 
 #define MAX_OPTS 16
 
@@ -290,7 +291,7 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	return err;
 }
 
-static int run_main(int argc, char **argv)
+static int run_once(int argc, char **argv)
 {
 	struct plan p = { 0 };
 	struct fpl_session s;
@@ -313,6 +314,17 @@ static int run_main(int argc, char **argv)
 out:
 	plan_free(&p);
 	return rc;
+}
+
+/* --runs N: the whole line N times, each a fresh process (runs.c); without it or 1: once, here. */
+static int run_main(int argc, char **argv)
+{
+	struct fpl_runs_opt o;
+	int rc = fpl_runs_take("run", &argc, argv, &o);
+
+	if (rc)
+		return rc;
+	return o.n > 1 ? fpl_runs_main("run", argc, argv, &o) : run_once(argc, argv);
 }
 
 const struct fpl_cmd fpl_cmd_run = {
