@@ -139,7 +139,10 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
-	      "  -q                no self-check lines or progress on stderr\n", f);
+	      "  -q                no self-check lines or progress on stderr\n"
+	      "  --runs N          N runs, each a freshly executed process, into one result\n"
+	      "                    (the unit fpulab compare tests); 1: this process only\n"
+	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n", f);
 }
 
 /* Value of an option given as "--name value" or "--name=value". */
