@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -243,12 +244,44 @@ static void append(char **buf, size_t *n, size_t *cap, const char *p, size_t k)
 	(*buf)[*n] = 0;
 }
 
+#define STEAL_CPUS 256
+
+/*
+ * Steal time from /proc/stat (USER_HZ ticks): the time the hypervisor gave
+ * a vCPU's physical CPU to something else. [0]: all CPUs, [1 + n]: CPU n;
+ * -1 where not read.
+ */
+static void read_steal(long long *steal)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+
+	for (int i = 0; i < STEAL_CPUS + 1; i++)
+		steal[i] = -1;
+	while (f && fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
+		long long v[8];
+		int cpu = -1, off = 0;
+
+		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &cpu, &off) != 1)
+			continue;
+		if (line[3] == ' ')
+			off = 0;
+		if (sscanf(line + 3 + off, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 && cpu < STEAL_CPUS)
+			steal[cpu + 1] = v[7];
+	}
+	if (f)
+		fclose(f);
+}
+
 struct child {
 	pid_t pid;
 	int status;
 	char *out, *err;
 	size_t nout, nerr;
 	bool interrupted;
+	struct rusage ru;	/* of the child and its waited-for tasks (ctxsw's) */
+	long long steal0[STEAL_CPUS + 1], steal1[STEAL_CPUS + 1];
 };
 
 /* One run: start the child, collect stdout (the document) and stderr, wait. 0 or -errno. */
@@ -265,6 +298,7 @@ static int run_child(struct runs_ctx *c, struct child *ch)
 		close(po[1]);
 		return -errno;
 	}
+	read_steal(ch->steal0);
 	fflush(NULL);
 	ch->pid = fork();
 	if (ch->pid < 0) {
@@ -315,8 +349,9 @@ static int run_child(struct runs_ctx *c, struct child *ch)
 		close(po[0]);
 	if (pe[0] >= 0)
 		close(pe[0]);
-	while (waitpid(ch->pid, &ch->status, 0) < 0 && errno == EINTR)
+	while (wait4(ch->pid, &ch->status, 0, &ch->ru) < 0 && errno == EINTR)
 		;
+	read_steal(ch->steal1);
 	ch->interrupted |= runs_stop;
 	return 0;
 }
@@ -327,9 +362,16 @@ static const json_t *host_get(const struct fpl_result *r, const char *obj, const
 }
 
 /* The per-process facts of a child's host object, on each of its runs. */
-static int stamp(struct fpl_run *run, const struct fpl_result *cr, long index, double wall_s,
-		 const char *started, pid_t pid)
+static double tv_s(struct timeval tv)
 {
+	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
+static int stamp(struct fpl_run *run, const struct fpl_result *cr, long index, double wall_s,
+		 const char *started, pid_t pid, const struct child *ch)
+{
+	const struct rusage *ru = &ch->ru;
+	long long cpu = json_integer_value(host_get(cr, "clock", "cpu")), tick = sysconf(_SC_CLK_TCK);
 	static const struct { const char *obs, *obj, *key; } facts[] = {
 		{ "run_cpu", "clock", "cpu" },
 		{ "run_tsc_hz", "clock", "tsc_hz" },
@@ -349,6 +391,25 @@ static int stamp(struct fpl_run *run, const struct fpl_result *cr, long index, d
 	err = err ? err : fpl_run_obs_int(run, "run_pid", pid);
 	err = err ? err : fpl_run_obs_str(run, "run_started", started);
 	err = err ? err : fpl_run_obs_real(run, "run_wall_s", wall_s);
+	/*
+	 * Involuntary switches: how often other work preempted the run (its
+	 * own waits, a ping-pong's, are the voluntary ones). The first thing
+	 * to look at when one run's value stands out.
+	 */
+	err = err ? err : fpl_run_obs_int(run, "run_preempted", ru->ru_nivcsw);
+	err = err ? err : fpl_run_obs_int(run, "run_waits", ru->ru_nvcsw);
+	err = err ? err : fpl_run_obs_real(run, "run_user_s", tv_s(ru->ru_utime));
+	err = err ? err : fpl_run_obs_real(run, "run_sys_s", tv_s(ru->ru_stime));
+	/* in a VM: time the host ran something else on this vCPU's CPU */
+	if (tick > 0 && ch->steal0[0] >= 0 && ch->steal1[0] >= 0)
+		err = err ? err : fpl_run_obs_real(run, "run_steal_s_all",
+						   (double)(ch->steal1[0] - ch->steal0[0]) /
+						   (double)tick);
+	if (tick > 0 && cpu >= 0 && cpu < STEAL_CPUS && ch->steal0[cpu + 1] >= 0 &&
+	    ch->steal1[cpu + 1] >= 0)
+		err = err ? err : fpl_run_obs_real(run, "run_steal_s",
+						   (double)(ch->steal1[cpu + 1] -
+							    ch->steal0[cpu + 1]) / (double)tick);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(facts) && !err; i++) {
 		const json_t *v = host_get(cr, facts[i].obj, facts[i].key);
 
@@ -394,7 +455,8 @@ static int merge(struct runs_ctx *c, struct child *ch, long index, double wall_s
 	for (i = 0; i < cr->nruns; i++)
 		if (stamp(cr->runs[i], cr, index, wall_s, started,
 			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) ?
-			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) : ch->pid)) {
+			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) : ch->pid,
+			  ch)) {
 			fpl_result_free(cr);
 			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
 		}
@@ -489,8 +551,8 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 		return -ENOMEM;
 	fprintf(f, "%ld of %ld runs, each a fresh process, benchmarks in the same order in each:\n",
 		c->done, c->o->n);
-	fprintf(f, "%4s %8s %4s %9s %9s %-16s %7s\n", "run", "pid", "CPU", "core GHz", "drift %",
-		"load 1/5/15 min", "wall s");
+	fprintf(f, "%4s %8s %4s %9s %9s %-16s %7s %10s\n", "run", "pid", "CPU", "core GHz",
+		"drift %", "load 1/5/15 min", "wall s", "preempted");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
 		const json_t *l = fpl_run_obs_get(run, "run_loadavg_start");
@@ -499,13 +561,14 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 		if (idx == last)
 			continue;
 		last = idx;
-		fprintf(f, "%4ld %8lld %4lld %9.3f %+9.2f %5.2f/%4.2f/%4.2f %7.1f\n", idx,
+		fprintf(f, "%4ld %8lld %4lld %9.3f %+9.2f %5.2f/%4.2f/%4.2f %7.1f %10lld\n", idx,
 			fpl_run_obs_get_int(run, "run_pid", 0), fpl_run_obs_get_int(run, "run_cpu", -1),
 			json_number_value(fpl_run_obs_get(run, "run_core_hz")) / 1e9,
 			json_number_value(fpl_run_obs_get(run, "run_core_drift_pct")),
 			json_number_value(json_array_get(l, 0)), json_number_value(json_array_get(l, 1)),
 			json_number_value(json_array_get(l, 2)),
-			json_number_value(fpl_run_obs_get(run, "run_wall_s")));
+			json_number_value(fpl_run_obs_get(run, "run_wall_s")),
+			fpl_run_obs_get_int(run, "run_preempted", 0));
 	}
 	fprintf(f, "\nEach metric over the runs (one value per run: its median; CV: the spread "
 		   "between runs):\n%-8s %-44s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
