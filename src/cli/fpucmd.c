@@ -116,9 +116,7 @@ const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char
 
 double fpl_fpucmd_median(const struct fpl_metric *m)
 {
-	struct fpl_summary s;
-
-	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
+	return fpl_metric_median(m);
 }
 
 bool fpl_fpucmd_ci(const struct fpl_metric *m, double *est, double *lo, double *hi)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsave_bench.h"
+#include "bench.h"
 
 void *fpl_xs_alloc(struct fpl_xs_bench *x)
 {
@@ -215,8 +215,8 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	c->expect = live & xcr0;
 	c->setup_img = img;
 	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
-				    .hi = (uint32_t)(mask >> 32), .xlo = (uint32_t)xcr0,
-				    .xhi = (uint32_t)(xcr0 >> 32) };
+				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)xcr0,
+				    .shi = (uint32_t)(xcr0 >> 32) };
 	c->loop.buf = fpl_xs_alloc(x);
 	if (!c->loop.buf)
 		return -ENOMEM;
