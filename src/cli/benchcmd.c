@@ -5,9 +5,12 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
 #include <unistd.h>
 
 #include "fpulab/host.h"
@@ -58,6 +61,64 @@ static void note_load(struct fpl_session *s, const char *key)
 				"figures may include contention from other work", key, one, ncpu);
 }
 
+/* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
+static void cpus_allowed(char *buf, size_t n)
+{
+	cpu_set_t set;
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && len < n; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > c ? "%s%d-%d" : "%s%d",
+					len ? "," : "", c, e);
+		c = e;
+	}
+}
+
+/*
+ * What this process was, for telling runs apart: its id, whether its
+ * address space is randomised, and where its stack, heap and a fresh
+ * mapping landed (buffers allocated the same way land relative to these, so
+ * two runs whose values differ can be checked for a layout effect).
+ */
+static json_t *process_json(void)
+{
+	int pers = personality(0xffffffff), local = 0;
+	long long rva = -1;
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	void *heap = malloc(4096), *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char st[24], hp[24], mp[24], cpus[256];
+	json_t *o;
+
+	if (f) {
+		if (fscanf(f, "%lld", &rva) != 1)
+			rva = -1;
+		fclose(f);
+	}
+	snprintf(st, sizeof(st), "0x%" PRIxPTR, (uintptr_t)&local);
+	snprintf(hp, sizeof(hp), "0x%" PRIxPTR, (uintptr_t)heap);
+	snprintf(mp, sizeof(mp), "0x%" PRIxPTR, map == MAP_FAILED ? (uintptr_t)0 : (uintptr_t)map);
+	cpus_allowed(cpus, sizeof(cpus));
+	o = json_pack("{s:I, s:b, s:I, s:b, s:s, s:s, s:s, s:s}", "pid", (json_int_t)getpid(),
+		      "aslr", pers >= 0 && !(pers & ADDR_NO_RANDOMIZE) && rva != 0,
+		      "randomize_va_space", (json_int_t)rva,
+		      "addr_no_randomize", pers >= 0 && (pers & ADDR_NO_RANDOMIZE),
+		      "addr_stack", st, "addr_heap", hp, "addr_mmap", mp, "cpus_allowed", cpus);
+	free(heap);
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	return o;
+}
+
 void fpl_session_init(struct fpl_session *s, const char *cmd)
 {
 	memset(s, 0, sizeof(*s));
@@ -78,7 +139,10 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
-	      "  -q                no self-check lines or progress on stderr\n", f);
+	      "  -q                no self-check lines or progress on stderr\n"
+	      "  --runs N          N runs, each a freshly executed process, into one result\n"
+	      "                    (the unit fpulab compare tests); 1: this process only\n"
+	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n", f);
 }
 
 /* Value of an option given as "--name value" or "--name=value". */
@@ -186,6 +250,7 @@ int fpl_session_start(struct fpl_session *s)
 	s->result = fpl_result_new();
 	if (!s->cpu || !s->result)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+	json_object_set_new(s->result->host, "process", process_json());
 	fpl_cpu_read(s->cpu);
 	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
 	if (err)
@@ -194,7 +259,7 @@ int fpl_session_start(struct fpl_session *s)
 	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
 	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
-	    json_object_update(s->result->host, host)) {
+	    json_object_update_missing(s->result->host, host)) {
 		json_decref(host);
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}

@@ -7,6 +7,7 @@
 
 #include "fpulab/stats.h"
 #include "fpucmd.h"
+#include "runs.h"
 
 static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, char **argv,
 		 struct fpl_optval *opts, size_t *nopts)
@@ -61,7 +62,7 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 	return rc;
 }
 
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
 	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
@@ -92,6 +93,17 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 		free((char *)opts[k].name);
 	free(opts);
 	return rc;
+}
+
+/* --runs N: N fresh processes of this command (runs.c); without it or with 1: this one. */
+int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+{
+	struct fpl_runs_opt o;
+	int rc = fpl_runs_take(cmd->bench, &argc, argv, &o);
+
+	if (rc)
+		return rc;
+	return o.n > 1 ? fpl_runs_main(cmd->bench, argc, argv, &o) : fpucmd_once(cmd, argc, argv);
 }
 
 const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char *name)
