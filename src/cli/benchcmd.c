@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fpulab/host.h"
@@ -239,12 +240,45 @@ out:
 	return err;
 }
 
+const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
+				 size_t n)
+{
+	struct stat st;
+
+	if (!s->out_path)
+		return NULL;
+	/* A good file from an earlier run is kept: the partial one goes beside it. */
+	if (interrupted && !stat(s->out_path, &st) && S_ISREG(st.st_mode) &&
+	    snprintf(buf, n, "%s.interrupted", s->out_path) < (int)n)
+		return buf;
+	return s->out_path;
+}
+
+/* Interrupted: a signal came, and not every benchmark finished. */
+static bool interrupted(const struct fpl_session *s, int rc)
+{
+	return *s->stop && rc != FPL_EXIT_OK && rc != FPL_EXIT_UNSUPPORTED;
+}
+
 int fpl_session_start(struct fpl_session *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct fpl_diag diag = { "" };
 	json_t *host = NULL;
 	int err;
+
+	/* A path that cannot be written is found now, not after the measurement. */
+	if (s->out_path) {
+		int rc = fpl_cli_check_out_path(s->cmd, s->out_path);
+
+		if (rc)
+			return rc;
+	}
+	/* From here an ending signal stops the measurement and keeps what was taken. */
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaction(fpl_cli_end_sigs[i], &sa, NULL);
 
 	s->cpu = malloc(sizeof(*s->cpu));
 	s->result = fpl_result_new();
@@ -279,10 +313,6 @@ int fpl_session_start(struct fpl_session *s)
 		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
 	}
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	return FPL_EXIT_OK;
 }
 
@@ -379,8 +409,10 @@ static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
 }
 
-static int emit_all(struct fpl_session *s)
+static int emit_all(struct fpl_session *s, bool intr)
 {
+	char alt[4096];
+	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
 	struct fpl_diag diag = { "" };
 	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
 	/*
@@ -390,11 +422,21 @@ static int emit_all(struct fpl_session *s)
 	 */
 	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (s->out_path && file_fmt == FPL_FMT_TABLE && !s->print_table) {
-		if (fpl_write_file_atomic(s->out_path, table_cb, &ta, &diag))
+	if (path) {
+		sigset_t old;
+		int err;
+
+		fpl_cli_hold_signals(&old);
+		if (file_fmt == FPL_FMT_TABLE && !s->print_table)
+			err = fpl_write_file_atomic(path, table_cb, &ta, &diag);
+		else
+			err = fpl_emit_file(s->result, file_fmt, path, &diag);
+		fpl_cli_release_signals(&old);
+		if (err)
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-	} else if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag)) {
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+		if (path != s->out_path)
+			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
+				"%s\n", s->cmd, s->out_path, path);
 	}
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
@@ -415,29 +457,38 @@ static int emit_all(struct fpl_session *s)
 	return FPL_EXIT_OK;
 }
 
+void fpl_session_clock_end(struct fpl_session *s)
+{
+	struct fpl_selfcheck end;
+	json_t *cj;
+	bool have_end;
+
+	fpl_clock_finish(s->clock);
+	if (s->clock->suspect)
+		fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
+				"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
+				s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
+				FPL_CLOCK_DRIFT_MAX_PCT);
+	cj = fpl_clock_json(s->clock);
+	/* Again at the end: contention that came during the run shows here. */
+	have_end = !fpl_selfcheck_run(s->clock, &end);
+	if (have_end && !end.ok)
+		fpl_result_warn(s->result, "at the end: %s", end.text);
+	note_load(s, "loadavg_end");
+	if (cj) {
+		json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+		if (have_end)
+			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
+	}
+	json_object_set_new(s->result->host, "clock", cj);
+}
+
 int fpl_session_end(struct fpl_session *s, int rc)
 {
 	if (s->clock && s->result) {
-		fpl_clock_finish(s->clock);
-		if (s->clock->suspect)
-			fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
-					"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
-					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
-					FPL_CLOCK_DRIFT_MAX_PCT);
-		json_t *cj = fpl_clock_json(s->clock);
-		struct fpl_selfcheck end;
-
-		/* Again at the end: contention that came during the run shows here. */
-		if (!fpl_selfcheck_run(s->clock, &end) && !end.ok)
-			fpl_result_warn(s->result, "at the end: %s", end.text);
-		note_load(s, "loadavg_end");
-		if (cj) {
-			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
-			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
-		}
-		json_object_set_new(s->result->host, "clock", cj);
+		fpl_session_clock_end(s);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
-			int e = emit_all(s);
+			int e = emit_all(s, interrupted(s, rc));
 
 			if (e)
 				rc = e;
