@@ -58,12 +58,6 @@ static void say(const struct fpl_session *s, const char *text)
 	fflush(stderr);
 }
 
-static double median_of(const struct fpl_metric *m)
-{
-	struct fpl_summary s;
-
-	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
-}
 
 /* The context-switch cases: state init, then each wider state the CPU has. */
 struct ctx_case {
@@ -92,7 +86,7 @@ static int rfbm_ctx_round(struct fpl_session *s, struct ctx_case *cc, size_t nc,
 		} else if (rc) {
 			return rc;
 		} else {
-			double ns = median_of(fpl_run_find_metric(s->result->runs[from], "switch"));
+			double ns = fpl_metric_median(fpl_run_find_metric(s->result->runs[from], "switch"));
 
 			c->v[c->n++] = 1e9 / ns;
 		}
@@ -139,8 +133,8 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 			 json_string_value(json_object_get(last->params, "rfbm_with")));
 		snprintf(xc[k].without, sizeof(xc[k].without), "%s",
 			 json_string_value(json_object_get(last->params, "rfbm_without")));
-		xc[k].v[0][xc[k].n] = median_of(fpl_run_find_metric(last, "without_cycles"));
-		xc[k].v[1][xc[k].n] = median_of(fpl_run_find_metric(last, "with_cycles"));
+		xc[k].v[0][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "without_cycles"));
+		xc[k].v[1][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "with_cycles"));
 		xc[k].n++;
 	}
 	return move_runs(NULL, s->result, from) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
