@@ -412,8 +412,9 @@ static char *parse_text(const char *text, int *code)
 
 /*
  * The ctxsw A/B job through run with the stand-in lib (debug.sh, env.sh,
- * reproduce-log.sh: die, has_cmd, cmd_path, log_cmd) and parse: the golden
- * names, or (a CPU without AVX-512) a skipped run and none.
+ * reproduce-log.sh: die, has_cmd, cmd_path, log_cmd) and parse, three runs
+ * (fpulab run --runs): the golden names once each, or (a CPU without
+ * AVX-512) a skipped run and none.
  */
 static void run_ctxsw_ab_standin(void **state)
 {
@@ -422,9 +423,10 @@ static void run_ctxsw_ab_standin(void **state)
 
 	if (!have_ruby())
 		skip();
-	code = lkp_run(STANDIN, "benchmark=ctxsw state=init,avx512 budget=0.2", &out, &repro);
+	code = lkp_run(STANDIN, "benchmark=ctxsw state=init,avx512 runs=3 budget=0.3", &out, &repro);
 	assert_int_equal(code, 0);
-	assert_non_null(strstr(repro, " run ctxsw --ab init,avx512 --budget 0.2 --json -q"));
+	assert_non_null(strstr(repro, " run ctxsw --ab init,avx512 --runs 3 --budget 0.3 --json -q"));
+	assert_non_null(strstr(out, "\"run_index\": 3"));
 	stats = parse_text(out, &code);
 	assert_int_equal(code, 0);
 	keys = keys_of(stats);
