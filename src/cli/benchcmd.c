@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "fpulab/host.h"
+#include "fpulab/kernelview.h"
+#include "fpulab/ktrace.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
@@ -26,6 +28,60 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/*
+ * The tracefs instance is removed by fpl_session_end(), which SIGINT and
+ * SIGTERM reach too (they only set stop_flag). An exit() on another path
+ * still removes it here.
+ */
+static struct fpl_ktrace *ktrace_open;
+
+static void ktrace_atexit(void)
+{
+	fpl_ktrace_remove_instance(ktrace_open);
+}
+
+static void ktrace_start(struct fpl_session *s)
+{
+	static bool hooked;
+	struct fpl_diag diag = { "" };
+
+	if (!s->kernel_trace)
+		return;
+	if (fpl_ktrace_open(&s->ktrace, &diag)) {
+		snprintf(s->ktrace_skip, sizeof(s->ktrace_skip), "%s", diag.msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: --kernel-trace skipped: %s\n", s->cmd, diag.msg);
+		return;
+	}
+	ktrace_open = s->ktrace;
+	if (!hooked && !atexit(ktrace_atexit))
+		hooked = true;
+	if (!s->quiet)
+		fprintf(stderr, "fpulab %s: kernel trace: %s (trace_clock %s)\n", s->cmd,
+			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
+}
+
+static void ktrace_stop(struct fpl_session *s)
+{
+	fpl_ktrace_close(s->ktrace);
+	s->ktrace = NULL;
+	ktrace_open = NULL;
+}
+
+/* Every run this benchmark added gets a kernel object: the pass it traced, or why not. */
+static void ktrace_mark_runs(struct fpl_session *s, size_t first)
+{
+	for (size_t i = first; s->kernel_trace && i < s->result->nruns; i++) {
+		struct fpl_run *run = s->result->runs[i];
+
+		if (run->skipped || fpl_run_obs_get(run, "kernel"))
+			continue;
+		fpl_run_obs_json(run, "kernel", json_pack("{s:s, s:s}", "status", "skipped",
+							  "reason", s->ktrace ? "this benchmark has no "
+							  "traced pass" : s->ktrace_skip));
+	}
 }
 
 /* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
@@ -140,6 +196,8 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
+	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
+	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
 	      "  -q                no self-check lines or progress on stderr\n"
 	      "  --runs N          N runs, each a freshly executed process, into one result\n"
 	      "                    (the unit fpulab compare tests); 1: this process only\n"
@@ -171,6 +229,8 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 		s->quiet = true;
 	} else if (IS("--quick") && !eq) {
 		s->quick = true;
+	} else if (IS("--kernel-trace") && !eq) {
+		s->kernel_trace = true;
 	} else if (IS("-o") || IS("--output")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || !*v)
@@ -313,6 +373,7 @@ int fpl_session_start(struct fpl_session *s)
 		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
 	}
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	ktrace_start(s);
 	return FPL_EXIT_OK;
 }
 
@@ -330,7 +391,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
-		.progress_arg = s->progress_arg, .stop = s->stop,
+		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
@@ -347,6 +408,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	}
 	nruns = s->result->nruns;
 	err = b->run(&env, s->result);
+	ktrace_mark_runs(s, nruns);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	if (err == -EINTR || *s->stop) {
@@ -485,6 +547,8 @@ void fpl_session_clock_end(struct fpl_session *s)
 
 int fpl_session_end(struct fpl_session *s, int rc)
 {
+	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
+	ktrace_stop(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
@@ -492,6 +556,9 @@ int fpl_session_end(struct fpl_session *s, int rc)
 
 			if (e)
 				rc = e;
+			else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
+				 !(s->out_path && s->quiet && !s->format_given))
+				fpl_table_kernel(s->result, stdout);
 		}
 		print_warnings(s);
 	}

@@ -95,6 +95,7 @@ struct fpl_session {
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
 	enum fpl_units units;		/* --units: what the table shows of cycles/tsc/ns */
+	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
 	/* The same from the report layer, with the table options (xsave); NULL: generic. */
@@ -106,6 +107,8 @@ struct fpl_session {
 	struct fpl_selfcheck selfcheck;
 	bool progress_tty;
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	struct fpl_ktrace *ktrace;	/* open from start to end with --kernel-trace */
+	char ktrace_skip[512];		/* why not, when it could not be opened */
 	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
