@@ -530,5 +530,6 @@ const struct fpl_bench fpl_bench_section = {
 	.name = "section",
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
+	.check = fpl_section_check,
 	.run = section_run,
 };

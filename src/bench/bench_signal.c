@@ -255,6 +255,25 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 			     fi->frame_bytes, min);
 }
 
+/* What was wrong, in values and in words: components missing from the frame or extra in it. */
+static void verify_warn(struct fpl_run *run, const struct sigctx *s, uint64_t mask,
+			uint64_t others)
+{
+	uint64_t claimed = mask & ~FPL_XFEATURE_MASK_FPSSE;
+	char names[160], w1[400], w2[400], xin[480] = "";
+
+	if (s->live.xinuse && s->checks && ((mask & ~s->xin_and) || (s->xin_and & others)))
+		snprintf(xin, sizeof(xin), "; XINUSE after sigreturn and 0x%" PRIx64 ", or 0x%"
+			 PRIx64 "%s", s->xin_and, s->xin_or,
+			 fpl_live_diff_words(mask & ~s->xin_and, s->xin_and & others, w2,
+					     sizeof(w2)));
+	fpl_run_warn(run, "state 0x%" PRIx64 " (%s) not seen live in every signal frame: "
+		     "XSTATE_BV and 0x%" PRIx64 ", or 0x%" PRIx64 "%s%s",
+		     mask, fpl_xfeature_mask_names(mask, names, sizeof(names)), hs.bv_and,
+		     hs.bv_or, fpl_live_diff_words(claimed & ~hs.bv_and, hs.bv_and & others, w1,
+						   sizeof(w1)), xin);
+}
+
 /* The frame's XSTATE_BV (every signal) and XINUSE after sigreturn (every sample). */
 static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 {
@@ -280,8 +299,7 @@ static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 	}
 	fpl_run_obs_str(run, "state_verified", ok ? "yes" : "NO");
 	if (!ok)
-		fpl_run_warn(run, "state 0x%" PRIx64 " not seen live in every signal frame "
-			     "(XSTATE_BV %s)", mask, buf);
+		verify_warn(run, s, mask, others);
 }
 
 struct sig_metrics {
