@@ -413,6 +413,40 @@ static void test_live_instance_removed(void **state)
 	assert_int_equal(fpl_ktrace_list_instances(root, "fpulab-", list, sizeof(list)), 0);
 }
 
+/* info: the kernel's view is always there, read or with the reason; with the trace, our xcomp_bv. */
+static void test_info_kernel_view(void **state)
+{
+	static const char *const st[] = { "read", "unreadable", "absent", "malformed", NULL };
+	char why[200], *out, *err;
+	const char *root = live_root(why, sizeof(why)), *s;
+	json_t *doc, *v, *t;
+	bool known = false;
+
+	(void)state;
+	assert_int_equal(fplrun("", root ? "info --json --kernel-trace" : "info --json", &out,
+				&err), 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	v = json_object_get(json_object_get(doc, "host"), "kernel_view");
+	s = json_string_value(json_object_get(json_object_get(v, "dmesg"), "status"));
+	assert_non_null(s);
+	for (int i = 0; st[i]; i++)
+		known = known || !strcmp(s, st[i]);
+	assert_true(known);
+	/* Read: fpulab's CPUID layout must be the kernel's (both describe this machine). */
+	if (!strcmp(s, "read"))
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "dmesg"),
+								     "mismatches")), 0);
+	if (root) {
+		t = json_object_get(v, "own_task");
+		assert_string_equal(json_string_value(json_object_get(t, "status")), "traced");
+		assert_true(json_array_size(json_object_get(t, "xcomp_bv")) >= 1);
+	}
+	json_decref(doc);
+	free(out);
+	free(err);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -472,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_skip_without_tracefs),
 		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),
+		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
 	};
 
