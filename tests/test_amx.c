@@ -141,7 +141,7 @@ static void test_masks_from_dump(void **state)
 	assert_int_equal(m.permitted, 0x200e7);
 	assert_int_equal(m.active, 0x200e7);
 	assert_int_not_equal(m.perm_err, 0);
-	assert_string_equal(m.active_from, "snapshot");
+	assert_non_null(strstr(m.active_from, "dump"));
 	assert_int_equal(fpl_xstate_size_std(xs, m.active), 2816);
 	assert_int_equal(fpl_xstate_size_compacted(xs, m.active), 2496);
 	assert_int_equal(fpl_xstate_size_std(xs, m.xcr0), 11008);
