@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Feature predicates shared by the kernel tables: one reason string per missing feature. */
-#include "kernels/kernel_feat.h"
+#include "kernels/feat.h"
 
 bool fpl_kernel_always(const struct fpl_cpu *cpu, const char **why)
 {

@@ -14,12 +14,6 @@ static int conf_ok(double conf)
 	return conf > 0 && conf < 100;
 }
 
-size_t fpl_trim_count(size_t n, double trim)
-{
-	/* n * trim first: exact for whole percentages, so 10% of 10 is 1, not 0.999... */
-	return (size_t)floor((double)n * trim / 100.0);
-}
-
 /*
  * Student's t quantile and tail. Values near DBL_MAX make the variances inf
  * and df NaN or inf, and GSL then fails through its error handler, whose

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: timed loops for the XSAVE family and its neighbours, each one asm block. */
-#include "xsave_internal.h"
+#include "internal.h"
 
 /*
  * Every restore may change any vector, opmask or x87 register. In a baseline
@@ -13,7 +13,7 @@
 	"xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", \
 	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "fpsr"
 
-#define REEST	XCR0 "xrstor64 (%[s])\n\t" RFBM
+#define REEST	ASM_LOAD_SETUP_RFBM "xrstor64 (%[s])\n\t" ASM_LOAD_RFBM
 
 #define XS_LOOP(fname, pre, body) XS_LOOP_DEF(__attribute__((noinline)), fname, pre, body)
 
@@ -21,19 +21,20 @@ XS_LOOP(fpl_xs_fxsave_tp, "", "fxsave64 (%[b])\n\t")
 XS_LOOP(fpl_xs_fxsave_lat, "", REEST "fxsave64 (%[b])\n\t")
 XS_LOOP(fpl_xs_fxrstor_tp, "", "fxrstor64 (%[b])\n\t")
 XS_LOOP(fpl_xs_fxrstor_lat, "", REEST "fxrstor64 (%[b])\n\t")
-XS_LOOP(fpl_xs_xsave_tp, RFBM, "xsave64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsave_tp, ASM_LOAD_RFBM, "xsave64 (%[b])\n\t")
 XS_LOOP(fpl_xs_xsave_lat, "", REEST "xsave64 (%[b])\n\t")
-XS_LOOP(fpl_xs_xsaveopt_tp, RFBM, "xsaveopt64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsaveopt_tp, ASM_LOAD_RFBM, "xsaveopt64 (%[b])\n\t")
 XS_LOOP(fpl_xs_xsaveopt_lat, "", REEST "xsaveopt64 (%[b])\n\t")
-XS_LOOP(fpl_xs_xsavec_tp, RFBM, "xsavec64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsavec_tp, ASM_LOAD_RFBM, "xsavec64 (%[b])\n\t")
 XS_LOOP(fpl_xs_xsavec_lat, "", REEST "xsavec64 (%[b])\n\t")
-XS_LOOP(fpl_xs_xrstor_tp, RFBM, "xrstor64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xrstor_tp, ASM_LOAD_RFBM, "xrstor64 (%[b])\n\t")
 XS_LOOP(fpl_xs_xrstor_lat, "", REEST "xrstor64 (%[b])\n\t")
 /* The re-establishing XRSTOR alone, with the same register moves. */
 XS_LOOP(fpl_xs_reest_only, "", REEST)
 /* Restore from the save target itself: what XSAVEOPT's modified optimisation tracks. */
-XS_LOOP(fpl_xs_xsaveopt_unmod_lat, "", XCR0 "xrstor64 (%[b])\n\t" RFBM "xsaveopt64 (%[b])\n\t")
-XS_LOOP(fpl_xs_xsaveopt_unmod_lat0, "", XCR0 "xrstor64 (%[b])\n\t" RFBM)
+XS_LOOP(fpl_xs_xsaveopt_unmod_lat, "",
+	ASM_LOAD_SETUP_RFBM "xrstor64 (%[b])\n\t" ASM_LOAD_RFBM "xsaveopt64 (%[b])\n\t")
+XS_LOOP(fpl_xs_xsaveopt_unmod_lat0, "", ASM_LOAD_SETUP_RFBM "xrstor64 (%[b])\n\t" ASM_LOAD_RFBM)
 
 const fpl_xs_loop_fn fpl_xs_tp[XS_OP_NR] = {
 	[XS_FXSAVE] = fpl_xs_fxsave_tp, [XS_FXRSTOR] = fpl_xs_fxrstor_tp, [XS_XSAVE] = fpl_xs_xsave_tp,
@@ -152,7 +153,12 @@ uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 	if (c->xgetbv1) {
 		c->xinuse_seen = x;
 		c->checks++;
-		c->bad += (x & c->permitted) != c->expect;
+		if ((x & c->permitted) != c->expect) {
+			c->bad++;
+			c->bad_last = x & c->permitted;
+			c->bad_extra |= x & c->permitted & ~c->expect;
+			c->bad_missing |= c->expect & ~x;
+		}
 	}
 	return c->body(&c->loop, reps);
 }

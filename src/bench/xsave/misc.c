@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsave_bench.h"
+#include "bench.h"
 
 struct misc_cell {
 	enum fpl_xs_misc m;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: XSAVEOPT after a write to an AVX-512 component. Run only with AVX-512 state enabled. */
-#include "xsave_internal.h"
+#include "internal.h"
 
 /* Built with AVX-512: gcc may keep values in k registers, so the restores name them all. */
 #define XS_CLOBBERS "memory", "cc", "rax", "rdx", \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Feature predicates shared by the kernel tables (xor.c, chacha20.c). */
-#ifndef FPULAB_KERNELS_KERNEL_FEAT_H
-#define FPULAB_KERNELS_KERNEL_FEAT_H
+#ifndef FPULAB_KERNELS_FEAT_H
+#define FPULAB_KERNELS_FEAT_H
 
 #include <stdbool.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: the AVX loops (VZEROUPPER, VZEROALL, XSAVEOPT after a YMM write). Run only with AVX. */
-#include "xsave_internal.h"
+#include "internal.h"
 
 #define YMM_CLOBBERS "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", \
 	"xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"

@@ -10,7 +10,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "fpulab/stats.h"
-#include "xsave_bench.h"
+#include "bench.h"
 
 /*
  * The user-space analogue of the RFBM[12] question in the CET series: the
@@ -133,7 +133,7 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 	c->body = fpl_xs_tp[op];
 	c->loop = (struct fpl_xs_loop){ .buf = op == XS_XRSTOR_C ? cimg : fpl_xs_alloc(x), .state = img,
 				    .lo = (uint32_t)rfbm, .hi = (uint32_t)(rfbm >> 32),
-				    .xlo = (uint32_t)permitted, .xhi = (uint32_t)(permitted >> 32) };
+				    .slo = (uint32_t)permitted, .shi = (uint32_t)(permitted >> 32) };
 	if (!c->loop.buf)
 		return -ENOMEM;
 	*v = (struct fpl_variant){ .name = prefix, .timed = fpl_xs_cell_timed, .arg = c,

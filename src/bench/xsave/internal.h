@@ -12,14 +12,14 @@
 /*
  * What one loop needs: the buffer the instruction works on (the save
  * target, or the image restored), the image that re-establishes the state
- * (latency method), the RFBM of the instruction and XCR0 for the
- * re-establishing XRSTOR.
+ * (latency method), the RFBM of the instruction and the mask of the
+ * re-establishing XRSTOR (every component this task may have live).
  */
 struct fpl_xs_loop {
 	void *buf;
 	const void *state;
 	uint32_t lo, hi;	/* RFBM */
-	uint32_t xlo, xhi;	/* XCR0 */
+	uint32_t slo, shi;	/* set-up XRSTOR's RFBM */
 };
 
 typedef uint64_t (*fpl_xs_loop_fn)(const struct fpl_xs_loop *l, uint64_t reps);
@@ -30,7 +30,7 @@ enum fpl_xs_op {
 	XS_OP_NR
 };
 
-/* The loops of src/bench/xsave_loops.c, by op; NULL where there is none. */
+/* The loops of loops.c, by op; NULL where there is none. */
 extern const fpl_xs_loop_fn fpl_xs_tp[XS_OP_NR], fpl_xs_lat[XS_OP_NR], fpl_xs_lat0[XS_OP_NR];
 /* XSAVEOPT with nothing modified since XRSTOR from the same buffer. */
 uint64_t fpl_xs_xsaveopt_unmod_lat(const struct fpl_xs_loop *l, uint64_t reps);
@@ -54,7 +54,7 @@ enum fpl_xs_misc {
 	XS_XGETBV1, XS_VZEROUPPER, XS_VZEROALL, XS_VZEROUPPER_DIRTY, XS_MISC_NR
 };
 uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps);
-/* The AVX ones (xsave_loops_avx.c); lat0 is the dirtying alone. */
+/* The AVX ones (loops_avx.c); lat0 is the dirtying alone. */
 uint64_t fpl_xs_vzeroupper_tp(void *buf, uint64_t reps);
 uint64_t fpl_xs_vzeroall_tp(void *buf, uint64_t reps);
 uint64_t fpl_xs_vzeroupper_dirty(void *buf, uint64_t reps);
@@ -76,9 +76,13 @@ struct fpl_xs_cell {
 	uint64_t expect;		/* XINUSE & permitted expected after set-up */
 	uint64_t xinuse_seen;
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
+	uint64_t bad_last;		/* XINUSE & xcr0 at the last set-up that did not match */
+	uint64_t bad_extra, bad_missing;	/* OR over those: in use unclaimed, claimed in init */
 };
 
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps);
+/* The warning for a cell whose set-up did not match (c->bad): values and component names. */
+void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last);
 uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
 
 /*
@@ -87,8 +91,9 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
  * XS_LOOP_DEF defines XS_CLOBBERS first: which vector and opmask registers
  * it may name depends on the ISA flags that file is built with.
  */
-#define RFBM	"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
-#define XCR0	"mov %k[xlo], %%eax\n\tmov %k[xhi], %%edx\n\t"
+/* asm fragments: EDX:EAX = the instruction's RFBM, or the set-up XRSTOR's. */
+#define ASM_LOAD_RFBM		"mov %k[lo], %%eax\n\tmov %k[hi], %%edx\n\t"
+#define ASM_LOAD_SETUP_RFBM	"mov %k[slo], %%eax\n\tmov %k[shi], %%edx\n\t"
 
 #define XS_LOOP_DEF(linkage, fname, pre, body)						\
 	linkage uint64_t fname(const struct fpl_xs_loop *l, uint64_t reps)		\
@@ -101,7 +106,7 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
 		__asm__ volatile(pre "1:\n\t" body "dec %[n]\n\tjnz 1b"			\
 				 : [n] "+r"(n)						\
 				 : [b] "r"(l->buf), [s] "r"(l->state), [lo] "r"(l->lo),	\
-				   [hi] "r"(l->hi), [xlo] "r"(l->xlo), [xhi] "r"(l->xhi)	\
+				   [hi] "r"(l->hi), [slo] "r"(l->slo), [shi] "r"(l->shi)	\
 				 : XS_CLOBBERS);						\
 		t1 = fpl_tsc_end();							\
 		return t1 - t0;								\
@@ -113,8 +118,9 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
  * without the XSAVEOPT, whose difference removes the set-up.
  */
 #define XS_MODIFY(name, modify)								\
-	XS_LOOP(name##_tp, RFBM, modify "xsaveopt64 (%[b])\n\t")			\
-	XS_LOOP(name##_lat, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM "xsaveopt64 (%[b])\n\t") \
-	XS_LOOP(name##_lat0, "", XCR0 "xrstor64 (%[b])\n\t" modify RFBM)
+	XS_LOOP(name##_tp, ASM_LOAD_RFBM, modify "xsaveopt64 (%[b])\n\t")		\
+	XS_LOOP(name##_lat, "", ASM_LOAD_SETUP_RFBM "xrstor64 (%[b])\n\t" modify		\
+		ASM_LOAD_RFBM "xsaveopt64 (%[b])\n\t")					\
+	XS_LOOP(name##_lat0, "", ASM_LOAD_SETUP_RFBM "xrstor64 (%[b])\n\t" modify ASM_LOAD_RFBM)
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef FPULAB_XSAVE_BENCH_H
 #define FPULAB_XSAVE_BENCH_H
 
-#include "xsave_internal.h"
+#include "internal.h"
 
 struct fpl_xs_bench {
 	const struct fpl_bench_env *env;
