@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -380,6 +381,45 @@ static void test_amx_dump_masks(void **state)
 	json_decref(h);
 }
 
+/*
+ * --amx and an option naming tiles ask the kernel once and record the
+ * answer: granted where AMX exists, a warning naming the reason elsewhere.
+ */
+static void test_amx_permission_recorded(void **state)
+{
+	static const char *const args[] = {
+		"xsave --part matrix --mask x87 --budget 0.05 -q --json --amx",
+		"xsave --part matrix --mask x87,tilecfg --budget 0.05 -q --json",
+		"--amx xsave --part matrix --mask x87 --budget 0.05 -q --json",
+	};
+	static const char *const by[] = { "--amx", "--mask x87,tilecfg", "--amx" };
+
+	for (unsigned i = 0; i < 3; i++) {
+		json_t *h = run_json(args[i]);
+		json_t *p = json_object_get(h, "amx_permission");
+		bool amx = json_is_true(json_object_get(json_object_get(h, "amx"), "supported"));
+
+		assert_true(json_is_true(json_object_get(p, "requested")));
+		assert_string_equal(str(p, "by"), by[i]);
+		assert_int_equal(json_is_true(json_object_get(p, "granted")), amx);
+		if (amx)
+			assert_string_equal(str(json_object_get(h, "masks"), "permitted"),
+					    str(json_object_get(h, "masks"), "xcr0"));
+		else
+			assert_string_equal(str(p, "permitted_after"), str(p, "permitted_before"));
+		assert_non_null(json_object_get(h, "masks_end"));
+		json_decref(h);
+	}
+	/* Nothing named: not asked. */
+	{
+		json_t *h = run_json("xsave --part matrix --mask x87 --budget 0.05 -q --json");
+
+		assert_false(json_is_true(json_object_get(json_object_get(h, "amx_permission"),
+							  "requested")));
+		json_decref(h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_host_json_library),
 		cmocka_unit_test(test_no_xsave_xcr0_not_known),
 		cmocka_unit_test(test_amx_dump_masks),
+		cmocka_unit_test(test_amx_permission_recorded),
 	};
 
 	return cmocka_run_group_tests_name("info", tests, NULL, NULL);
