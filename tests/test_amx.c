@@ -507,6 +507,72 @@ static void test_sigframe_task_mask(void **state)
 	free(d);
 }
 
+/*
+ * The running CPU made to look like one with an XFD component, as far as
+ * fpulab's tables go: the AMX paths that must never execute an instruction
+ * without permission are checked here on any CPU. Nothing AMX runs: the
+ * kernel's ARCH_GET_XCOMP_PERM has no tile data, so every tile load is
+ * refused before it is tried.
+ */
+static void test_fake_xfd_paths(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_xstate xs, fake;
+	struct fpl_xstate_masks m;
+	struct fpl_diag diag = { "" };
+	uint64_t before = 0, after = 0;
+
+	assert_non_null(cpu);
+	fpl_cpu_read(cpu);
+	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
+	if (fpl_amx_supported(&xs, NULL) || !xs.xsave) {
+		free(cpu);
+		skip();	/* a real AMX CPU: test_xstate's test_amx_permitted covers it */
+	}
+	/* Tile state that the kernel does not permit (it does not know it). */
+	fake = xs;
+	fake.xcr0 |= FPL_XFEATURE_MASK_XTILE;
+	fake.comp[FPL_XFEATURE_XTILE_CFG] = (struct fpl_xcomp){ true, false, true, false, 64, 2752 };
+	fake.comp[FPL_XFEATURE_XTILE_DATA] = (struct fpl_xcomp){ true, false, true, true, 8192, 2816 };
+	fake.amx = (struct fpl_amx_palette){ .valid = true, .max_palette = 1,
+					     .total_tile_bytes = 8192, .bytes_per_tile = 1024,
+					     .bytes_per_row = 64, .max_names = 8, .max_rows = 16 };
+	assert_int_equal(fpl_xstate_xfd_mask(&fake), FPL_XFEATURE_MASK_XTILE_DATA);
+	assert_int_equal(fpl_xstate_permitted(&fake) & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+	assert_false(fpl_amx_permitted(&fake));
+	assert_int_equal(fpl_regs_set(&fake, FPL_XFEATURE_MASK_XTILE_DATA, 1), -EPERM);
+	assert_int_equal(fpl_regs_set_exact(&fake, FPL_XFEATURE_MASK_XTILE, 1), -EPERM);
+	assert_int_equal(fpl_amx_first_use(&fake, &diag), -EPERM);
+	assert_non_null(strstr(diag.msg, "SIGILL"));
+	/* The kernel refuses: an error with its reason, permitted unchanged. */
+	assert_true(fpl_amx_request_perm(&fake, &before, &after, &diag) < 0);
+	assert_int_equal(before, after);
+	assert_int_equal(after & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+	/* Active without tile data (nothing XFD-armed permitted: no probe needed). */
+	assert_int_equal(fpl_xstate_masks(&fake, &m), 0);
+	assert_int_equal(m.active & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+
+	/*
+	 * A permitted component marked XFD-able (Hi16_ZMM here): active is
+	 * read from XINUSE or from a signal frame, and is all of permitted
+	 * since the kernel never armed it.
+	 */
+	if (xs.xcr0 & FPL_XFEATURE_MASK_Hi16_ZMM) {
+		fake = xs;
+		fake.comp[FPL_XFEATURE_Hi16_ZMM].xfd = true;
+		assert_int_equal(fpl_xstate_masks(&fake, &m), 0);
+		assert_int_equal(m.permitted, xs.xcr0);
+		assert_int_equal(m.active, m.permitted);
+		assert_true(!strcmp(m.active_from, "XINUSE") ||
+			    !strcmp(m.active_from, "signal frame"));
+		if (!strcmp(m.active_from, "signal frame"))
+			assert_int_equal(m.frame_xstate_size, fpl_xstate_size_std(&xs, xs.xcr0));
+		assert_int_equal(fpl_xstate_default_perm(&fake),
+				 xs.xcr0 & ~FPL_XFEATURE_MASK_Hi16_ZMM);
+	}
+	free(cpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_decode_captures),
 		cmocka_unit_test(test_decode_invalid_tilecfg),
 		cmocka_unit_test(test_sigframe_task_mask),
+		cmocka_unit_test(test_fake_xfd_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
