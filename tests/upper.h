@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Test helper: does a SIMD routine return with the upper vector state (YMM, ZMM_Hi256) in init, as the kernel's do? */
+/* Test helper: does a SIMD routine return with YMM and ZMM_Hi256 in init, as the kernel's do? */
 #ifndef FPL_TESTS_UPPER_H
 #define FPL_TESTS_UPPER_H
 
