@@ -478,6 +478,17 @@ static void lazy_table_refuses_negative_cost(void **state)
 	assert_non_null(strstr(why, "section_cycles [-310, -290]"));
 	assert_non_null(strstr(why, "VZEROUPPER"));
 	assert_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	/* inside and outside 0.1% apart: the cause named is the method's resolution */
+	for (int i = 0; i < 7; i++) {
+		fpl_metric_add(r->runs[1]->metrics[0], 46046);
+		fpl_metric_add(r->runs[1]->metrics[1], 46000);
+	}
+	m = fpl_run_add_metric(r->runs[1], "section_cycles", "cycles", "synthetic");
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -9.0, "ci95_lo", -12.0,
+			     "ci95_hi", -7.0);
+	assert_non_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	assert_non_null(strstr(why, "0.10% of a call"));
+	json_object_set_new(m->extra, "ci95_hi", json_real(3.0));
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fpl_repro_lazy_write(r, f, &diag), 0);
 	fclose(f);
