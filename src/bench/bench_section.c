@@ -41,7 +41,7 @@ static const struct fpl_opt section_opts[] = {
 	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
 	  "the user task's state before the call: init, or AVX-512 registers live" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
