@@ -40,7 +40,7 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 		/* Naming tile state asks for AMX permission, as --amx does. */
 		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
 			s->amx = true;
-			snprintf(s->amx_by, sizeof(s->amx_by), "--%s %s", name,
+			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
 				 opts[*nopts - 1].value);
 		}
 	}
