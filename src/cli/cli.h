@@ -100,7 +100,7 @@ struct fpl_session {
 	char amx_by[96];		/* "--amx" or "--mask tiledata" */
 	bool amx_asked;
 	int amx_err;			/* fpl_amx_request_perm(): 0 or -errno */
-	char amx_msg[256];
+	char amx_msg[sizeof(((struct fpl_diag *)0)->msg)];
 	uint64_t amx_perm_before, amx_perm_after;
 	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
