@@ -133,6 +133,15 @@ static inline bool fpl_image_rejected(const struct fpl_image *img)
 	return img->xrstor_faults || img->kernel_rejects;
 }
 
+/* The first FAULT or KERNEL finding (the one that rejects the image; findings[0] if none). */
+static inline const struct fpl_image_finding *fpl_image_first_rejection(const struct fpl_image *img)
+{
+	for (unsigned i = 0; i < img->nfindings; i++)
+		if (img->findings[i].severity != FPL_IMAGE_NOTE)
+			return &img->findings[i];
+	return &img->findings[0];
+}
+
 /*
  * Where component id lies in the image: its offset (standard or compacted by
  * XCOMP_BV), or -1 when the layout has no place for it. fpl_image_component()

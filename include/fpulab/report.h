@@ -9,6 +9,8 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
+#include "fpulab/cpu.h"
+#include "fpulab/image.h"
 #include "fpulab/result.h"
 
 enum fpl_format {
@@ -58,6 +60,16 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
  * table after it. 0 or -EIO.
  */
 int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+
+/*
+ * An XSAVE image decoded by fpl_image_decode (fpulab decode), read from path
+ * and judged for cpu with cfg: the table for people, or one JSON object
+ * (docs/decode.md). 0, -EIO, -ENOMEM.
+ */
+int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
+		     const struct fpl_image_cfg *cfg, const struct fpl_image *img);
+int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
+		    const struct fpl_image_cfg *cfg, const struct fpl_image *img);
 
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);

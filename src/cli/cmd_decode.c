@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "fpulab/image.h"
+#include "fpulab/report.h"
 #include "cli.h"
-#include "decode_print.h"
 
 #define CMD "decode"
 /* Larger than any XSAVE area (AMX's is about 11 KiB) by far; stops reading a wrong file. */
@@ -201,12 +201,12 @@ static int run(const struct decode_opts *o, struct fpl_cpu *cpu, struct fpl_xsta
 		free(buf);
 		return fpl_cli_error(CMD, FPL_EXIT_USAGE, "%s: %s", o->path, diag.msg);
 	}
-	rc = o->json ? fpl_decode_print_json(stdout, o->path, cpu, &cfg, img) :
-		       fpl_decode_print_table(stdout, o->path, cpu, &cfg, img);
-	if (fflush(stdout) || ferror(stdout))
+	rc = o->json ? fpl_json_decode(stdout, o->path, cpu, &cfg, img) :
+		       fpl_table_decode(stdout, o->path, cpu, &cfg, img);
+	if (rc || fflush(stdout) || ferror(stdout))
 		rc = fpl_cli_error(CMD, FPL_EXIT_FAIL, "writing the output failed");
 	if (!rc && fpl_image_rejected(img)) {
-		const struct fpl_image_finding *f = fpl_decode_first_rejection(img);
+		const struct fpl_image_finding *f = fpl_image_first_rejection(img);
 
 		rc = fpl_cli_error(CMD, FPL_EXIT_USAGE, "%s: rejected: %s at byte %zu: %s",
 				   o->path, f->rule, f->offset, f->msg);

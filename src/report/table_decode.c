@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab decode's emitters: the table for people, JSON for machines. */
+/* An XSAVE image decoded (fpulab decode): the table for people, JSON for machines. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,19 +8,11 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
-#include "decode_print.h"
+#include "fpulab/report.h"
 
 static const char *const exc_names[6] = { "IE", "DE", "ZE", "OE", "UE", "PE" };
 static const char *const rc_names[4] = { "nearest", "down", "up", "toward-zero" };
 static const char *const pc_names[4] = { "single", "reserved", "double", "extended" };
-
-const struct fpl_image_finding *fpl_decode_first_rejection(const struct fpl_image *img)
-{
-	for (unsigned i = 0; i < img->nfindings; i++)
-		if (img->findings[i].severity != FPL_IMAGE_NOTE)
-			return &img->findings[i];
-	return &img->findings[0];
-}
 
 static unsigned vec_width(const struct fpl_image *img)
 {
@@ -285,8 +278,8 @@ static void print_tiles(FILE *f, const struct fpl_image *img)
 	}
 }
 
-int fpl_decode_print_table(FILE *f, const char *path, const struct fpl_cpu *cpu,
-			   const struct fpl_image_cfg *cfg, const struct fpl_image *img)
+int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
+		     const struct fpl_image_cfg *cfg, const struct fpl_image *img)
 {
 	char names[256];
 
@@ -446,8 +439,8 @@ static json_t *tiles_json(const struct fpl_image *img)
 	return json_pack("{s:o, s:o}", "tilecfg", cfg, "tiledata", data);
 }
 
-int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
-			  const struct fpl_image_cfg *cfg, const struct fpl_image *img)
+int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
+		    const struct fpl_image_cfg *cfg, const struct fpl_image *img)
 {
 	json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:{s:s, s:s, s:b, s:o, s:o, s:s}, s:o, s:o, "
 			      "s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -469,7 +462,7 @@ int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
 	int rc = 0;
 
 	if (!o)
-		return FPL_EXIT_FAIL;
+		return -ENOMEM;
 	if (img->format == FPL_IMAGE_SIGNAL)
 		json_object_set_new(o, "sw_bytes", json_pack("{s:o, s:I, s:o, s:I, s:b, s:b}",
 			"magic1", hex64(img->sw.magic1), "extended_size",
@@ -480,7 +473,7 @@ int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		json_object_set_new(o, "ptrace_xcr0", hex64(img->ptrace_xcr0));
 	json_object_set_new(o, "amx", tiles_json(img));
 	if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
-		rc = FPL_EXIT_FAIL;
+		rc = -EIO;
 	json_decref(o);
 	return rc;
 }
