@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "fpulab/cpu.h"
 #include "fpulab/ktrace.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
@@ -37,6 +38,13 @@ int fpl_kview_dmesg_check(const struct fpl_kt_dmesg *d, const struct fpl_xstate 
 			  json_t **out);
 /* That check for people, one line per finding. */
 void fpl_kview_dmesg_print(const json_t *check, FILE *f);
+
+/*
+ * The kernel's view for fpulab info: {"dmesg": the boot lines checked (or a
+ * {"status", "reason"} why not), "own_task": with trace, the xcomp_bv of
+ * this task from tracefs (or why not)}. NULL only on ENOMEM.
+ */
+json_t *fpl_kview_info_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs, bool trace);
 
 /*
  * One line for repro rfbm: the xcomp_bv the kernel used for the measured

@@ -12,6 +12,8 @@
 #include "fpulab/cpu.h"
 #include "fpulab/image.h"
 #include "fpulab/result.h"
+#include "fpulab/sysinfo.h"
+#include "fpulab/xstate.h"
 
 enum fpl_format {
 	FPL_FMT_TABLE,	/* per metric: median, IQR, n, unit, method note */
@@ -70,6 +72,14 @@ int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		     const struct fpl_image_cfg *cfg, const struct fpl_image *img);
 int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		    const struct fpl_image_cfg *cfg, const struct fpl_image *img);
+
+/*
+ * fpulab info's table: the CPU, XCR0/XINUSE, XSAVE sizes and instructions,
+ * the three masks, every component, the kernel's ABI facts (si) and its own
+ * view (kview from fpl_kview_info_json, may be NULL). 0 or -EIO.
+ */
+int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
+		   const struct fpl_sysinfo *si, const json_t *kview);
 
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* fpulab info: the kernel's own view, read where it is readable, checked against CPUID. */
+/* The kernel's own view for fpulab info: read where it is readable, checked against CPUID. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fpulab/kernelview.h"
 #include "fpulab/ktrace.h"
-#include "info_kernel.h"
 
 static json_t *status(const char *st, const char *reason)
 {
@@ -56,7 +55,7 @@ static json_t *own_task(void)
 	return o;
 }
 
-json_t *fpl_info_kernel_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs, bool trace)
+json_t *fpl_kview_info_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs, bool trace)
 {
 	json_t *v = json_object();
 
@@ -66,33 +65,4 @@ json_t *fpl_info_kernel_json(const struct fpl_cpu *cpu, const struct fpl_xstate 
 	if (trace)
 		json_object_set_new(v, "own_task", own_task());
 	return v;
-}
-
-void fpl_info_kernel_print(FILE *f, const json_t *view)
-{
-	const json_t *d = json_object_get(view, "dmesg"), *t = json_object_get(view, "own_task");
-	const json_t *x;
-	size_t i;
-
-	if (json_is_object(d) && json_object_get(d, "checks"))
-		fpl_kview_dmesg_print(d, f);
-	else if (json_is_object(d))
-		fprintf(f, "Kernel's view (dmesg x86/fpu): %s: %s\n",
-			json_string_value(json_object_get(d, "status")),
-			json_string_value(json_object_get(d, "reason")));
-	if (!json_is_object(t))
-		return;
-	if (strcmp(json_string_value(json_object_get(t, "status")), "traced")) {
-		fprintf(f, "Kernel's xcomp_bv of this task: %s: %s\n",
-			json_string_value(json_object_get(t, "status")),
-			json_string_value(json_object_get(t, "reason")));
-		return;
-	}
-	json_array_foreach(json_object_get(t, "xcomp_bv"), i, x)
-		fprintf(f, "Kernel's xcomp_bv of this task: %s (RFBM %s: %s; tracefs x86_fpu)\n",
-			json_string_value(json_object_get(x, "value")),
-			json_string_value(json_object_get(x, "rfbm")),
-			json_string_value(json_object_get(x, "components")));
-	if (!json_array_size(json_object_get(t, "xcomp_bv")))
-		fprintf(f, "Kernel's xcomp_bv of this task: no x86_fpu event seen\n");
 }
