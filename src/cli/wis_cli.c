@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* will-it-scale compatible output: testcase, warmup, min/max/total each second, measurement, average. */
+/* will-it-scale compatible front end: its options, its signals, its lines (report/table_wis.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -9,16 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/wislines.h"
 #include "cli.h"
 #include "wis_cli.h"
 
 struct wis_out {
-	enum fpl_wis_case tcase;
 	unsigned opt_s;		/* -s: measured samples, 0 = until killed */
 	bool verbose;
-	int iterations;
-	unsigned long long *prev;
-	unsigned long long total;
 };
 
 static volatile sig_atomic_t wis_stop;
@@ -28,44 +25,6 @@ static void on_signal(int sig)
 {
 	wis_signo = sig;
 	wis_stop = 1;
-}
-
-/* Mirrors will-it-scale's main loop line for line, so that LKP's parser reads it. */
-static int wis_tick(void *arg, unsigned seq, const unsigned long long *counts, unsigned n)
-{
-	struct wis_out *o = arg;
-	unsigned long long sum = 0, min = -1ULL, max = 0;
-
-	if (seq == 0) {
-		printf("testcase:%s\n", fpl_wis_description(o->tcase));
-		printf("warmup\n");
-		fflush(stdout);
-		return 0;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		unsigned long long diff = counts[i] - o->prev[i];
-
-		if (o->verbose)
-			printf("%4u -> %llu\n", i, diff);
-		if (diff < min)
-			min = diff;
-		if (diff > max)
-			max = diff;
-		sum += diff;
-		o->prev[i] = counts[i];
-	}
-	printf("min:%llu max:%llu total:%llu\n", min, max, sum);
-	if (o->iterations == FPL_WIS_WARMUP)
-		printf("measurement\n");
-	if (o->iterations++ > FPL_WIS_WARMUP)
-		o->total += sum;
-	if (o->opt_s && o->iterations > (int)o->opt_s + FPL_WIS_WARMUP) {
-		printf("average:%llu\n", o->total / o->opt_s);
-		fflush(stdout);
-		return 1;
-	}
-	fflush(stdout);
-	return 0;
 }
 
 void fpl_cli_wis_help(const char *prog, FILE *f)
@@ -165,7 +124,8 @@ int fpl_cli_wis_main(const char *cmd, enum fpl_wis_case tcase, int threads, int 
 		     char **argv)
 {
 	struct fpl_wis_cfg cfg = { .tcase = tcase };
-	struct wis_out o = { .tcase = tcase };
+	struct wis_out o = { 0 };
+	struct fpl_wis_lines lines;
 	struct sigaction sa, old_int, old_term;
 	struct fpl_diag diag = { "" };
 	int rc;
@@ -173,18 +133,17 @@ int fpl_cli_wis_main(const char *cmd, enum fpl_wis_case tcase, int threads, int 
 	rc = parse(cmd, threads, argc, argv, &cfg, &o);
 	if (rc)
 		return rc == 1000 ? FPL_EXIT_OK : rc;
-	o.prev = calloc(cfg.tasks, sizeof(*o.prev));
-	if (!o.prev)
+	if (fpl_wis_lines_init(&lines, stdout, tcase, cfg.tasks, o.opt_s, o.verbose))
 		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	/* No SA_RESTART: the one-second sleep must end at once. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	rc = fpl_wis_run(&cfg, wis_tick, &o, &wis_stop, &diag);
+	rc = fpl_wis_run(&cfg, fpl_wis_lines_tick, &lines, &wis_stop, &diag);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	free(o.prev);
+	fpl_wis_lines_free(&lines);
 	fflush(stdout);
 	if (rc == -EINTR) {
 		/* Every task is gone: end the way will-it-scale ends when interrupted. */
