@@ -46,6 +46,50 @@ int fpl_repro_kfpu_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
  */
 int fpl_repro_lazy_write(const struct fpl_result *r, FILE *f, struct fpl_diag *diag);
 
+/* RFBM's context-switch cases: state init, then each wider state the CPU has. */
+struct fpl_repro_ctx_case {
+	const char *state, *label;	/* ctxsw --state, the case's label */
+	double *v;			/* one switches-per-second figure per round */
+	size_t n;
+	bool skip;			/* not on this CPU (or the benchmark said so) */
+};
+
+/* RFBM's XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */
+struct fpl_repro_xs_case {
+	const char *insn, *title;	/* xsave --part rfbm's insn param, the table's words */
+	char comp[40];			/* the component in question, from the runs' params */
+	char with[24], without[24];	/* the two RFBMs */
+	double *v[2];			/* median cycles per round: without, with */
+	size_t n;
+};
+
+/* A ctxsw run's figure for RFBM: 1e9 / its median ns per switch (NaN without samples). */
+double fpl_repro_ctx_value(const struct fpl_run *run);
+
+/*
+ * Take one round's figures from the xsave --part rfbm runs [from, nruns) of
+ * r: per case, the last unskipped run of its insn with a with_cycles
+ * metric gives comp, with, without and one value of each. Cases without
+ * such a run are left as they are.
+ */
+void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repro_xs_case *xc,
+			size_t nx);
+
+/*
+ * The RFBM cases into out (fpl_repro_add_case): one table of the context
+ * switch cases that have figures (budget: seconds per run, for the method),
+ * two cases per xsave case. 0 or -ENOMEM.
+ */
+int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc, size_t nc,
+			 const struct fpl_repro_xs_case *xc, size_t nx, double budget);
+
+/*
+ * The lines on the xcomp_bv the kernel used for the traced runs: whether
+ * CET_S (when cet_s, the CPU has it) and AMX_TILEDATA (when amx) are in
+ * it, or why there is nothing to say.
+ */
+void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool amx, FILE *f);
+
 /* Whether r holds runs of each experiment. */
 bool fpl_repro_has_rfbm(const struct fpl_result *r);
 bool fpl_repro_has_kfpu(const struct fpl_result *r);

@@ -63,6 +63,11 @@ struct fpl_result {
 
 struct fpl_result *fpl_result_new(void);
 void fpl_result_free(struct fpl_result *r);
+/*
+ * Move runs [from, nruns) of src to the end of dst, in order; dst NULL frees
+ * them. src keeps runs [0, from). 0 or -ENOMEM (then src is unchanged).
+ */
+int fpl_result_move_runs(struct fpl_result *dst, struct fpl_result *src, size_t from);
 
 /* NULL on allocation failure. */
 struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench);

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab repro: the three reference experiments of DESIGN.md measured here, as their tables. */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "fpulab/kernelview.h"
 #include "fpulab/repro.h"
 #include "fpulab/xstate.h"
-#include "fpulab/stats.h"
 #include "cli.h"
 #include "ownreport.h"
 
@@ -26,33 +22,6 @@ struct repro {
 	bool cet_s, amx;		/* the components in question on this CPU */
 };
 
-/* Move runs [from, nruns) of src to the end of dst (or free them when dst is NULL). */
-static int move_runs(struct fpl_result *dst, struct fpl_result *src, size_t from)
-{
-	size_t n = src->nruns - from;
-	struct fpl_run **p;
-
-	if (!dst) {
-		struct fpl_result *scratch = fpl_result_new();
-
-		if (!scratch)
-			return -ENOMEM;
-		move_runs(scratch, src, from);
-		fpl_result_free(scratch);
-		return 0;
-	}
-	if (!n)
-		return 0;
-	p = realloc(dst->runs, (dst->nruns + n) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + dst->nruns, src->runs + from, n * sizeof(*p));
-	dst->runs = p;
-	dst->nruns += n;
-	src->nruns = from;
-	return 0;
-}
-
 /* One progress line on a terminal; NULL clears it. */
 static void say(const struct fpl_session *s, const char *text)
 {
@@ -62,23 +31,14 @@ static void say(const struct fpl_session *s, const char *text)
 	fflush(stderr);
 }
 
-
-/* The context-switch cases: state init, then each wider state the CPU has. */
-struct ctx_case {
-	const char *state, *label;
-	double *v;
-	size_t n;
-	bool skip;
-};
-
 /* One context_switch1-style run of every case, in an order that rotates each round. */
-static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s, struct ctx_case *cc, size_t nc,
+static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s, struct fpl_repro_ctx_case *cc, size_t nc,
 			  long round)
 {
 	const struct fpl_bench *b = fpl_bench_find("ctxsw");
 
 	for (size_t j = 0; j < nc; j++) {
-		struct ctx_case *c = &cc[(j + (size_t)round) % nc];
+		struct fpl_repro_ctx_case *c = &cc[(j + (size_t)round) % nc];
 		struct fpl_optval o[] = { { "state", c->state } };
 		size_t from = s->result->nruns;
 		int rc;
@@ -91,31 +51,20 @@ static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s, struct ctx_ca
 		} else if (rc) {
 			return rc;
 		} else {
-			double ns = fpl_metric_median(fpl_run_find_metric(s->result->runs[from], "switch"));
-
-			c->v[c->n++] = 1e9 / ns;
+			c->v[c->n++] = fpl_repro_ctx_value(s->result->runs[from]);
 		}
 		/* The first round's traced runs are kept for the kernel's xcomp_bv line. */
 		if (!round && rp->traced && s->result->nruns > from &&
 		    fpl_run_obs_get(s->result->runs[from], "kernel")) {
-			if (move_runs(rp->traced, s->result, from))
+			if (fpl_result_move_runs(rp->traced, s->result, from))
 				return FPL_EXIT_FAIL;
-		} else if (move_runs(NULL, s->result, from))
+		} else if (fpl_result_move_runs(NULL, s->result, from))
 			return FPL_EXIT_FAIL;
 	}
 	return FPL_EXIT_OK;
 }
 
-/* XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */
-struct xs_case {
-	const char *insn, *title;
-	char comp[40];
-	char with[24], without[24];
-	double *v[2];
-	size_t n;
-};
-
-static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx)
+static int rfbm_xsave_round(struct fpl_session *s, struct fpl_repro_xs_case *xc, size_t nx)
 {
 	const struct fpl_bench *b = fpl_bench_find("xsave");
 	struct fpl_optval o[] = { { "part", "rfbm" } };
@@ -124,78 +73,21 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 
 	if (rc)
 		return rc;
-	for (size_t k = 0; k < nx; k++) {
-		const struct fpl_run *last = NULL;
-
-		for (size_t i = from; i < s->result->nruns; i++) {
-			const struct fpl_run *run = s->result->runs[i];
-			const char *insn = json_string_value(json_object_get(run->params, "insn"));
-
-			if (!run->skipped && insn && !strcmp(insn, xc[k].insn) &&
-			    fpl_run_find_metric(run, "with_cycles"))
-				last = run;
-		}
-		if (!last)
-			continue;
-		snprintf(xc[k].comp, sizeof(xc[k].comp), "%s",
-			 json_string_value(json_object_get(last->params, "component")));
-		snprintf(xc[k].with, sizeof(xc[k].with), "%s",
-			 json_string_value(json_object_get(last->params, "rfbm_with")));
-		snprintf(xc[k].without, sizeof(xc[k].without), "%s",
-			 json_string_value(json_object_get(last->params, "rfbm_without")));
-		xc[k].v[0][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "without_cycles"));
-		xc[k].v[1][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "with_cycles"));
-		xc[k].n++;
-	}
-	return move_runs(NULL, s->result, from) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
-}
-
-static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct xs_case *xc,
-		      size_t nx, double budget)
-{
-	char method[384], label[96], table[160];
-	int err = 0;
-	int k = 1;
-
-	snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU "
-		 "(fpulab ctxsw --state S), %.2g s per run; value: switches per second, 1e9 / the "
-		 "run's median ns per switch (will-it-scale's count / time is the mean: the median "
-		 "resists the host's preemptions)", budget);
-	for (size_t i = 0; i < nc && !err; i++)
-		if (cc[i].n)
-			err =
-			    fpl_repro_add_case(rp->out, "Context switches, context_switch1-style",
-					       k++, cc[i].label, "ops/s", method, cc[i].v, cc[i].n);
-	for (size_t x = 0; x < nx && !err; x++) {
-		if (!xc[x].n)
-			continue;
-		snprintf(table, sizeof(table), "%s with %s in RFBM or not (%s in its init state, "
-			 "the rest of XCR0 live)", xc[x].title, xc[x].comp, xc[x].comp);
-		snprintf(method, sizeof(method), "fpulab xsave --part rfbm: median core cycles of "
-			 "back-to-back %s per run, with and without timed in the same rounds",
-			 xc[x].title);
-		snprintf(label, sizeof(label), "RFBM %s, without %s", xc[x].without, xc[x].comp);
-		err = fpl_repro_add_case(rp->out, table, 1, label, "cycles", method, xc[x].v[0],
-					 xc[x].n);
-		snprintf(label, sizeof(label), "RFBM %s, with %s", xc[x].with, xc[x].comp);
-		if (!err)
-			err = fpl_repro_add_case(rp->out, table, 2, label, "cycles", method,
-						 xc[x].v[1], xc[x].n);
-	}
-	return err ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+	fpl_repro_xs_round(s->result, from, xc, nx);
+	return fpl_result_move_runs(NULL, s->result, from) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 }
 
 static int rfbm(struct repro *rp, struct fpl_session *s)
 {
 	long n = rp->runs ? rp->runs : s->quick ? 5 : 10;
 	double budget = s->budget_s > 0 ? s->budget_s : s->quick ? 0.25 : 0.5;
-	struct ctx_case cc[] = {
+	struct fpl_repro_ctx_case cc[] = {
 		{ "init", "state init", NULL, 0, false },
 		{ "avx", "AVX registers live", NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
 		{ "avx512", "AVX-512 registers live", NULL, 0,
 		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F) },
 	};
-	struct xs_case xc[] = {
+	struct fpl_repro_xs_case xc[] = {
 		{ "xsavec", "XSAVEC", "", "", "", { NULL, NULL }, 0 },
 		{ "xrstor-c", "XRSTOR of a compacted image", "", "", "", { NULL, NULL }, 0 },
 	};
@@ -220,7 +112,8 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 	}
 	say(s, NULL);
 	if (rc == FPL_EXIT_OK || *s->stop)
-		rc = rfbm_cases(rp, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc), budget);
+		rc = fpl_repro_rfbm_cases(rp->out, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc),
+					  budget) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
 		free(cc[i].v);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
@@ -240,7 +133,7 @@ static int kfpu(struct repro *rp, struct fpl_session *s)
 	say(s, "repro kfpu-mask: xor calibrations");
 	rc = fpl_session_run(s, fpl_bench_find("xor"), o, FPL_ARRAY_SIZE(o));
 	say(s, NULL);
-	if (move_runs(rp->out, s->result, from))
+	if (fpl_result_move_runs(rp->out, s->result, from))
 		return FPL_EXIT_FAIL;
 	return rc;
 }
@@ -268,35 +161,9 @@ static int lazy(struct repro *rp, struct fpl_session *s)
 	say(s, "repro lazy-restore: sections inside and outside");
 	rc = fpl_session_run(s, fpl_bench_find("section"), o, FPL_ARRAY_SIZE(o));
 	say(s, NULL);
-	if (move_runs(rp->out, s->result, from))
+	if (fpl_result_move_runs(rp->out, s->result, from))
 		return FPL_EXIT_FAIL;
 	return rc;
-}
-
-/* What the kernel's XSAVES covered for the measured tasks (--kernel-trace). */
-static void kernel_lines(const struct repro *rp, FILE *f)
-{
-	char line[512];
-	bool any = false;
-
-	if (rp->cet_s && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
-					       sizeof(line)) > 0) {
-		fprintf(f, "%s\n", line);
-		any = true;
-	}
-	if (rp->amx && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_XTILE_DATA, "AMX_TILEDATA",
-					     line, sizeof(line)) > 0) {
-		fprintf(f, "%s\n", line);
-		any = true;
-	}
-	if (!any && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
-					 sizeof(line)) > 0)
-		fprintf(f, "%s (CET_S is not enumerated on this CPU)\n", line);
-	else if (!any)
-		fprintf(f, "kernel xcomp_bv: not traced (%s)\n",
-			rp->traced->nruns ? "the traced runs saw no x86_fpu event" :
-			"--kernel-trace found no tracefs or no x86_fpu events: see the run's "
-			"observed.kernel");
 }
 
 static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
@@ -310,7 +177,7 @@ static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 		    f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
 		err = fpl_repro_rfbm_write(r, f, &diag);
 		if (!err && rp->traced)
-			kernel_lines(rp, f);
+			fpl_repro_kernel_lines(rp->traced, rp->cet_s, rp->amx, f);
 	}
 	if (!err && (rp->done & KFPU) && fpl_repro_has_kfpu(r)) {
 		fprintf(f, "%s== FNINIT and MXCSR in kernel_fpu_begin (2021 report)\n\n",

@@ -309,3 +309,26 @@ int fpl_result_warn(struct fpl_result *r, const char *fmt, ...)
 	va_end(ap);
 	return err;
 }
+
+int fpl_result_move_runs(struct fpl_result *dst, struct fpl_result *src, size_t from)
+{
+	size_t n = src->nruns - from;
+	struct fpl_run **p;
+
+	if (!dst) {
+		for (size_t i = from; i < src->nruns; i++)
+			run_free(src->runs[i]);
+		src->nruns = from;
+		return 0;
+	}
+	if (!n)
+		return 0;
+	p = realloc(dst->runs, (dst->nruns + n) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + dst->nruns, src->runs + from, n * sizeof(*p));
+	dst->runs = p;
+	dst->nruns += n;
+	src->nruns = from;
+	return 0;
+}
