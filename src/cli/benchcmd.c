@@ -11,9 +11,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fpulab/host.h"
+#include "fpulab/kernelview.h"
+#include "fpulab/ktrace.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
@@ -25,6 +28,60 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/*
+ * The tracefs instance is removed by fpl_session_end(), which SIGINT and
+ * SIGTERM reach too (they only set stop_flag). An exit() on another path
+ * still removes it here.
+ */
+static struct fpl_ktrace *ktrace_open;
+
+static void ktrace_atexit(void)
+{
+	fpl_ktrace_remove_instance(ktrace_open);
+}
+
+static void ktrace_start(struct fpl_session *s)
+{
+	static bool hooked;
+	struct fpl_diag diag = { "" };
+
+	if (!s->kernel_trace)
+		return;
+	if (fpl_ktrace_open(&s->ktrace, &diag)) {
+		snprintf(s->ktrace_skip, sizeof(s->ktrace_skip), "%s", diag.msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: --kernel-trace skipped: %s\n", s->cmd, diag.msg);
+		return;
+	}
+	ktrace_open = s->ktrace;
+	if (!hooked && !atexit(ktrace_atexit))
+		hooked = true;
+	if (!s->quiet)
+		fprintf(stderr, "fpulab %s: kernel trace: %s (trace_clock %s)\n", s->cmd,
+			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
+}
+
+static void ktrace_stop(struct fpl_session *s)
+{
+	fpl_ktrace_close(s->ktrace);
+	s->ktrace = NULL;
+	ktrace_open = NULL;
+}
+
+/* Every run this benchmark added gets a kernel object: the pass it traced, or why not. */
+static void ktrace_mark_runs(struct fpl_session *s, size_t first)
+{
+	for (size_t i = first; s->kernel_trace && i < s->result->nruns; i++) {
+		struct fpl_run *run = s->result->runs[i];
+
+		if (run->skipped || fpl_run_obs_get(run, "kernel"))
+			continue;
+		fpl_run_obs_json(run, "kernel", json_pack("{s:s, s:s}", "status", "skipped",
+							  "reason", s->ktrace ? "this benchmark has no "
+							  "traced pass" : s->ktrace_skip));
+	}
 }
 
 /* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
@@ -139,6 +196,8 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
+	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
+	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
 	      "  -q                no self-check lines or progress on stderr\n"
 	      "  --runs N          N runs, each a freshly executed process, into one result\n"
 	      "                    (the unit fpulab compare tests); 1: this process only\n"
@@ -170,6 +229,8 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 		s->quiet = true;
 	} else if (IS("--quick") && !eq) {
 		s->quick = true;
+	} else if (IS("--kernel-trace") && !eq) {
+		s->kernel_trace = true;
 	} else if (IS("-o") || IS("--output")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || !*v)
@@ -239,12 +300,45 @@ out:
 	return err;
 }
 
+const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
+				 size_t n)
+{
+	struct stat st;
+
+	if (!s->out_path)
+		return NULL;
+	/* A good file from an earlier run is kept: the partial one goes beside it. */
+	if (interrupted && !stat(s->out_path, &st) && S_ISREG(st.st_mode) &&
+	    snprintf(buf, n, "%s.interrupted", s->out_path) < (int)n)
+		return buf;
+	return s->out_path;
+}
+
+/* Interrupted: a signal came, and not every benchmark finished. */
+static bool interrupted(const struct fpl_session *s, int rc)
+{
+	return *s->stop && rc != FPL_EXIT_OK && rc != FPL_EXIT_UNSUPPORTED;
+}
+
 int fpl_session_start(struct fpl_session *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct fpl_diag diag = { "" };
 	json_t *host = NULL;
 	int err;
+
+	/* A path that cannot be written is found now, not after the measurement. */
+	if (s->out_path) {
+		int rc = fpl_cli_check_out_path(s->cmd, s->out_path);
+
+		if (rc)
+			return rc;
+	}
+	/* From here an ending signal stops the measurement and keeps what was taken. */
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaction(fpl_cli_end_sigs[i], &sa, NULL);
 
 	s->cpu = malloc(sizeof(*s->cpu));
 	s->result = fpl_result_new();
@@ -279,10 +373,7 @@ int fpl_session_start(struct fpl_session *s)
 		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
 	}
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	ktrace_start(s);
 	return FPL_EXIT_OK;
 }
 
@@ -300,7 +391,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
-		.progress_arg = s->progress_arg, .stop = s->stop,
+		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
@@ -317,6 +408,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	}
 	nruns = s->result->nruns;
 	err = b->run(&env, s->result);
+	ktrace_mark_runs(s, nruns);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	if (err == -EINTR || *s->stop) {
@@ -379,8 +471,10 @@ static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
 }
 
-static int emit_all(struct fpl_session *s)
+static int emit_all(struct fpl_session *s, bool intr)
 {
+	char alt[4096];
+	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
 	struct fpl_diag diag = { "" };
 	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
 	/*
@@ -390,11 +484,21 @@ static int emit_all(struct fpl_session *s)
 	 */
 	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (s->out_path && file_fmt == FPL_FMT_TABLE && !s->print_table) {
-		if (fpl_write_file_atomic(s->out_path, table_cb, &ta, &diag))
+	if (path) {
+		sigset_t old;
+		int err;
+
+		fpl_cli_hold_signals(&old);
+		if (file_fmt == FPL_FMT_TABLE && !s->print_table)
+			err = fpl_write_file_atomic(path, table_cb, &ta, &diag);
+		else
+			err = fpl_emit_file(s->result, file_fmt, path, &diag);
+		fpl_cli_release_signals(&old);
+		if (err)
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-	} else if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag)) {
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+		if (path != s->out_path)
+			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
+				"%s\n", s->cmd, s->out_path, path);
 	}
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
@@ -415,32 +519,46 @@ static int emit_all(struct fpl_session *s)
 	return FPL_EXIT_OK;
 }
 
+void fpl_session_clock_end(struct fpl_session *s)
+{
+	struct fpl_selfcheck end;
+	json_t *cj;
+	bool have_end;
+
+	fpl_clock_finish(s->clock);
+	if (s->clock->suspect)
+		fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
+				"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
+				s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
+				FPL_CLOCK_DRIFT_MAX_PCT);
+	cj = fpl_clock_json(s->clock);
+	/* Again at the end: contention that came during the run shows here. */
+	have_end = !fpl_selfcheck_run(s->clock, &end);
+	if (have_end && !end.ok)
+		fpl_result_warn(s->result, "at the end: %s", end.text);
+	note_load(s, "loadavg_end");
+	if (cj) {
+		json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+		if (have_end)
+			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
+	}
+	json_object_set_new(s->result->host, "clock", cj);
+}
+
 int fpl_session_end(struct fpl_session *s, int rc)
 {
+	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
+	ktrace_stop(s);
 	if (s->clock && s->result) {
-		fpl_clock_finish(s->clock);
-		if (s->clock->suspect)
-			fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
-					"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
-					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
-					FPL_CLOCK_DRIFT_MAX_PCT);
-		json_t *cj = fpl_clock_json(s->clock);
-		struct fpl_selfcheck end;
-
-		/* Again at the end: contention that came during the run shows here. */
-		if (!fpl_selfcheck_run(s->clock, &end) && !end.ok)
-			fpl_result_warn(s->result, "at the end: %s", end.text);
-		note_load(s, "loadavg_end");
-		if (cj) {
-			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
-			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
-		}
-		json_object_set_new(s->result->host, "clock", cj);
+		fpl_session_clock_end(s);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
-			int e = emit_all(s);
+			int e = emit_all(s, interrupted(s, rc));
 
 			if (e)
 				rc = e;
+			else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
+				 !(s->out_path && s->quiet && !s->format_given))
+				fpl_table_kernel(s->result, stdout);
 		}
 		print_warnings(s);
 	}

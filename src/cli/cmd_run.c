@@ -206,6 +206,9 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 
 		if (fpl_bench_check_opts(p->e[i].b, p->e[i].opts, p->e[i].nopts, &diag))
 			return fpl_cli_usage_error("run", "%s", diag.msg);
+		rc = fpl_cli_bench_check("run", p->e[i].b, p->e[i].opts, p->e[i].nopts);
+		if (rc)
+			return rc;
 	}
 	return FPL_EXIT_OK;
 }
