@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "fpulab/result.h"
+#include "amx_ops.h"
 #include "livestate.h"
 
-/* State a task cannot simply load: protection keys, AMX (needs permission), APX (GPRs). */
+/* State a task cannot simply load: protection keys, AMX (needs permission first), APX (GPRs). */
 #define NOT_LOADABLE	(FPL_XFEATURE_MASK_PKRU | FPL_XFEATURE_MASK_XTILE | \
 			 FPL_XFEATURE_MASK(APX))
 
@@ -18,9 +19,29 @@ static uint64_t loadable(const struct fpl_xstate *xs)
 	return xs->xcr0 & ~NOT_LOADABLE;
 }
 
-int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
-		   struct fpl_diag *diag)
+/* AMX tile state, where the CPU and the OS have it: offered once permission is asked. */
+static uint64_t amx_offered(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const char **why)
 {
+	const char *dummy;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	if (!cpu || !fpl_amxb_usable(cpu, why))
+		return 0;
+	return xs->xcr0 & FPL_XFEATURE_MASK_XTILE;
+}
+
+uint64_t fpl_live_offered(const struct fpl_xstate *xs, const struct fpl_cpu *cpu)
+{
+	return loadable(xs) | amx_offered(xs, cpu, NULL);
+}
+
+int fpl_live_parse(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const char *s,
+		   bool *none, uint64_t *mask, struct fpl_diag *diag)
+{
+	const char *why = NULL;
+	uint64_t offered;
 	int err;
 
 	*none = false;
@@ -34,17 +55,62 @@ int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint6
 	err = fpl_xstate_parse_mask(xs, s, mask, diag);
 	if (err)
 		return err;
-	if (*mask & ~loadable(xs))
+	offered = loadable(xs) | amx_offered(xs, cpu, &why);
+	if ((*mask & FPL_XFEATURE_MASK_XTILE) && !(offered & FPL_XFEATURE_MASK_XTILE))
+		return fpl_diag_set(diag, -ENOTSUP, "state '%s': %s", s,
+				    why ? why : "no AMX tile state here (XCR0 bits 17 and 18)");
+	if (*mask & ~offered)
 		return fpl_diag_set(diag, -ENOTSUP,
 				    "state '%s': mask 0x%" PRIx64 " has components this task cannot "
-				    "make live here (usable: 0x%" PRIx64 "; PKRU, AMX and APX are not "
-				    "offered)", s, *mask, loadable(xs));
+				    "make live here (usable: 0x%" PRIx64 "; PKRU and APX are not "
+				    "offered)", s, *mask, offered);
+	return 0;
+}
+
+/* Ask for tile data once, before any alternate stack is installed (ENOSPC otherwise). */
+static int amx_permission(struct fpl_live *l, struct fpl_diag *diag)
+{
+	int err;
+
+	if (fpl_amxb_get_perm(&l->perm_before))
+		l->perm_before = 0;
+	if (l->perm_before & FPL_XFEATURE_MASK_XTILE_DATA) {
+		l->perm_after = l->perm_before;
+		return 0;
+	}
+	err = fpl_amxb_req_perm();
+	if (fpl_amxb_get_perm(&l->perm_after))
+		l->perm_after = 0;
+	if (err == -ENOSPC)
+		return fpl_diag_set(diag, -ENOTSUP, "ARCH_REQ_XCOMP_PERM refused: an alternate "
+				    "signal stack smaller than the AMX frame is installed (ENOSPC)");
+	if (err)
+		return fpl_diag_set(diag, -ENOTSUP, "ARCH_REQ_XCOMP_PERM refused by the kernel "
+				    "(%s): no AMX tile data for this process", strerror(-err));
+	return 0;
+}
+
+int fpl_live_first_use(const struct fpl_live *l)
+{
+	uint64_t x;
+
+	for (unsigned i = 0; i < l->n; i++) {
+		if (!(l->mask[i] & FPL_XFEATURE_MASK_XTILE_DATA))
+			continue;
+		/* The XFD trap: the kernel enlarges this task's fpstate and disarms XFD. */
+		fpl_live_set(l, i);
+		if (!l->xinuse)
+			return 0;
+		x = fpl_xgetbv(1);
+		return (x & FPL_XFEATURE_MASK_XTILE_DATA) ? 0 : -EIO;
+	}
 	return 0;
 }
 
 int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,
 		  unsigned n, struct fpl_diag *diag)
 {
+	uint64_t want = 0;
 	int err;
 
 	memset(l, 0, sizeof(*l));
@@ -55,6 +121,20 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 		return fpl_diag_set(diag, -ENOTSUP, "live state needs XSAVE (this CPU or OS lacks it)");
 	l->rfbm = loadable(&l->xs);
 	l->xinuse = fpl_cpu_has(cpu, FPL_FEAT_XGETBV1);
+	for (unsigned i = 0; i < n && i < FPL_LIVE_MAX; i++)
+		want |= masks[i];
+	if (want & FPL_XFEATURE_MASK_XTILE) {
+		const char *why = NULL;
+
+		if (!amx_offered(&l->xs, cpu, &why))
+			return fpl_diag_set(diag, -ENOTSUP, "%s", why ? why : "no AMX here");
+		/* Every state then loads the tile components too: init where not live. */
+		l->amx = true;
+		l->rfbm |= l->xs.xcr0 & FPL_XFEATURE_MASK_XTILE;
+		err = amx_permission(l, diag);
+		if (err)
+			return err;
+	}
 	for (unsigned i = 0; i < n && i < FPL_LIVE_MAX; i++) {
 		if (masks[i] & ~l->rfbm) {
 			fpl_live_free(l);
@@ -69,6 +149,12 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 		fpl_xstate_pattern(&l->xs, masks[i], 0x5eed0000u + i, l->img[i]);
 		l->mask[i] = masks[i];
 		l->n++;
+	}
+	/* First tile use here, outside every timed region (and again in each new task). */
+	if (l->amx && fpl_live_first_use(l)) {
+		fpl_live_free(l);
+		return fpl_diag_set(diag, -EIO, "AMX first use: tile data not in use after XRSTOR "
+				    "(XINUSE bit 18 clear)");
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@ struct fpl_pp_seen {
 	int ncpus;
 	int cpu_end;			/* sched_getcpu when it stopped */
 	uint64_t xin_and[FPL_LIVE_MAX], xin_or[FPL_LIVE_MAX], checks[FPL_LIVE_MAX];
+	int amx_first_use;		/* fpl_live_first_use() in this task: 0, -EIO; 1: not run */
 };
 
 struct fpl_pp_shared {
