@@ -448,14 +448,10 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	return err;
 }
 
+/* The owner's components: this task's active mask, without PKRU (a pattern there could lock memory). */
 static uint64_t user_mask(const struct fpl_xstate *xs)
 {
-	uint64_t m = xs->xsave ? xs->xcr0 : FPL_XFEATURE_MASK_FPSSE;
-
-	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++)
-		if (xs->comp[i].xfd || xs->comp[i].supervisor)
-			m &= ~(1ull << i);
-	return m & ~FPL_XFEATURE_MASK_PKRU;
+	return fpl_xstate_active(xs) & ~FPL_XFEATURE_MASK_PKRU;
 }
 
 static bool plan_has_amx(const struct plan *p)
