@@ -12,6 +12,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
 #include "fpulab/sigframe.h"
@@ -59,7 +60,7 @@ struct amx_shared {
 
 struct amx_ctx {
 	const struct fpl_cpu *cpu;
-	unsigned char cfg[64] __attribute__((aligned(64)));
+	unsigned char cfg[64];
 	unsigned char *tile;		/* one tile's rows, non-zero bytes */
 	long stride;
 	bool xgetbv1;
@@ -352,19 +353,25 @@ static void amx_budget(const struct fpl_bench_env *env, double *budget, size_t *
 
 static int setup(struct amx_ctx *c, const struct fpl_bench_env *env, struct fpl_run *run)
 {
-	struct fpl_amxb_palette p;
+	const struct fpl_amx_palette *p;
+	struct fpl_xstate xs;
+	const char *why = NULL;
 	char b[128];
 	size_t bytes;
 
 	memset(c, 0, sizeof(*c));
 	c->cpu = env->cpu;
-	if (fpl_amxb_palette(env->cpu, &p) || !fpl_amxb_tilecfg(&p, c->cfg))
+	if (fpl_xstate_init(&xs, env->cpu) || !fpl_amx_supported(&xs, &why))
+		return fpl_run_skip(run, "%s", why ? why : "no AMX on this CPU"), -ENOTSUP;
+	p = &xs.amx;
+	if (fpl_tilecfg_make(p, c->cfg))
 		return fpl_run_skip(run, "AMX palette 1 not usable (CPUID 0x1D.1)"), -ENOTSUP;
 	snprintf(b, sizeof(b), "%u tiles of %u rows x %u bytes (%u bytes each, %u in all)",
-		 p.tiles, p.rows, p.colsb, p.tile_bytes, p.total_bytes);
+		 p->max_names, p->max_rows, p->bytes_per_row, p->bytes_per_tile,
+		 p->total_tile_bytes);
 	fpl_run_obs_str(run, "palette", b);
-	c->stride = p.colsb;
-	bytes = (size_t)p.rows * p.colsb;
+	c->stride = p->bytes_per_row;
+	bytes = (size_t)p->max_rows * p->bytes_per_row;
 	c->tile = malloc(bytes);
 	if (!c->tile)
 		return -ENOMEM;
@@ -465,9 +472,15 @@ out:
 
 static int amx_supported(const struct fpl_cpu *cpu, const char **why)
 {
-	if (!fpl_amxb_usable(cpu, why))
+	struct fpl_xstate xs;
+
+	if (fpl_xstate_init(&xs, cpu)) {
+		*why = "CPUID leaf 0xD unreadable";
 		return 0;
-	if (!fpl_amxb_xfd(cpu)) {
+	}
+	if (!fpl_amx_supported(&xs, why))
+		return 0;
+	if (!(fpl_xstate_xfd_mask(&xs) & FPL_XFEATURE_MASK_XTILE_DATA)) {
 		*why = "no XFD for AMX tile data on this CPU: no first-use trap to measure";
 		return 0;
 	}

@@ -73,7 +73,7 @@ static int parse_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, char 
 		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
 	if (!ab) {
 		c->state_name[0] = fpl_bench_opt(env, "state");
-		err = fpl_live_parse(&xs, env->cpu, c->state_name[0], &c->none, &c->mask[0], diag);
+		err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
 		return prefix(diag, err, "--state");
 	}
 	snprintf(buf, len, "%s", ab);
@@ -88,7 +88,7 @@ static int parse_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, char 
 	for (unsigned i = 0; i < 2 && !err; i++) {
 		bool none;
 
-		err = fpl_live_parse(&xs, env->cpu, c->state_name[i], &none, &c->mask[i], diag);
+		err = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], diag);
 		if (!err && none)
 			return fpl_diag_set(diag, -EINVAL,
 					    "--ab: 'none' cannot be compared; use init");
@@ -395,17 +395,16 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
 {
 	int fu = pp->sh->seen[1].amx_first_use;
-	char buf[32];
+	char buf[64];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, pp->live.perm_before);
 	fpl_run_obs_str(run, "permitted_before", buf);
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, pp->live.perm_after);
 	fpl_run_obs_str(run, "permitted_after", buf);
-	fpl_run_obs_str(run, "amx_first_use_echo", fu == 0 ? "ok" : fu == 1 ? "not run" :
-			"tile data not in use after the XRSTOR");
+	snprintf(buf, sizeof(buf), "failed: %s", fu < 0 ? strerror(-fu) : "not run");
+	fpl_run_obs_str(run, "amx_first_use_echo", fu == 0 ? "ok" : buf);
 	if (fu)
-		fpl_run_warn(run, "echo task: AMX first use %s", fu == 1 ? "did not run" :
-			     "failed: tile data not in use after the XRSTOR");
+		fpl_run_warn(run, "echo task: AMX first tile use %s", buf);
 }
 
 static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c,

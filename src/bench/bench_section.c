@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/bench.h"
 #include "fpulab/fpubench.h"
 #include "fpulab/harness.h"
 #include "fpulab/model.h"
 #include "fpulab/xstate.h"
-#include "amx_ops.h"
 
 #define FPL_NOVEC __attribute__((target("general-regs-only")))
 #define MAX_WORKS 32
@@ -466,20 +466,17 @@ static bool plan_has_amx(const struct plan *p)
  * The AMX owner: permission, then this task's first tile use (the XFD trap),
  * before anything is timed. NULL when tiles are usable, else why not.
  */
-static const char *amx_owner_setup(const struct fpl_bench_env *env, const struct fpl_xstate *xs)
+static const char *amx_owner_setup(const struct fpl_xstate *xs, char *buf, size_t len)
 {
+	struct fpl_diag diag = { "" };
 	const char *why = NULL;
-	uint64_t x = 0;
 
-	if (!fpl_amxb_usable(env->cpu, &why))
+	if (!fpl_amx_supported(xs, &why))
 		return why;
-	if (fpl_amxb_req_perm())
-		return "ARCH_REQ_XCOMP_PERM refused: no AMX tile data for this process";
-	if (fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE, OWNER_SEED))
-		return "tile state could not be loaded";
-	if (fpl_xinuse(env->cpu, &x) && !(x & FPL_XFEATURE_MASK_XTILE_DATA))
-		return "tile data not in use after the first XRSTOR of it (XINUSE)";
-	fpl_regs_init(xs, FPL_XFEATURE_MASK_XTILE);
+	if (fpl_amx_request_perm(xs, NULL, NULL, &diag) || fpl_amx_first_use(xs, &diag)) {
+		snprintf(buf, len, "%s", diag.msg);
+		return buf;
+	}
 	return NULL;
 }
 
@@ -519,6 +516,7 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	struct plan *p = malloc(sizeof(*p));
 	struct cell *c = calloc(1, sizeof(*c));
 	uint8_t *dst = NULL, *src = NULL;
+	char amx_why[sizeof(diag.msg)];
 	int err = -ENOMEM;
 
 	if (!p || !c)
@@ -542,7 +540,7 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	c->src = src;
 	c->total = p->total;
 	if (plan_has_amx(p))
-		c->amx_why = amx_owner_setup(env, &xs);
+		c->amx_why = amx_owner_setup(&xs, amx_why, sizeof(amx_why));
 	c->init_mask = user_mask(&xs);
 	if (!c->amx_why && (c->init_mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
 		c->amx_why = "tile data not in this task's active state after its first use";

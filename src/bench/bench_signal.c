@@ -356,7 +356,7 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	fpl_run_param_str(run, "state", state);
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (!err)
-		err = fpl_live_parse(&xs, env->cpu, state, &none, mask, &diag);
+		err = fpl_live_parse(&xs, state, &none, mask, &diag);
 	if (!err && !none) {
 		s->nstates = 1;
 		err = fpl_live_init(&s->live, env->cpu, mask, 1, &diag);
@@ -379,7 +379,7 @@ static int signal_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (!err)
-		err = fpl_live_parse(&xs, env->cpu, state, &none, &mask, diag);
+		err = fpl_live_parse(&xs, state, &none, &mask, diag);
 	if (err == -EINVAL) {
 		char why[sizeof(diag->msg)];
 

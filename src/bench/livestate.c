@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/result.h"
-#include "amx_ops.h"
 #include "livestate.h"
 
 /* State a task cannot simply load: protection keys, AMX (needs permission first), APX (GPRs). */
@@ -19,26 +19,21 @@ static uint64_t loadable(const struct fpl_xstate *xs)
 	return xs->xcr0 & ~NOT_LOADABLE;
 }
 
-/* AMX tile state, where the CPU and the OS have it: offered once permission is asked. */
-static uint64_t amx_offered(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const char **why)
+/* AMX tile state, where the CPU and the OS have it: offered, permission asked at init. */
+static uint64_t amx_offered(const struct fpl_xstate *xs, const char **why)
 {
-	const char *dummy;
-
-	if (!why)
-		why = &dummy;
-	*why = NULL;
-	if (!cpu || !fpl_amxb_usable(cpu, why))
+	if (!fpl_amx_supported(xs, why))
 		return 0;
 	return xs->xcr0 & FPL_XFEATURE_MASK_XTILE;
 }
 
-uint64_t fpl_live_offered(const struct fpl_xstate *xs, const struct fpl_cpu *cpu)
+uint64_t fpl_live_offered(const struct fpl_xstate *xs)
 {
-	return loadable(xs) | amx_offered(xs, cpu, NULL);
+	return loadable(xs) | amx_offered(xs, NULL);
 }
 
-int fpl_live_parse(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const char *s,
-		   bool *none, uint64_t *mask, struct fpl_diag *diag)
+int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
+		   struct fpl_diag *diag)
 {
 	const char *why = NULL;
 	uint64_t offered;
@@ -55,7 +50,7 @@ int fpl_live_parse(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const
 	err = fpl_xstate_parse_mask(xs, s, mask, diag);
 	if (err)
 		return err;
-	offered = loadable(xs) | amx_offered(xs, cpu, &why);
+	offered = loadable(xs) | amx_offered(xs, &why);
 	if ((*mask & FPL_XFEATURE_MASK_XTILE) && !(offered & FPL_XFEATURE_MASK_XTILE))
 		return fpl_diag_set(diag, -ENOTSUP, "state '%s': %s", s,
 				    why ? why : "no AMX tile state here (XCR0 bits 17 and 18)");
@@ -70,41 +65,20 @@ int fpl_live_parse(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const
 /* Ask for tile data once, before any alternate stack is installed (ENOSPC otherwise). */
 static int amx_permission(struct fpl_live *l, struct fpl_diag *diag)
 {
-	int err;
+	struct fpl_diag d = { "" };
+	int err = fpl_amx_request_perm(&l->xs, &l->perm_before, &l->perm_after, &d);
 
-	if (fpl_amxb_get_perm(&l->perm_before))
-		l->perm_before = 0;
-	if (l->perm_before & FPL_XFEATURE_MASK_XTILE_DATA) {
-		l->perm_after = l->perm_before;
-		return 0;
-	}
-	err = fpl_amxb_req_perm();
-	if (fpl_amxb_get_perm(&l->perm_after))
-		l->perm_after = 0;
-	if (err == -ENOSPC)
-		return fpl_diag_set(diag, -ENOTSUP, "ARCH_REQ_XCOMP_PERM refused: an alternate "
-				    "signal stack smaller than the AMX frame is installed (ENOSPC)");
+	if (err == -ENOMEM)
+		return fpl_diag_set(diag, err, "%s", d.msg);
 	if (err)
-		return fpl_diag_set(diag, -ENOTSUP, "ARCH_REQ_XCOMP_PERM refused by the kernel "
-				    "(%s): no AMX tile data for this process", strerror(-err));
+		return fpl_diag_set(diag, -ENOTSUP, "AMX permission: %s", d.msg);
 	return 0;
 }
 
-int fpl_live_first_use(const struct fpl_live *l)
+int fpl_live_first_use(const struct fpl_live *l, struct fpl_diag *diag)
 {
-	uint64_t x;
-
-	for (unsigned i = 0; i < l->n; i++) {
-		if (!(l->mask[i] & FPL_XFEATURE_MASK_XTILE_DATA))
-			continue;
-		/* The XFD trap: the kernel enlarges this task's fpstate and disarms XFD. */
-		fpl_live_set(l, i);
-		if (!l->xinuse)
-			return 0;
-		x = fpl_xgetbv(1);
-		return (x & FPL_XFEATURE_MASK_XTILE_DATA) ? 0 : -EIO;
-	}
-	return 0;
+	/* The XFD trap: the kernel enlarges this task's fpstate and disarms XFD. */
+	return l->amx ? fpl_amx_first_use(&l->xs, diag) : 0;
 }
 
 int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,
@@ -126,7 +100,7 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 	if (want & FPL_XFEATURE_MASK_XTILE) {
 		const char *why = NULL;
 
-		if (!amx_offered(&l->xs, cpu, &why))
+		if (!amx_offered(&l->xs, &why))
 			return fpl_diag_set(diag, -ENOTSUP, "%s", why ? why : "no AMX here");
 		/* Every state then loads the tile components too: init where not live. */
 		l->amx = true;
@@ -151,10 +125,15 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 		l->n++;
 	}
 	/* First tile use here, outside every timed region (and again in each new task). */
-	if (l->amx && fpl_live_first_use(l)) {
-		fpl_live_free(l);
-		return fpl_diag_set(diag, -EIO, "AMX first use: tile data not in use after XRSTOR "
-				    "(XINUSE bit 18 clear)");
+	if (l->amx) {
+		struct fpl_diag d = { "" };
+
+		err = fpl_live_first_use(l, &d);
+		if (err) {
+			fpl_live_free(l);
+			return fpl_diag_set(diag, err == -ENOMEM ? err : -ENOTSUP,
+					    "AMX first use: %s", d.msg);
+		}
 	}
 	return 0;
 }

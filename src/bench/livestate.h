@@ -41,20 +41,19 @@ struct fpl_live {
 /*
  * Parse "none" (no state set: nstates 0), "init" (all init, still one
  * XRSTOR) or a component mask (fpl_xstate_parse_mask). AMX (tilecfg,
- * tiledata, amx) is offered where cpu has it: naming it implies asking
+ * tiledata, amx) is offered where the CPU and OS have it: naming it implies asking
  * for permission in fpl_live_init(). -EINVAL with diag, -ENOTSUP with diag
  * for a component this CPU or OS cannot make live here ("no AMX on this CPU").
  */
-int fpl_live_parse(const struct fpl_xstate *xs, const struct fpl_cpu *cpu, const char *s,
-		   bool *none, uint64_t *mask, struct fpl_diag *diag);
+int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
+		   struct fpl_diag *diag);
 /* The components a state may name here: XCR0 minus PKRU and APX, AMX only where usable. */
-uint64_t fpl_live_offered(const struct fpl_xstate *xs, const struct fpl_cpu *cpu);
+uint64_t fpl_live_offered(const struct fpl_xstate *xs);
 /*
- * This task's first tile-data use: one XRSTOR of the first state with tile
- * data (the XFD trap). 0 (also with no tile state), -EIO when XINUSE does not
- * show tile data in use afterwards. Raw: no libc between it and its caller.
+ * This task's first tile-data use (fpl_amx_first_use(): the XFD trap, tiles
+ * released after) when l has tile state; 0 otherwise. -errno with diag.
  */
-int fpl_live_first_use(const struct fpl_live *l);
+int fpl_live_first_use(const struct fpl_live *l, struct fpl_diag *diag);
 
 /* Prepare n images (n <= FPL_LIVE_MAX). -ENOTSUP without XSAVE; -ENOMEM. */
 int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,

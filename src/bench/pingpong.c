@@ -87,7 +87,7 @@ int fpl_pp_echo(void *arg)
 	}
 	fpl_pp_seen_start(s);
 	/* A new task: XFD is armed again, so the tile trap happens here, before the first byte. */
-	s->amx_first_use = pp->live.amx ? fpl_live_first_use(&pp->live) : 1;
+	s->amx_first_use = pp->live.amx ? fpl_live_first_use(&pp->live, NULL) : 1;
 	for (;;) {
 		if (sys_rw(SYS_read, pp->p1[0], &c) != 1 || c == FPL_PP_QUIT)
 			break;
