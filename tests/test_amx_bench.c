@@ -15,6 +15,8 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/cpu.h"
+#include "fpulab/result.h"
+#include "fpulab/summary.h"
 #include "fpulab/xstate.h"
 #include "bench/amx_ops.h"
 #include "bench/livestate.h"
@@ -156,9 +158,9 @@ static void test_skips_without_amx(void **state)
 		"ctxsw --ab init,amx+avx512 --budget 0.05",
 		"signal --state amx --budget 0.05",
 		"section --owner amx --workload xor --chunks 1k --budget 0.05",
-		"xsave --mask amx --part matrix --budget 0.05",
-		"xsave --mask tiledata --part matrix --budget 0.05",
-		"xsave --mask tilecfg --part matrix --budget 0.05",
+		"xsave --mask amx --part matrix --insn xsavec --budget 0.05",
+		"xsave --mask tiledata --part matrix --insn xsave --budget 0.05",
+		"xsave --mask all+tilecfg --part matrix --insn xsaveopt --budget 0.05",
 	};
 
 	(void)state;
@@ -212,7 +214,8 @@ static void test_amx_lifecycle_hw(void **state)
 	(void)state;
 	if (!host_has_amx()) {
 		free(cpu);
-		skip();	/* no AMX on this CPU */
+		print_message("no AMX on this CPU\n");
+		skip();
 	}
 	assert_int_equal(fpl_cpu_read(cpu), 0);
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
@@ -248,7 +251,8 @@ static void test_amx_states_hw(void **state)
 	(void)state;
 	if (!host_has_amx()) {
 		free(cpu);
-		skip();	/* no AMX on this CPU */
+		print_message("no AMX on this CPU\n");
+		skip();
 	}
 	assert_int_equal(fpl_cpu_read(cpu), 0);
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
@@ -269,6 +273,39 @@ static void test_amx_states_hw(void **state)
 	free(cpu);
 }
 
+/* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
+static void test_summary_names_the_mask_used(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	struct fpl_metric *m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0x600e7"));
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "xsave");
+	fpl_run_param_str(run, "mask", "0x200e7");
+	fpl_run_param_str(run, "mask_name", "all");
+	fpl_run_param_str(run, "state", "live");
+	fpl_run_param_str(run, "method", "throughput");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, 390 + i);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_write(r, f), 0);
+	fclose(f);
+	if (!strstr(buf, "RFBM = permitted = 0x200e7; XCR0 0x600e7"))
+		fail_msg("summary heading does not name the mask used:\n%s", buf);
+	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
+	free(buf);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_skips_without_amx),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_amx_listed),
+		cmocka_unit_test(test_summary_names_the_mask_used),
 		cmocka_unit_test(test_amx_lifecycle_hw),
 		cmocka_unit_test(test_amx_states_hw),
 	};

@@ -50,6 +50,8 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 {
 	static const char *const insns[] = { "xsave", "xsaveopt", "xsavec", "xrstor" };
 	const char *xcr0 = fpl_pick_host_str(r, "xcr0");
+	const struct fpl_run *cell = NULL;
+	char used[32] = "";
 	bool head = false;
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(insns); i++) {
@@ -59,23 +61,36 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 
 		snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=live method=throughput",
 			 insns[i]);
-		hl = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &live);
+		cell = fpl_pick_run(r, "xsave", spec);
+		hl = fpl_pick_stat(cell, "cycles", &live);
 		if (!hl) {
 			/* XSAVEOPT's live case: a component modified since the XRSTOR. */
 			snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=modified "
 				 "method=throughput", insns[i]);
-			hl = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &live);
+			cell = fpl_pick_run(r, "xsave", spec);
+			hl = fpl_pick_stat(cell, "cycles", &live);
 		}
 		snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=init method=throughput",
 			 insns[i]);
+		if (!hl)
+			cell = fpl_pick_run(r, "xsave", spec);
 		hi = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &init);
 		if (!hl && !hi)
 			continue;
-		if (!head)
+		/*
+		 * The RFBM the cells used: "all" is this process's permitted mask
+		 * (without AMX tile data unless it asked), which may be less than XCR0.
+		 */
+		if (!used[0] && cell)
+			snprintf(used, sizeof(used), "%s", fpl_pick_param(cell, "mask", a, sizeof(a)));
+		if (!head && used[0] && xcr0 && strcmp(used, xcr0))
+			fprintf(f, "\nXSAVE family, full state (RFBM = permitted = %s; XCR0 %s), core "
+				"cycles per instruction, back to back:\n", used, xcr0);
+		else if (!head)
 			fprintf(f,
 				"\nXSAVE family, full state (RFBM = XCR0%s%s), core cycles per "
 				"instruction, back to back:\n",
-				xcr0 ? " = " : "", xcr0 ? xcr0 : "");
+				used[0] || xcr0 ? " = " : "", used[0] ? used : xcr0 ? xcr0 : "");
 		head = true;
 		fprintf(f, "  %-9s registers live %-22s in init state %s\n", insns[i],
 			hl ? mq(a, sizeof(a), &live) : "-", hi ? mq(b, sizeof(b), &init) : "-");
