@@ -403,7 +403,8 @@ static void rfbm(struct xs_table *t, FILE *f)
 		d = fpl_run_find_metric(run, "diff_cycles");
 		if (!head) {
 			fprintf(f, "\nRFBM experiment: the component in its init state, the others in "
-				   "XCR0 live; core cycles\n%-17s %-9s %13s %13s  %-26s %s\n",
+				   "RFBM with (%s) live; core cycles\n%-17s %-9s %13s %13s  %-26s %s\n",
+				pstr(run, "rfbm_with"),
 				"component", "insn", "RFBM with", "without", "difference [95% CI]",
 				"with is");
 			head = true;
