@@ -299,7 +299,7 @@ static void test_summary_names_the_mask_used(void **state)
 	assert_non_null(f);
 	assert_int_equal(fpl_summary_write(r, f), 0);
 	fclose(f);
-	if (!strstr(buf, "RFBM = permitted = 0x200e7; XCR0 0x600e7"))
+	if (!strstr(buf, "RFBM = the permitted mask 0x200e7, XCR0 0x600e7"))
 		fail_msg("summary heading does not name the mask used:\n%s", buf);
 	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
 	free(buf);

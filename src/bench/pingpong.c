@@ -86,6 +86,7 @@ int fpl_pp_echo(void *arg)
 		close(pp->p2[0]);
 	}
 	fpl_pp_seen_start(s);
+	s->tid = (int)syscall(SYS_gettid);
 	/* A new task: XFD is armed again, so the tile trap happens here, before the first byte. */
 	s->amx_first_use = pp->live.amx ? fpl_live_first_use(&pp->live, NULL) : 1;
 	for (;;) {
