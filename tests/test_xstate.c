@@ -2,6 +2,7 @@
 /* Tests for src/xstate on the running CPU: layout against CPUID, save/restore round trips, init state, XINUSE. */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -471,6 +472,45 @@ static void test_regs_unsupported(void **state)
 }
 
 /*
+ * The frame the kernel writes for this thread: its active mask, at that
+ * mask's standard size; the three masks nest (active <= permitted <= XCR0).
+ */
+static void test_masks_live(void **state)
+{
+	struct live *l = live_get();
+	const struct fpl_xstate *xs = &l->xs;
+	struct fpl_xstate_masks m;
+	uint64_t xf = 0;
+	uint32_t size = 0;
+	int e;
+
+	assert_int_equal(fpl_xstate_masks(xs, &m), 0);
+	assert_int_equal(m.xcr0, fpl_xstate_xcr0(xs));
+	assert_int_equal(m.permitted & ~m.xcr0, 0);
+	assert_int_equal(m.active & ~m.permitted, 0);
+	assert_int_equal(m.permitted, fpl_xstate_permitted(xs));
+	assert_int_equal(m.active, fpl_xstate_active(xs));
+	/* The default set is always permitted. */
+	assert_int_equal(fpl_xstate_default_perm(xs) & ~m.permitted, 0);
+	e = fpl_xstate_sigframe_probe(&xf, &size);
+	if (!xs->xsave) {
+		assert_int_equal(e, -ENODATA);
+	} else {
+		assert_int_equal(e, 0);
+		assert_int_equal(xf, m.active);
+		assert_int_equal(size, fpl_xstate_size_std(xs, m.active));
+	}
+	/* The probe leaves no handler behind: SIGURG is back to its default. */
+	{
+		struct sigaction sa;
+
+		assert_int_equal(sigaction(SIGURG, NULL, &sa), 0);
+		assert_true(sa.sa_handler == SIG_DFL);
+	}
+	free(l);
+}
+
+/*
  * Last, since permission cannot be given back: ask for AMX, check the three
  * masks move as the kernel says (permitted grows at once, active only at
  * the first tile use), then run the register tests again with tiles.
@@ -539,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_regs_set_exact),
 		cmocka_unit_test(test_fxsave_only_path),
 		cmocka_unit_test(test_regs_unsupported),
+		cmocka_unit_test(test_masks_live),
 		cmocka_unit_test(test_amx_permitted),
 	};
 

@@ -144,8 +144,8 @@ uint64_t fpl_xstate_active(const struct fpl_xstate *xs);
 struct fpl_xstate_masks {
 	uint64_t xcr0, permitted, active;
 	int perm_err;		/* ARCH_GET_XCOMP_PERM: 0, or -errno (permitted is the default) */
-	const char *permitted_from;	/* "ARCH_GET_XCOMP_PERM" or "default (XCR0 minus XFD)" */
-	const char *active_from;	/* "permitted", "XINUSE", "signal frame", "snapshot" */
+	const char *permitted_from;	/* "ARCH_GET_XCOMP_PERM", or why the default was used */
+	const char *active_from;	/* "permitted", "XINUSE", "signal frame", "a dump: ..." */
 	/* signal frame of this thread now, when one was sent: 0 otherwise */
 	uint64_t frame_xfeatures;
 	uint32_t frame_xstate_size;

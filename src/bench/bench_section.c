@@ -272,6 +272,16 @@ static uint64_t timed_inside(void *arg, uint64_t reps) { return body(arg, reps, 
 static uint64_t timed_outside(void *arg, uint64_t reps) { return body(arg, reps, M_OUTSIDE); }
 static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_BARE); }
 
+/* A cost below zero is a fault to report, never a speedup (issue 14). */
+static int flag_anomaly(struct fpl_run *run)
+{
+	char why[512];
+
+	if (!fpl_section_anomaly(run, why, sizeof(why)))
+		return 0;
+	return fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why) ? -ENOMEM : 0;
+}
+
 static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunks)
 {
 	const struct fpl_metric *in = v[M_INSIDE].m_cycles, *out = v[M_OUTSIDE].m_cycles;
@@ -310,7 +320,7 @@ static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunk
 	if (!fpl_median_ci(one->samples, one->n, &ci))
 		one->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
 				       "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
-	return 0;
+	return flag_anomaly(run);
 }
 
 #define KT_CALLS	64	/* calls in a traced batch */

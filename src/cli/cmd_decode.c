@@ -178,6 +178,12 @@ static int run(const struct decode_opts *o, struct fpl_cpu *cpu, struct fpl_xsta
 	int rc;
 
 	fpl_image_cfg_init(&cfg, cpu, xs);
+	/*
+	 * A frame is judged for the task that wrote it, taken to have used every
+	 * component (a frame with tile data says so in its own xfeatures), not
+	 * for this decode process, which has never used AMX.
+	 */
+	cfg.task_mask = fpl_xstate_xcr0(xs);
 	cfg.format = o->format;
 	if (o->rfbm) {
 		if (fpl_xstate_parse_mask(xs, o->rfbm, &mask, &diag))

@@ -251,8 +251,9 @@ static void section_lines(const struct fpl_result *r, FILE *f)
 			    fpl_pick_param(run, "chunk", b[4], 32));
 		head = true;
 		if (isfinite(est))
-			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]\n", pols[i], est, lo,
-				hi);
+			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]%s\n", pols[i], est, lo,
+				hi, hi < 0 ? ": an anomaly, a cost below zero cannot be true "
+				"(see the run's warning)" : "");
 		else if (fpl_pick_stat(run, "section_cycles", &s))
 			fprintf(f, "  %-5s restore %s\n", pols[i], mq(b[0], 32, &s));
 	}

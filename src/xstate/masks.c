@@ -131,7 +131,7 @@ static uint64_t active(const struct fpl_xstate *xs, uint64_t perm, struct fpl_xs
 	uint32_t size = 0;
 
 	if (!xs->live) {
-		m->active_from = "snapshot";
+		m->active_from = "a dump: as permitted";
 		return perm;
 	}
 	if (!armable) {
@@ -167,7 +167,9 @@ int fpl_xstate_masks(const struct fpl_xstate *xs, struct fpl_xstate_masks *m)
 	memset(m, 0, sizeof(*m));
 	m->xcr0 = fpl_xstate_xcr0(xs);
 	m->perm_err = get_perm(xs, &m->permitted);
-	m->permitted_from = m->perm_err ? "default (XCR0 minus XFD)" : "ARCH_GET_XCOMP_PERM";
+	m->permitted_from = !m->perm_err ? "ARCH_GET_XCOMP_PERM" :
+			    !xs->live ? "a dump: XCR0 minus XFD, the default before permission" :
+			    "XCR0 minus XFD: ARCH_GET_XCOMP_PERM failed";
 	m->active = active(xs, m->permitted, m);
 	return 0;
 }

@@ -80,7 +80,7 @@ struct fpl_xs_cell {
 	uint64_t expect;		/* XINUSE & permitted expected after set-up */
 	uint64_t xinuse_seen;
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
-	uint64_t bad_last;		/* XINUSE & xcr0 at the last set-up that did not match */
+	uint64_t bad_last;		/* XINUSE & permitted at the last set-up that did not match */
 	uint64_t bad_extra, bad_missing;	/* OR over those: in use unclaimed, claimed in init */
 };
 
