@@ -178,7 +178,7 @@ static int set_altstack(void *base, size_t size)
 static int alt_child(struct amx_ctx *c)
 {
 	struct amx_alt *a = &c->sh->alt;
-	size_t len = (size_t)c->min_altstack + 4096;
+	size_t len = (size_t)(c->min_altstack > ALT_SMALL ? c->min_altstack : ALT_SMALL) + 4096;
 	struct sigaction sa;
 	void *stack;
 
