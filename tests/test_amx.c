@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for the AMX parts of src/xstate from captures of a Sapphire Rapids KVM guest: palette, masks, layouts against dmesg, TILECFG, TILEDATA. */
+/* AMX captures of a Sapphire Rapids guest: palette, masks, layouts vs dmesg, TILECFG, TILEDATA. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +25,7 @@ struct dump {
 static struct dump *load(const char *path)
 {
 	struct dump *d = malloc(sizeof(*d));
-	struct fpl_diag diag = { "" };
+	struct fpl_diag diag = {""};
 
 	assert_non_null(d);
 	if (fpl_cpu_load(&d->cpu, path, &diag))
@@ -99,7 +99,7 @@ static void test_palette_from_dump(void **state)
 static void test_no_amx(void **state)
 {
 	struct dump *d = load(CPUID_DATA "genoa.cpuid");
-	struct fpl_diag diag = { "" };
+	struct fpl_diag diag = {""};
 	struct fpl_amx_palette p;
 	unsigned char cfg[64];
 	const char *why = NULL;
@@ -191,8 +191,10 @@ static void test_layout_equals_dmesg(void **state)
 			n++;
 		}
 		if (e)
-			assert_int_equal(sscanf(e, "Enabled xstate features %llx, context size is %u",
-						&feat, &ctx), 2);
+			assert_int_equal(sscanf(e,
+						"Enabled xstate features %llx, context size is %u",
+						&feat, &ctx),
+					 2);
 	}
 	fclose(f);
 	assert_int_equal(n, 6);
@@ -221,7 +223,7 @@ static void test_tilecfg_rules(void **state)
 		assert_int_equal(c.colsb[i], i < 8 ? 64 : 0);
 	}
 	memset(bad, 0, 64);
-	assert_int_equal(fpl_tilecfg_check(p, bad, &why), 0);	/* palette 0: init */
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), 0); /* palette 0: init */
 	/* Each of METHOD.md's invalid configurations: XRSTOR loads them as init. */
 	memcpy(bad, cfg, 64);
 	bad[0] = 2;
@@ -291,9 +293,9 @@ static void check_cfg(const unsigned char *cfg)
 static void test_captured_standard_images(void **state)
 {
 	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
-	static const char *const names[] = { "xsave_std_amx_live.bin",
-					     "ptrace_nt_x86_xstate_amx_live.bin",
-					     "sigframe_xstate_amx_live.bin" };
+	static const char *const names[] = {"xsave_std_amx_live.bin",
+					    "ptrace_nt_x86_xstate_amx_live.bin",
+					    "sigframe_xstate_amx_live.bin"};
 	int64_t cfg = fpl_xstate_offset_std(&d->xs, FPL_XFEATURE_XTILE_CFG),
 		data = fpl_xstate_offset_std(&d->xs, FPL_XFEATURE_XTILE_DATA);
 
@@ -313,7 +315,8 @@ static void test_captured_standard_images(void **state)
 	free(d);
 }
 
-/* The frames: software bytes say which features and how large, and that is this task's active mask's size. */
+/* The frames: software bytes say which features and how large, and that is this task's active
+ * mask's size. */
 static void test_captured_frames(void **state)
 {
 	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
@@ -322,9 +325,9 @@ static void test_captured_frames(void **state)
 		uint64_t xfeatures, bv;
 		uint32_t size;
 	} f[] = {
-		{ "sigframe_xstate_noperm.bin", 0x200e7, 0xa3, 2816 },
-		{ "sigframe_xstate_perm_unused.bin", 0x200e7, 0xa3, 2816 },
-		{ "sigframe_xstate_amx_live.bin", 0x600e7, 0x600a3, 11008 },
+	    {"sigframe_xstate_noperm.bin", 0x200e7, 0xa3, 2816},
+	    {"sigframe_xstate_perm_unused.bin", 0x200e7, 0xa3, 2816},
+	    {"sigframe_xstate_amx_live.bin", 0x600e7, 0x600a3, 11008},
 	};
 
 	for (unsigned i = 0; i < FPL_ARRAY_SIZE(f); i++) {
@@ -332,11 +335,11 @@ static void test_captured_frames(void **state)
 		unsigned char *img = read_bin(f[i].name, &n);
 
 		assert_int_equal(n, f[i].size + 4);
-		assert_int_equal(get32(img + 464), 0x46505853);		/* magic1 */
-		assert_int_equal(get32(img + 468), f[i].size + 4);	/* extended_size */
+		assert_int_equal(get32(img + 464), 0x46505853);	   /* magic1 */
+		assert_int_equal(get32(img + 468), f[i].size + 4); /* extended_size */
 		assert_int_equal(get64(img + 472), f[i].xfeatures);
 		assert_int_equal(get32(img + 480), f[i].size);
-		assert_int_equal(get32(img + f[i].size), 0x46505845);	/* magic2 */
+		assert_int_equal(get32(img + f[i].size), 0x46505845); /* magic2 */
 		assert_int_equal(get64(img + 512), f[i].bv);
 		assert_int_equal(fpl_xstate_size_std(&d->xs, f[i].xfeatures), f[i].size);
 		free(img);
@@ -387,13 +390,13 @@ static void test_decode_captures(void **state)
 		enum fpl_image_format format;
 		bool tiles;
 	} c[] = {
-		{ "xsave_std_amx_live.bin", FPL_IMAGE_STANDARD, true },
-		{ "xsavec_amx_live.bin", FPL_IMAGE_COMPACTED, true },
-		{ "xsavec_amx_released.bin", FPL_IMAGE_COMPACTED, false },
-		{ "sigframe_xstate_amx_live.bin", FPL_IMAGE_SIGNAL, true },
-		{ "sigframe_xstate_noperm.bin", FPL_IMAGE_SIGNAL, false },
-		{ "sigframe_xstate_perm_unused.bin", FPL_IMAGE_SIGNAL, false },
-		{ "ptrace_nt_x86_xstate_amx_live.bin", FPL_IMAGE_PTRACE, true },
+	    {"xsave_std_amx_live.bin", FPL_IMAGE_STANDARD, true},
+	    {"xsavec_amx_live.bin", FPL_IMAGE_COMPACTED, true},
+	    {"xsavec_amx_released.bin", FPL_IMAGE_COMPACTED, false},
+	    {"sigframe_xstate_amx_live.bin", FPL_IMAGE_SIGNAL, true},
+	    {"sigframe_xstate_noperm.bin", FPL_IMAGE_SIGNAL, false},
+	    {"sigframe_xstate_perm_unused.bin", FPL_IMAGE_SIGNAL, false},
+	    {"ptrace_nt_x86_xstate_amx_live.bin", FPL_IMAGE_PTRACE, true},
 	};
 	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
 	struct fpl_image_cfg cfg;
@@ -455,7 +458,7 @@ static void test_decode_invalid_tilecfg(void **state)
 
 	assert_non_null(img);
 	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
-	buf[2432 + 48] = 17;	/* tile 0: 17 rows, one more than the palette has */
+	buf[2432 + 48] = 17; /* tile 0: 17 rows, one more than the palette has */
 	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
 	assert_false(fpl_image_rejected(img));
 	for (unsigned k = 0; k < img->nfindings; k++)
@@ -490,7 +493,7 @@ static void test_sigframe_task_mask(void **state)
 	assert_non_null(img);
 	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
 	cfg.task_mask = fpl_xstate_default_perm(&d->xs);
-	cfg.format = FPL_IMAGE_SIGNAL;	/* auto would not take refused software bytes for a frame */
+	cfg.format = FPL_IMAGE_SIGNAL; /* auto would not take refused software bytes for a frame */
 	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
 	assert_false(img->sw.valid);
 	assert_true(img->kernel_rejects);
@@ -519,7 +522,7 @@ static void test_fake_xfd_paths(void **state)
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs, fake;
 	struct fpl_xstate_masks m;
-	struct fpl_diag diag = { "" };
+	struct fpl_diag diag = {""};
 	uint64_t before = 0, after = 0;
 
 	assert_non_null(cpu);
@@ -527,16 +530,21 @@ static void test_fake_xfd_paths(void **state)
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
 	if (fpl_amx_supported(&xs, NULL) || !xs.xsave) {
 		free(cpu);
-		skip();	/* a real AMX CPU: test_xstate's test_amx_permitted covers it */
+		skip(); /* a real AMX CPU: test_xstate's test_amx_permitted covers it */
 	}
 	/* Tile state that the kernel does not permit (it does not know it). */
 	fake = xs;
 	fake.xcr0 |= FPL_XFEATURE_MASK_XTILE;
-	fake.comp[FPL_XFEATURE_XTILE_CFG] = (struct fpl_xcomp){ true, false, true, false, 64, 2752 };
-	fake.comp[FPL_XFEATURE_XTILE_DATA] = (struct fpl_xcomp){ true, false, true, true, 8192, 2816 };
-	fake.amx = (struct fpl_amx_palette){ .valid = true, .max_palette = 1,
-					     .total_tile_bytes = 8192, .bytes_per_tile = 1024,
-					     .bytes_per_row = 64, .max_names = 8, .max_rows = 16 };
+	fake.comp[FPL_XFEATURE_XTILE_CFG] = (struct fpl_xcomp){true, false, true, false, 64, 2752};
+	fake.comp[FPL_XFEATURE_XTILE_DATA] =
+	    (struct fpl_xcomp){true, false, true, true, 8192, 2816};
+	fake.amx = (struct fpl_amx_palette){.valid = true,
+					    .max_palette = 1,
+					    .total_tile_bytes = 8192,
+					    .bytes_per_tile = 1024,
+					    .bytes_per_row = 64,
+					    .max_names = 8,
+					    .max_rows = 16};
 	assert_int_equal(fpl_xstate_xfd_mask(&fake), FPL_XFEATURE_MASK_XTILE_DATA);
 	assert_int_equal(fpl_xstate_permitted(&fake) & FPL_XFEATURE_MASK_XTILE_DATA, 0);
 	assert_false(fpl_amx_permitted(&fake));
@@ -576,19 +584,19 @@ static void test_fake_xfd_paths(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_palette_from_dump),
-		cmocka_unit_test(test_no_amx),
-		cmocka_unit_test(test_masks_from_dump),
-		cmocka_unit_test(test_parse_all_is_permitted),
-		cmocka_unit_test(test_layout_equals_dmesg),
-		cmocka_unit_test(test_tilecfg_rules),
-		cmocka_unit_test(test_captured_standard_images),
-		cmocka_unit_test(test_captured_frames),
-		cmocka_unit_test(test_captured_compacted),
-		cmocka_unit_test(test_decode_captures),
-		cmocka_unit_test(test_decode_invalid_tilecfg),
-		cmocka_unit_test(test_sigframe_task_mask),
-		cmocka_unit_test(test_fake_xfd_paths),
+	    cmocka_unit_test(test_palette_from_dump),
+	    cmocka_unit_test(test_no_amx),
+	    cmocka_unit_test(test_masks_from_dump),
+	    cmocka_unit_test(test_parse_all_is_permitted),
+	    cmocka_unit_test(test_layout_equals_dmesg),
+	    cmocka_unit_test(test_tilecfg_rules),
+	    cmocka_unit_test(test_captured_standard_images),
+	    cmocka_unit_test(test_captured_frames),
+	    cmocka_unit_test(test_captured_compacted),
+	    cmocka_unit_test(test_decode_captures),
+	    cmocka_unit_test(test_decode_invalid_tilecfg),
+	    cmocka_unit_test(test_sigframe_task_mask),
+	    cmocka_unit_test(test_fake_xfd_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

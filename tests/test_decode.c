@@ -260,6 +260,15 @@ static void test_amx_captures(void **state)
 		out_free(&o);
 		out_free(&j);
 	}
+	/* --rfbm all is the judged CPU's XCR0, tile data included, whatever this process may use. */
+	{
+		struct out o = run("decode", "tests/data/amx/xsave_std_amx_live.bin", cpuid,
+				   "--rfbm", "all", NULL);
+
+		assert_int_equal(o.rc, 0);
+		has(o.out, "RFBM        0x600e7");
+		out_free(&o);
+	}
 }
 
 static void test_rejected_names_rule_and_offset(void **state)

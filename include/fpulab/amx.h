@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* AMX: permission (ARCH_REQ_XCOMP_PERM), the tile palette, TILECFG/TILEDATA decoding and control. */
+/* AMX: permission (ARCH_REQ_XCOMP_PERM), the tile palette, TILECFG/TILEDATA decoding and control.
+ */
 #ifndef FPULAB_AMX_H
 #define FPULAB_AMX_H
 
@@ -60,15 +61,15 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag);
 int fpl_amx_release(const struct fpl_xstate *xs);
 
 /* The 64-byte TILECFG component (SDM "LDTILECFG"). */
-#define FPL_TILECFG_SIZE	64
-#define FPL_AMX_TILES_MAX	16
+#define FPL_TILECFG_SIZE 64
+#define FPL_AMX_TILES_MAX 16
 
 struct fpl_tilecfg {
 	uint8_t palette;
 	uint8_t start_row;
-	uint16_t colsb[FPL_AMX_TILES_MAX];	/* bytes per row, tile i */
+	uint16_t colsb[FPL_AMX_TILES_MAX]; /* bytes per row, tile i */
 	uint8_t rows[FPL_AMX_TILES_MAX];
-	bool reserved_zero;			/* bytes 2..15 all zero */
+	bool reserved_zero; /* bytes 2..15 all zero */
 };
 
 void fpl_tilecfg_decode(const void *raw, struct fpl_tilecfg *cfg);
@@ -80,14 +81,15 @@ void fpl_tilecfg_decode(const void *raw, struct fpl_tilecfg *cfg);
  * palette 1 of 8 tiles x 16 rows x 64 bytes, the only one shipped, is known).
  */
 int fpl_tilecfg_check(const struct fpl_amx_palette *p, const void *raw, const char **why);
-/* A valid palette-1 configuration: every tile max_rows x bytes_per_row. -ENOTSUP without a valid palette. */
+/* A valid palette-1 configuration: every tile max_rows x bytes_per_row. -ENOTSUP without a valid
+ * palette. */
 int fpl_tilecfg_make(const struct fpl_amx_palette *p, void *raw);
 
 /* One tile of a TILEDATA image (standard layout: tile i at i * bytes_per_tile). */
 struct fpl_tile_summary {
-	uint64_t nonzero_rows;	/* bit r: row r holds a non-zero byte */
-	unsigned rows;		/* rows looked at (max_rows) */
-	uint32_t checksum;	/* FNV-1a 32 over the tile's bytes_per_tile bytes */
+	uint64_t nonzero_rows; /* bit r: row r holds a non-zero byte */
+	unsigned rows;	       /* rows looked at (max_rows) */
+	uint32_t checksum;     /* FNV-1a 32 over the tile's bytes_per_tile bytes */
 };
 /*
  * Summarise up to max tiles of data (n bytes) with palette p (NULL: 8 x 16

@@ -224,9 +224,15 @@ void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm)
  * fpl_regs_set() makes the components in mask live with that pattern (by
  * XRSTOR of such an image; FXRSTOR without XSAVE). fpl_regs_init() returns
  * the components in mask to their init state. Both return 0, -ENOTSUP for a
- * component the CPU or the OS lacks (or AMX tile data the kernel refused:
- * both ask ARCH_REQ_XCOMP_PERM once when XFD guards it), -EINVAL for tile data
- * without TILECFG in fpl_regs_set's mask. No libc call may come between these
+ * component the CPU or the OS lacks (AMX tiles also without a palette in
+ * xs->amx), -EPERM for tile data this process may not use (never asked for
+ * implicitly: fpl_amx_request_perm() in fpulab/amx.h; nothing is executed
+ * then, which would be SIGILL), -EIO when XINUSE does not show loaded AMX
+ * components. TILEDATA alone (TILECFG as it is) is accepted, as by the
+ * hardware; TILECFG patterns are always a valid palette-1 configuration.
+ * fpl_regs_init drops XFD components this process may not use from RFBM
+ * (they are init). The first tile-data load of a task is its XFD trap: do
+ * it with fpl_amx_first_use() before timing. No libc call may come between these
  * and what depends on them: glibc's string functions use AVX-512 here. The
  * pattern keeps the x87 stack empty, every exception masked, rounding at
  * default and PKRU key 0 open, so compiled code keeps working.
@@ -235,7 +241,7 @@ void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t see
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask);
 /*
- * Exactly mask live (with the pattern of seed) and every other XCR0 component
+ * Exactly mask live (with the pattern of seed) and every other permitted component
  * in init, in one XRSTOR: fpl_regs_init() then fpl_regs_set() cannot do that,
  * because building the image calls memset(), which dirties AVX-512 state.
  */

@@ -29,7 +29,7 @@ static const struct fpl_opt amx_opts[] = {
 	{ "samples", FPL_OPT_INT, NULL, 5, AMX_MAX_SAMPLES, NULL,
 	  "fresh child processes to measure, at most (default: what the budget allows, up to "
 	  "200; 50 with --quick)" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ .name = NULL },
 };
 
 /* What one forked child measured, TSC ticks (lfence;rdtsc around one operation). */

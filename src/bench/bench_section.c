@@ -43,7 +43,7 @@ static const struct fpl_opt section_opts[] = {
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
 	  "the user task's state before the call: init, AVX-512 registers live, AMX tiles live "
 	  "(asks for AMX permission), both (init and avx512) or all three" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ .name = NULL },
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };

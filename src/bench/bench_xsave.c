@@ -31,7 +31,7 @@ static const struct fpl_opt xsave_opts[] = {
 	{ "method", FPL_OPT_STR, "both", 0, 0, methods,
 	  "throughput: back-to-back; latency: state re-established before each, removed by difference" },
 	{ "samples", FPL_OPT_INT, NULL, 11, 100000, NULL, "at most this many samples per cell" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ .name = NULL },
 };
 
 static int xsave_supported(const struct fpl_cpu *cpu, const char **why)

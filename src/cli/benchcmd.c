@@ -65,7 +65,7 @@ static void ktrace_start(struct fpl_session *s)
 			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
 }
 
-static void ktrace_stop(struct fpl_session *s)
+void fpl_session_ktrace_end(struct fpl_session *s)
 {
 	fpl_ktrace_close(s->ktrace);
 	s->ktrace = NULL;
@@ -648,7 +648,7 @@ void fpl_session_clock_end(struct fpl_session *s)
 int fpl_session_end(struct fpl_session *s, int rc)
 {
 	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
-	ktrace_stop(s);
+	fpl_session_ktrace_end(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
 		/* Permitted and active again: a benchmark may have used tiles (active grows then). */

@@ -100,7 +100,7 @@ struct fpl_session {
 	char amx_by[96];		/* "--amx" or "--mask tiledata" */
 	bool amx_asked;
 	int amx_err;			/* fpl_amx_request_perm(): 0 or -errno */
-	char amx_msg[256];
+	char amx_msg[sizeof(((struct fpl_diag *)0)->msg)];
 	uint64_t amx_perm_before, amx_perm_after;
 	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
@@ -157,6 +157,12 @@ int fpl_session_end(struct fpl_session *s, int rc);
  * load again (host.clock.selfcheck_end, host.loadavg_end), warnings.
  */
 void fpl_session_clock_end(struct fpl_session *s);
+
+/*
+ * Close the --kernel-trace session (its tracefs instance removed); the
+ * session's end does it, and commands with their own end call it first.
+ */
+void fpl_session_ktrace_end(struct fpl_session *s);
 
 /* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);

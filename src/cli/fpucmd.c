@@ -40,7 +40,7 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 		/* Naming tile state asks for AMX permission, as --amx does. */
 		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
 			s->amx = true;
-			snprintf(s->amx_by, sizeof(s->amx_by), "--%s %s", name,
+			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
 				 opts[*nopts - 1].value);
 		}
 	}
@@ -51,12 +51,13 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 			const struct fpl_optval *opts, size_t nopts)
 {
 	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
-	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_cpu *cpu;
 	struct fpl_diag diag = { "" };
 	int rc = FPL_EXIT_OK;
 
 	if (!b->check)
 		return FPL_EXIT_OK;
+	cpu = malloc(sizeof(*cpu));
 	if (!cpu)
 		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	fpl_cpu_read(cpu);

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* AMX: permission, the tile palette from CPUID 0x1D/0x1E, TILECFG checks, TILEDATA summaries, first use, TILERELEASE. */
+/* AMX: permission, the palette (CPUID 0x1D/0x1E), TILECFG checks, TILEDATA summaries, TILERELEASE.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "fpulab/amx.h"
 #include "xstate_internal.h"
 
-#define ARCH_REQ_XCOMP_PERM	0x1023
+#define ARCH_REQ_XCOMP_PERM 0x1023
 
 static int get16(const unsigned char *p)
 {
@@ -22,7 +23,8 @@ int fpl_amx_palette(const struct fpl_cpu *cpu, struct fpl_amx_palette *p, struct
 
 	memset(p, 0, sizeof(*p));
 	if (!fpl_cpu_has_cpuid(cpu, FPL_FEAT_AMX_TILE))
-		return fpl_diag_set(diag, -ENOTSUP, "no AMX on this CPU (CPUID.7.0:EDX[24] AMX-TILE clear)");
+		return fpl_diag_set(diag, -ENOTSUP,
+				    "no AMX on this CPU (CPUID.7.0:EDX[24] AMX-TILE clear)");
 	fpl_cpu_cpuid(cpu, 0x1d, 0, r);
 	p->max_palette = r[0];
 	fpl_cpu_cpuid(cpu, 0x1d, 1, r);
@@ -38,11 +40,12 @@ int fpl_amx_palette(const struct fpl_cpu *cpu, struct fpl_amx_palette *p, struct
 	    !p->max_rows || p->max_rows > 64 || !p->bytes_per_row || p->bytes_per_row > 64 ||
 	    p->bytes_per_tile < p->max_rows * p->bytes_per_row ||
 	    p->total_tile_bytes < p->max_names * p->bytes_per_tile)
-		return fpl_diag_set(diag, -EINVAL,
-				    "CPUID 0x1D does not describe a usable palette 1 (max palette %u, "
-				    "%u tiles, %u rows x %u bytes, %u bytes per tile, %u in all)",
-				    p->max_palette, p->max_names, p->max_rows, p->bytes_per_row,
-				    p->bytes_per_tile, p->total_tile_bytes);
+		return fpl_diag_set(
+		    diag, -EINVAL,
+		    "CPUID 0x1D does not describe a usable palette 1 (max palette %u, "
+		    "%u tiles, %u rows x %u bytes, %u bytes per tile, %u in all)",
+		    p->max_palette, p->max_names, p->max_rows, p->bytes_per_row, p->bytes_per_tile,
+		    p->total_tile_bytes);
 	p->valid = true;
 	return 0;
 }
@@ -104,15 +107,16 @@ int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t
 		*after = b;
 	if (!fpl_amx_supported(xs, NULL))
 		return fpl_diag_set(diag, -EOPNOTSUPP, "ARCH_REQ_XCOMP_PERM: no AMX here (%s)",
-				    xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated ?
-					    "tile state not enabled or no palette" :
-					    "no AMX on this CPU");
+				    xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated
+					? "tile state not enabled or no palette"
+					: "no AMX on this CPU");
 	if (b & FPL_XFEATURE_MASK_XTILE_DATA) {
 		__atomic_store_n(&perm_seen, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	if (!xs->live)
-		return fpl_diag_set(diag, -EINVAL, "ARCH_REQ_XCOMP_PERM: the CPU snapshot is a dump");
+		return fpl_diag_set(diag, -EINVAL,
+				    "ARCH_REQ_XCOMP_PERM: the CPU snapshot is a dump");
 	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
 		err = -errno;
 	if (after)
@@ -188,8 +192,13 @@ void fpl_tilecfg_decode(const void *raw, struct fpl_tilecfg *cfg)
 
 /* The one palette shipped so far (Sapphire Rapids to Granite Rapids). */
 static const struct fpl_amx_palette palette1 = {
-	.valid = true, .max_palette = 1, .total_tile_bytes = 8192, .bytes_per_tile = 1024,
-	.bytes_per_row = 64, .max_names = 8, .max_rows = 16,
+    .valid = true,
+    .max_palette = 1,
+    .total_tile_bytes = 8192,
+    .bytes_per_tile = 1024,
+    .bytes_per_row = 64,
+    .max_names = 8,
+    .max_rows = 16,
 };
 
 int fpl_tilecfg_check(const struct fpl_amx_palette *p, const void *raw, const char **why)
@@ -220,8 +229,9 @@ int fpl_tilecfg_check(const struct fpl_amx_palette *p, const void *raw, const ch
 	}
 	for (unsigned i = 0; i < FPL_AMX_TILES_MAX; i++) {
 		if (i >= p->max_names && (c.rows[i] || c.colsb[i])) {
-			snprintf(msg, sizeof(msg), "tile %u configured but the palette has %u tiles",
-				 i, p->max_names);
+			snprintf(msg, sizeof(msg),
+				 "tile %u configured but the palette has %u tiles", i,
+				 p->max_names);
 			*why = msg;
 			return -EINVAL;
 		}

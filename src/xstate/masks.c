@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The three component masks: XCR0, permitted (ARCH_GET_XCOMP_PERM) and active (XFD-armed components left out). */
+/* The three component masks: XCR0, permitted (ARCH_GET_XCOMP_PERM), active (XFD-armed left out). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
 #include "fpulab/xstate.h"
 
-#define ARCH_GET_XCOMP_PERM	0x1022
+#define ARCH_GET_XCOMP_PERM 0x1022
 /* struct _fpx_sw_bytes: in the FXSAVE area's software-reserved bytes. */
-#define SW_BYTES_OFFSET		464
-#define SW_MAGIC1	0x46505853u
+#define SW_BYTES_OFFSET 464
+#define SW_MAGIC1 0x46505853u
 /* A signal default-ignored and unused by fpulab's benchmarks. */
-#define PROBE_SIGNAL		SIGURG
+#define PROBE_SIGNAL SIGURG
 
 uint64_t fpl_xstate_xcr0(const struct fpl_xstate *xs)
 {
@@ -167,9 +167,9 @@ int fpl_xstate_masks(const struct fpl_xstate *xs, struct fpl_xstate_masks *m)
 	memset(m, 0, sizeof(*m));
 	m->xcr0 = fpl_xstate_xcr0(xs);
 	m->perm_err = get_perm(xs, &m->permitted);
-	m->permitted_from = !m->perm_err ? "ARCH_GET_XCOMP_PERM" :
-			    !xs->live ? "a dump: XCR0 minus XFD, the default before permission" :
-			    "XCR0 minus XFD: ARCH_GET_XCOMP_PERM failed";
+	m->permitted_from = !m->perm_err ? "ARCH_GET_XCOMP_PERM"
+			    : !xs->live	 ? "a dump: XCR0 minus XFD, the default before permission"
+					 : "XCR0 minus XFD: ARCH_GET_XCOMP_PERM failed";
 	m->active = active(xs, m->permitted, m);
 	return 0;
 }

@@ -240,8 +240,8 @@ int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 	int err = check_mask(xs, mask, false);
 
 	/* Not permitted: never used, so init already; keep it out of RFBM. */
-	if (!err && (mask & fpl_xstate_xfd_mask(xs)))
-		mask &= fpl_xstate_permitted(xs);
+	if (!err && (mask & fpl_xstate_xfd_mask(xs)) && !fpl_amx_permitted(xs))
+		mask &= ~fpl_xstate_xfd_mask(xs);
 	if (err || !mask)
 		return err;
 	if (!xs->xsave) {
@@ -264,11 +264,15 @@ int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed
 	 * Every permitted component: the ones outside mask go to init. TILEDATA
 	 * without permission is init already (XFD armed since exec).
 	 */
-	uint64_t rfbm = fpl_xstate_permitted(xs) | mask;
+	uint64_t xfd = fpl_xstate_xfd_mask(xs);
+	uint64_t rfbm = (fpl_xstate_xcr0(xs) & ~xfd) | mask;
 	int err = check_mask(xs, mask, true);
 
 	if (err)
 		return err;
+	/* Permission once seen is cached: no system call on every set-up. */
+	if (xfd && fpl_amx_permitted(xs))
+		rfbm |= xfd;
 	if (!xs->xsave) {
 		fpl_fxsave64(img);
 		legacy_init(img, FPL_XFEATURE_MASK_FPSSE & ~mask);
