@@ -77,6 +77,16 @@ static int amx_setup(struct fpl_xs_bench *x, struct fpl_result *r)
 		snprintf(x->amx_why, sizeof(x->amx_why), "%s", why ? why : "no AMX on this CPU");
 		return 0;
 	}
+	x->tilecfg = fpl_xs_alloc(x);
+	x->tile_src = fpl_xs_alloc(x);
+	if (!x->tilecfg || !x->tile_src)
+		return -ENOMEM;
+	if (fpl_tilecfg_make(&x->xs.amx, x->tilecfg)) {
+		snprintf(x->amx_why, sizeof(x->amx_why), "no valid palette-1 TILECFG (CPUID 0x1D)");
+		return 0;
+	}
+	for (size_t i = 0; i < 64u * 64u && i < x->size; i++)
+		x->tile_src[i] = (unsigned char)((i * 7 + 1) & 0xff);
 	x->amx_avail = true;
 	if (x->has_one_mask && (x->one_mask & FPL_XFEATURE_MASK_XTILE)) {
 		x->amx_asked = true;
@@ -98,14 +108,6 @@ static int amx_setup(struct fpl_xs_bench *x, struct fpl_result *r)
 		return err;
 	}
 	x->amx = true;
-	x->tilecfg = fpl_xs_alloc(x);
-	x->tile_src = fpl_xs_alloc(x);
-	if (!x->tilecfg || !x->tile_src)
-		return -ENOMEM;
-	if (fpl_tilecfg_make(&x->xs.amx, x->tilecfg))
-		x->amx = false;
-	for (size_t i = 0; i < 64u * 64u && i < x->size; i++)
-		x->tile_src[i] = (unsigned char)((i * 7 + 1) & 0xff);
 	return 0;
 }
 

@@ -154,9 +154,10 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 		case FPL_XFEATURE_ZMM_Hi256:
 		case FPL_XFEATURE_Hi16_ZMM:
 			return x->avx512 ? &fpl_xs_modify_avx512[id - FPL_XFEATURE_OPMASK] : NULL;
-		case FPL_XFEATURE_XTILE_CFG:
+		case FPL_XFEATURE_XTILE_CFG:	/* LDTILECFG: no permission needed, never traps */
+			return x->amx_avail ? &fpl_xs_modify_amx[0] : NULL;
 		case FPL_XFEATURE_XTILE_DATA:
-			return x->amx ? &fpl_xs_modify_amx[id - FPL_XFEATURE_XTILE_CFG] : NULL;
+			return x->amx ? &fpl_xs_modify_amx[1] : NULL;
 		default:
 			return NULL;
 		}
@@ -320,7 +321,8 @@ static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, c
 		const char *mname = fx ? "x87+sse" : names[i];
 		uint64_t permitted = x->permitted;
 
-		if ((mask & ~permitted) || ((mask & FPL_XFEATURE_MASK_XTILE) && !x->amx)) {
+		if ((mask & ~permitted) || ((mask & FPL_XFEATURE_MASK_XTILE_DATA) && !x->amx) ||
+		    ((mask & FPL_XFEATURE_MASK_XTILE_CFG) && !x->amx_avail)) {
 			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 
@@ -342,7 +344,8 @@ static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, c
 			if (st != ST_INIT && !mask)
 				continue;	/* nothing in RFBM to make live */
 			/* Released and TILECFG-only differ from init and live only with more in RFBM. */
-			if (st == ST_RELEASED && (!tiles || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
+			/* TILERELEASE needs tile data permitted and used (XFD armed: #NM). */
+			if (st == ST_RELEASED && (!tiles || !x->amx || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
 				continue;
 			if (st == ST_TILECFG && (mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
 				continue;
