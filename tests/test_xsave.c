@@ -246,11 +246,36 @@ static void test_sigint(void **state)
 	assert_int_equal(rmdir(dir), 0);	/* no temporary file left */
 }
 
+/* A claimed component read init warns; an unclaimed one in use now and then is only recorded. */
+static void xinuse_case(uint64_t extra, uint64_t missing, uint64_t bad, bool warns)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_xs_cell c = { .expect = 0xe0, .checks = 100, .bad = bad,
+				 .bad_last = (0xe0 | extra) & ~missing,
+				 .bad_extra = extra, .bad_missing = missing };
+
+	fpl_xs_xinuse_warn(run, &c, "0xe0");
+	assert_int_equal(json_array_size(run->warnings), warns);
+	assert_int_equal(fpl_run_obs_get(run, "xinuse_extra_in_use") != NULL, !warns);
+	fpl_result_free(r);
+}
+
+static void test_xinuse_extra_is_observation(void **state)
+{
+	xinuse_case(0x2, 0, 1, false);		/* SSE after a preemption (Intel guests) */
+	xinuse_case(0x4, 0, 1, false);		/* AVX once in 100 (seen on Zen 4 KVM) */
+	xinuse_case(0x2, 0, 100, false);	/* SSE every time: x87/SSE never fail */
+	xinuse_case(0x4, 0, 100, true);		/* AVX every time: the set-up is wrong */
+	xinuse_case(0, 0x40, 1, true);		/* a claimed component read init */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_setup_xinuse),
 		cmocka_unit_test(test_cell_counts_mismatch),
+		cmocka_unit_test(test_xinuse_extra_is_observation),
 		cmocka_unit_test(test_bad_options_exit_2),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_sigint),

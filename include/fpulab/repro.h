@@ -57,6 +57,7 @@ struct fpl_repro_ctx_case {
 /* RFBM's XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */
 struct fpl_repro_xs_case {
 	const char *insn, *title;	/* xsave --part rfbm's insn param, the table's words */
+	const char *want;		/* this component's row; NULL: the highest one */
 	char comp[40];			/* the component in question, from the runs' params */
 	char with[24], without[24];	/* the two RFBMs */
 	double *v[2];			/* median cycles per round: without, with */
@@ -68,9 +69,9 @@ double fpl_repro_ctx_value(const struct fpl_run *run);
 
 /*
  * Take one round's figures from the xsave --part rfbm runs [from, nruns) of
- * r: per case, the last unskipped run of its insn with a with_cycles
- * metric gives comp, with, without and one value of each. Cases without
- * such a run are left as they are.
+ * r: per case, the last unskipped run of its insn (and component want)
+ * with a with_cycles metric gives comp, with, without and one value of
+ * each. Cases without such a run are left as they are.
  */
 void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repro_xs_case *xc,
 			size_t nx);

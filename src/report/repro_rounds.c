@@ -29,8 +29,10 @@ void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repr
 		for (size_t i = from; i < r->nruns; i++) {
 			const struct fpl_run *run = r->runs[i];
 			const char *insn = fpl_run_param_get_str(run, "insn");
+			const char *comp = fpl_run_param_get_str(run, "component");
 
 			if (!run->skipped && insn && !strcmp(insn, xc[k].insn) &&
+			    (!xc[k].want || (comp && !strcmp(comp, xc[k].want))) &&
 			    fpl_run_find_metric(run, "with_cycles"))
 				last = run;
 		}
@@ -48,7 +50,7 @@ void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repr
 int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc, size_t nc,
 			 const struct fpl_repro_xs_case *xc, size_t nx, double budget)
 {
-	char method[384], label[96], table[160];
+	char method[384], label[96], table[200];
 	int err = 0;
 	int k = 1;
 
@@ -65,7 +67,7 @@ int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case
 		if (!xc[x].n)
 			continue;
 		snprintf(table, sizeof(table), "%s with %s in RFBM or not (%s in its init state, "
-			 "the rest of XCR0 live)", xc[x].title, xc[x].comp, xc[x].comp);
+			 "the rest of %s live)", xc[x].title, xc[x].comp, xc[x].comp, xc[x].with);
 		snprintf(method, sizeof(method), "fpulab xsave --part rfbm: median core cycles of "
 			 "back-to-back %s per run, with and without timed in the same rounds",
 			 xc[x].title);
