@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fpulab/bench.h"
-#include "fpulab/fpubench.h"
+#include "fpulab/section_work.h"
 #include "fpulab/plot.h"
 #include "fpulab/repro.h"
 #include "fpulab/summary.h"

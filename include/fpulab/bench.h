@@ -98,6 +98,14 @@ double fpl_bench_opt_real(const struct fpl_bench_env *env, const char *name, dou
 /* Parse an integer with optional 0x prefix and k/M/G (binary) suffix. 0 or -EINVAL. */
 int fpl_parse_int(const char *s, long long *out);
 
+/*
+ * Parse "64,256,1k,64K" (fpl_parse_int items: 0x.., k/M/G) into at most max
+ * sizes, each in [lo, hi] and a multiple of unit (unit 0 or 1: any).
+ * 0, or -EINVAL with diag naming the item and the rule it broke.
+ */
+int fpl_parse_sizes(const char *s, size_t lo, size_t hi, size_t unit, size_t *out, size_t max,
+		    size_t *n, struct fpl_diag *diag);
+
 /* Report progress through env->progress if set. */
 void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char *what);
 static inline bool fpl_bench_stopped(const struct fpl_bench_env *env)

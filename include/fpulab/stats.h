@@ -166,4 +166,24 @@ struct fpl_ministat_rel {
 void fpl_ministat_relative(const struct fpl_ministat *ds, const struct fpl_ministat *rs,
 			   double conf, struct fpl_ministat_rel *r);
 
+/* A figure with its 95% confidence interval. */
+struct fpl_ci {
+	size_t n;		/* pairs or samples used */
+	double estimate, lo, hi;
+};
+
+/*
+ * Robust on a shared, noisy machine: medians with distribution-free
+ * intervals (order statistics x(j) and x(n+1-j), the largest j with
+ * P(Binomial(n, 1/2) < j) <= 2.5%), which need n >= 6.
+ *
+ * fpl_speedup_ci: speedup of fast over slow in percent from paired samples
+ * (slow[i] and fast[i] from the same round): 100 * (median(slow/fast) - 1).
+ * Pairs with a value <= 0 or not finite are left out.
+ * fpl_median_ci: the median of the finite samples.
+ * 0, -EINVAL when fewer than 6 values remain, -ENOMEM.
+ */
+int fpl_speedup_ci(const double *slow, const double *fast, size_t n, struct fpl_ci *ci);
+int fpl_median_ci(const double *x, size_t n, struct fpl_ci *ci);
+
 #endif

@@ -8,7 +8,8 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/bench.h"
-#include "fpulab/fpubench.h"
+#include "fpulab/section_work.h"
+#include "fpulab/stats.h"
 #include "fpulab/harness.h"
 #include "fpulab/model.h"
 #include "fpulab/xstate.h"
@@ -194,7 +195,7 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 	return plan_works(env, p, diag);
 }
 
-int fpl_section_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+static int section_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 {
 	struct plan *p = malloc(sizeof(*p));
 	int err;
@@ -597,6 +598,6 @@ const struct fpl_bench fpl_bench_section = {
 	.name = "section",
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
-	.check = fpl_section_check,
+	.check = section_check,
 	.run = section_run,
 };

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fpulab/bench.h"
-#include "fpulab/fpubench.h"
 #include "fpulab/harness.h"
 #include "fpulab/model.h"
 #include "fpulab/xor.h"
@@ -126,7 +125,7 @@ static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct 
 	return parse_arities(fpl_bench_opt(env, "arities"), p, diag);
 }
 
-int fpl_xor_bench_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+static int xor_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 {
 	struct xplan *p = malloc(sizeof(*p));
 	int err;
@@ -461,6 +460,6 @@ const struct fpl_bench fpl_bench_xor = {
 	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
 		   "size sweep",
 	.opts = xor_opts,
-	.check = fpl_xor_bench_check,
+	.check = xor_check,
 	.run = xor_run,
 };

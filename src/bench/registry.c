@@ -166,3 +166,38 @@ void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char
 		env->progress(env->progress_arg, env->bench ? env->bench->name : "",
 			      frac, what);
 }
+
+int fpl_parse_sizes(const char *s, size_t lo, size_t hi, size_t unit, size_t *out, size_t max,
+		    size_t *n, struct fpl_diag *diag)
+{
+	char item[64];
+	size_t k = 0;
+
+	if (!s || !*s)
+		return fpl_diag_set(diag, -EINVAL, "an empty list of sizes");
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		long long v;
+
+		if (len == 0 || len >= sizeof(item))
+			return fpl_diag_set(diag, -EINVAL, "'%.*s' is not a size", (int)len, s);
+		memcpy(item, s, len);
+		item[len] = 0;
+		if (fpl_parse_int(item, &v) || v <= 0)
+			return fpl_diag_set(diag, -EINVAL, "'%s' is not a size in bytes", item);
+		if ((size_t)v < lo || (size_t)v > hi)
+			return fpl_diag_set(diag, -EINVAL, "size %s is outside [%zu, %zu] bytes",
+					    item, lo, hi);
+		if (unit > 1 && (size_t)v % unit)
+			return fpl_diag_set(diag, -EINVAL, "size %s is not a multiple of %zu bytes",
+					    item, unit);
+		if (k == max)
+			return fpl_diag_set(diag, -EINVAL, "more than %zu sizes", max);
+		out[k++] = (size_t)v;
+		s += len;
+		if (*s == ',' && !*++s)
+			return fpl_diag_set(diag, -EINVAL, "a size list ends with ','");
+	}
+	*n = k;
+	return 0;
+}

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fpulab/fpubench.h"
+#include "fpulab/section_work.h"
 #include "fpucmd.h"
 
 static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/fpubench.h"
 #include "fpulab/stats.h"
 #include "fpulab/xor.h"
 #include "fpulab/xorlines.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/fpubench.h"
+#include "fpulab/section_work.h"
 #include "fpulab/repro.h"
 #include "fpulab/stats.h"
 #include "pick.h"

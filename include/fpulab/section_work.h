@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The section benchmark's workloads, and the test of its figures for impossible costs. */
+#ifndef FPULAB_SECTION_WORK_H
+#define FPULAB_SECTION_WORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fpulab/cpu.h"
+#include "fpulab/result.h"
+
+/*
+ * One piece of SIMD work that runs inside a section: one row of the
+ * lazy-restore experiment. fn does dst ^= f(src) over len bytes that start
+ * at byte pos of the whole stream (ChaCha20 needs the block counter); len is
+ * a multiple of unit, buffers are 64-byte aligned.
+ */
+struct fpl_section_work {
+	const char *workload;	/* "xor", "chacha20" */
+	const char *impl;	/* the implementation's name: "avx", "avx512" */
+	const char *isa;	/* "C", "SSE2", "AVX", "AVX2", "AVX-512F" */
+	size_t unit;		/* chunks are multiples of this many bytes */
+	uint64_t xfeatures;	/* state the work writes */
+	bool (*supported)(const struct fpl_section_work *w, const struct fpl_cpu *cpu,
+			  const char **why);
+	void (*fn)(const struct fpl_section_work *w, uint8_t *dst, const uint8_t *src, size_t len,
+		   uint64_t pos);
+	const void *impl_data;	/* the kernel's descriptor behind it */
+};
+
+/* Every workload built in, in a stable order; *n gets the count. */
+const struct fpl_section_work *fpl_section_works(size_t *n);
+
+/*
+ * A figure that cannot be true in a section run: a cost per section
+ * (section_cycles) or of one section (one_section_cycles) whose whole 95%
+ * interval lies below zero. Writes into buf a sentence naming the metric, its
+ * interval and the likely cause, and returns buf; NULL when the run has no
+ * such cost (or no interval). Such a run's speedup must not be shown as one.
+ */
+const char *fpl_section_anomaly(const struct fpl_run *run, char *buf, size_t size);
+
+#endif
