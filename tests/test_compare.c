@@ -375,6 +375,13 @@ static void test_runs_in_one_file(void **state)
 	    !strstr(out, "DIFFERENT; runs 3/3, between-run CV 0.50%/0.50%"))
 		fail_msg("%s", out);
 	free(out);
+	/* CSV: the different flag, runs and samples after the verdict */
+	snprintf(args, sizeof(args), "-f csv %s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, ",verdict,different,runs,samples,between_run_cv_pct,") ||
+	    !strstr(out, "\",true,3,36,0.5"))
+		fail_msg("%s", out);
+	free(out);
 	/* several files joined by commas are one case: 6 runs */
 	snprintf(args, sizeof(args), "-f json %s,%s %s", a, c, b);
 	root = compare_json(args);
