@@ -133,8 +133,8 @@ install: all
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS=-O1 \
-		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		EXTRA_LDFLAGS='-fsanitize=address,undefined' test
+		EXTRA_CFLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined,float-cast-overflow' test
 
 # libFuzzer targets: fuzz/fuzz_<name>.c, each linked against the library built
 # by clang with ASan+UBSan in build-fuzz/, each run FUZZ_SECONDS on its seeds
@@ -142,7 +142,7 @@ asan:
 # warnings stay warnings here: gcc's -Werror build is the one that gates.
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS   ?=
-FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_SRC:fuzz/%.c=build-fuzz/fuzz/%)
 

@@ -76,9 +76,13 @@ struct fpl_xs_cell {
 	uint64_t expect;		/* XINUSE & xcr0 expected after set-up */
 	uint64_t xinuse_seen;
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
+	uint64_t bad_last;		/* XINUSE & xcr0 at the last set-up that did not match */
+	uint64_t bad_extra, bad_missing;	/* OR over those: in use unclaimed, claimed in init */
 };
 
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps);
+/* The warning for a cell whose set-up did not match (c->bad): values and component names. */
+void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last);
 uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);
 
 /*

@@ -153,7 +153,12 @@ uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 	if (c->xgetbv1) {
 		c->xinuse_seen = x;
 		c->checks++;
-		c->bad += (x & c->xcr0) != c->expect;
+		if ((x & c->xcr0) != c->expect) {
+			c->bad++;
+			c->bad_last = x & c->xcr0;
+			c->bad_extra |= x & c->xcr0 & ~c->expect;
+			c->bad_missing |= c->expect & ~x;
+		}
 	}
 	return c->body(&c->loop, reps);
 }

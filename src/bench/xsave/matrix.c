@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench/livestate.h"
 
 void *fpl_xs_alloc(struct fpl_xs_bench *x)
 {
@@ -64,6 +65,17 @@ void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out)
 	fpl_xsavec64(out, x->xcr0);
 }
 
+/* What was wrong with the state before a cell's timed calls: the value and the components by name. */
+void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last)
+{
+	char words[400];
+
+	fpl_run_warn(run, "XINUSE & XCR0 was 0x%" PRIx64 ", not 0x%" PRIx64 " (the state "
+		     "claimed), before %" PRIu64 " of %" PRIu64 " timed calls%s; last seen %s",
+		     c->bad_last, c->expect, c->bad, c->checks,
+		     fpl_live_diff_words(c->bad_missing, c->bad_extra, words, sizeof(words)), last);
+}
+
 int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct fpl_variant *v, size_t n,
 		 double budget_s)
 {
@@ -87,9 +99,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, c->xinuse_seen);
 		fpl_run_obs_str(v[i].run, "xinuse_before", hex);
 		if (c->bad)
-			fpl_run_warn(v[i].run, "XINUSE & XCR0 was not 0x%" PRIx64 " (the state claimed) "
-				     "before %" PRIu64 " of %" PRIu64 " timed calls; last seen %s",
-				     c->expect, c->bad, c->checks, hex);
+			fpl_xs_xinuse_warn(v[i].run, c, hex);
 	}
 	return err;
 }
