@@ -1,676 +1,118 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Running benchmarks from the command line: common flags, clock, host, self-checks, emit. */
+/* A benchmark command (fpulab BENCH): its options, its check, one session or --runs N, its help. */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
-#include <sys/personality.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "fpulab/amx.h"
-#include "fpulab/host.h"
-#include "fpulab/kernelview.h"
-#include "fpulab/ktrace.h"
-#include "fpulab/sysinfo.h"
-#include "fpulab/xstate.h"
 #include "cli.h"
-#include "fpl_version.h"
+#include "runs.h"
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
+static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, char **argv,
+		 struct fpl_optval *opts, size_t *nopts)
 {
-	(void)sig;
-	stop_flag = 1;
-}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq;
+		const struct fpl_opt *o;
+		char *name;
+		int rc = fpl_session_common_opt(s, argc, argv, &i);
 
-/*
- * The tracefs instance is removed by fpl_session_end(), which SIGINT and
- * SIGTERM reach too (they only set stop_flag). An exit() on another path
- * still removes it here.
- */
-static struct fpl_ktrace *ktrace_open;
-
-static void ktrace_atexit(void)
-{
-	fpl_ktrace_remove_instance(ktrace_open);
-}
-
-static void ktrace_start(struct fpl_session *s)
-{
-	static bool hooked;
-	struct fpl_diag diag = { "" };
-
-	if (!s->kernel_trace)
-		return;
-	if (fpl_ktrace_open(&s->ktrace, &diag)) {
-		snprintf(s->ktrace_skip, sizeof(s->ktrace_skip), "%s", diag.msg);
-		if (!s->quiet)
-			fprintf(stderr, "fpulab %s: --kernel-trace skipped: %s\n", s->cmd, diag.msg);
-		return;
-	}
-	ktrace_open = s->ktrace;
-	if (!hooked && !atexit(ktrace_atexit))
-		hooked = true;
-	if (!s->quiet)
-		fprintf(stderr, "fpulab %s: kernel trace: %s (trace_clock %s)\n", s->cmd,
-			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
-}
-
-void fpl_session_ktrace_end(struct fpl_session *s)
-{
-	fpl_ktrace_close(s->ktrace);
-	s->ktrace = NULL;
-	ktrace_open = NULL;
-}
-
-/* Every run this benchmark added gets a kernel object: the pass it traced, or why not. */
-static void ktrace_mark_runs(struct fpl_session *s, size_t first)
-{
-	for (size_t i = first; s->kernel_trace && i < s->result->nruns; i++) {
-		struct fpl_run *run = s->result->runs[i];
-
-		if (run->skipped || fpl_run_obs_get(run, "kernel"))
-			continue;
-		fpl_run_obs_json(run, "kernel", json_pack("{s:s, s:s}", "status", "skipped",
-							  "reason", s->ktrace ? "this benchmark has no "
-							  "traced pass" : s->ktrace_skip));
-	}
-}
-
-/* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
-static json_t *loadavg_json(double *one)
-{
-	double a[3];
-	FILE *f = fopen("/proc/loadavg", "r");
-	int n = f ? fscanf(f, "%lf %lf %lf", &a[0], &a[1], &a[2]) : 0;
-
-	if (f)
-		fclose(f);
-	if (n != 3)
-		return NULL;
-	*one = a[0];
-	return json_pack("[f,f,f]", a[0], a[1], a[2]);
-}
-
-/*
- * Other work on the machine changes what is measured (the sibling SMT
- * thread shares the microcode sequencer and the ports): record the load and
- * say so when it is high.
- */
-static void note_load(struct fpl_session *s, const char *key)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double one = 0;
-	json_t *l = loadavg_json(&one);
-
-	if (!l)
-		return;
-	json_object_set_new(s->result->host, key, l);
-	if (ncpu > 0 && one >= ncpu)
-		fpl_result_warn(s->result, "machine loaded (%s load average %.2f on %ld CPUs): "
-				"figures may include contention from other work", key, one, ncpu);
-}
-
-bool fpl_cli_amx_global;
-
-/* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
-static void cpus_allowed(char *buf, size_t n)
-{
-	cpu_set_t set;
-	size_t len = 0;
-
-	buf[0] = 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (int c = 0; c < CPU_SETSIZE && len < n; c++) {
-		int e = c;
-
-		if (!CPU_ISSET(c, &set))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
-			e++;
-		len += (size_t)snprintf(buf + len, n - len, e > c ? "%s%d-%d" : "%s%d",
-					len ? "," : "", c, e);
-		c = e;
-	}
-}
-
-/*
- * What this process was, for telling runs apart: its id, whether its
- * address space is randomised, and where its stack, heap and a fresh
- * mapping landed (buffers allocated the same way land relative to these, so
- * two runs whose values differ can be checked for a layout effect).
- */
-static json_t *process_json(void)
-{
-	int pers = personality(0xffffffff), local = 0;
-	long long rva = -1;
-	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
-	void *heap = malloc(4096), *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-						MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char st[24], hp[24], mp[24], cpus[256];
-	json_t *o;
-
-	if (f) {
-		if (fscanf(f, "%lld", &rva) != 1)
-			rva = -1;
-		fclose(f);
-	}
-	snprintf(st, sizeof(st), "0x%" PRIxPTR, (uintptr_t)&local);
-	snprintf(hp, sizeof(hp), "0x%" PRIxPTR, (uintptr_t)heap);
-	snprintf(mp, sizeof(mp), "0x%" PRIxPTR, map == MAP_FAILED ? (uintptr_t)0 : (uintptr_t)map);
-	cpus_allowed(cpus, sizeof(cpus));
-	o = json_pack("{s:I, s:b, s:I, s:b, s:s, s:s, s:s, s:s}", "pid", (json_int_t)getpid(),
-		      "aslr", pers >= 0 && !(pers & ADDR_NO_RANDOMIZE) && rva != 0,
-		      "randomize_va_space", (json_int_t)rva,
-		      "addr_no_randomize", pers >= 0 && (pers & ADDR_NO_RANDOMIZE),
-		      "addr_stack", st, "addr_heap", hp, "addr_mmap", mp, "cpus_allowed", cpus);
-	free(heap);
-	if (map != MAP_FAILED)
-		munmap(map, 4096);
-	return o;
-}
-
-void fpl_session_init(struct fpl_session *s, const char *cmd)
-{
-	memset(s, 0, sizeof(*s));
-	s->cmd = cmd;
-	s->format = FPL_FMT_TABLE;
-	s->cpu_id = -1;
-	s->stop = &stop_flag;
-	if (fpl_cli_amx_global) {
-		s->amx = true;
-		snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
-	}
-}
-
-bool fpl_cli_names_amx(const char *value)
-{
-	static const char *const names[] = { "amx", "tilecfg", "tiledata", "amx_tilecfg",
-					     "amx_tiledata" };
-	const char *p = value;
-
-	if (!p)
-		return false;
-	while (*p) {
-		size_t n = strcspn(p, ",+:/ ");
-
-		for (unsigned i = 0; i < FPL_ARRAY_SIZE(names); i++)
-			if (n == strlen(names[i]) && !strncasecmp(p, names[i], n))
-				return true;
-		p += n + (p[n] != 0);
-	}
-	return false;
-}
-
-void fpl_session_amx(struct fpl_session *s)
-{
-	struct fpl_cpu *cpu;
-	struct fpl_xstate *xs;
-	struct fpl_diag diag = { "" };
-
-	if (!s->amx || s->amx_asked)
-		return;
-	s->amx_asked = true;
-	cpu = malloc(sizeof(*cpu));
-	xs = malloc(sizeof(*xs));
-	if (!cpu || !xs) {
-		s->amx_err = -ENOMEM;
-		snprintf(s->amx_msg, sizeof(s->amx_msg), "out of memory");
-	} else {
-		fpl_cpu_read(cpu);
-		fpl_xstate_init(xs, cpu);
-		s->amx_err = fpl_amx_request_perm(xs, &s->amx_perm_before, &s->amx_perm_after,
-						  &diag);
-		snprintf(s->amx_msg, sizeof(s->amx_msg), "%s", s->amx_err ? diag.msg : "granted");
-	}
-	free(cpu);
-	free(xs);
-}
-
-/* What --amx did, for the host object: who asked, the answer, permitted before and after. */
-static json_t *amx_json(const struct fpl_session *s)
-{
-	char b[24], a[24];
-
-	if (!s->amx_asked)
-		return json_pack("{s:b}", "requested", 0);
-	snprintf(b, sizeof(b), "0x%" PRIx64, s->amx_perm_before);
-	snprintf(a, sizeof(a), "0x%" PRIx64, s->amx_perm_after);
-	return json_pack("{s:b, s:s, s:b, s:s, s:s, s:s}", "requested", 1, "by", s->amx_by,
-			 "granted", !s->amx_err, "result", s->amx_msg, "permitted_before", b,
-			 "permitted_after", a);
-}
-
-/* The three masks now, for the host object (start and end of the session). */
-static json_t *masks_now(const struct fpl_cpu *cpu)
-{
-	struct fpl_xstate *xs = malloc(sizeof(*xs));
-	struct fpl_xstate_masks m;
-	json_t *o = NULL;
-
-	if (xs && !fpl_xstate_init(xs, cpu) && !fpl_xstate_masks(xs, &m))
-		o = fpl_host_masks_json(xs, &m);
-	free(xs);
-	return o;
-}
-
-void fpl_cli_common_help(FILE *f)
-{
-	fputs("Common options:\n"
-	      "  --json            the result as JSON (schema fpulab/1) on stdout\n"
-	      "  -o FILE           also write the result to FILE (JSON unless --format), atomically\n"
-	      "  --format F        table (default), json or csv\n"
-	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
-	      "  --quick           short run (the suite's setting)\n"
-	      "  --budget SECONDS  time budget for the measurement\n"
-	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
-	      "                    or all (the JSON and CSV always have all three)\n"
-	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
-	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
-	      "  -q                no self-check lines or progress on stderr\n"
-	      "  --runs N          N runs, each a freshly executed process, into one result\n"
-	      "                    (the unit fpulab compare tests); 1: this process only\n"
-	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n"
-	      "  --amx             ask for AMX tile data (ARCH_REQ_XCOMP_PERM) first; implied\n"
-	      "                    by naming amx, tilecfg or tiledata in an option's value.\n"
-	      "                    Without it \"all\" means the permitted set (no tile data)\n", f);
-}
-
-/* Value of an option given as "--name value" or "--name=value". */
-static const char *opt_value(int argc, char **argv, int *i, const char *eq)
-{
-	if (eq)
-		return eq + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *eq = strchr(a, '='), *v;
-	size_t len = eq ? (size_t)(eq - a) : strlen(a);
-	long long n;
-	char *end;
-
-#define IS(name) (len == strlen(name) && !strncmp(a, name, len))
-	if (IS("--json") && !eq) {
-		s->format = FPL_FMT_JSON;
-		s->json_stdout = true;
-	} else if (IS("-q") && !eq) {
-		s->quiet = true;
-	} else if (IS("--quick") && !eq) {
-		s->quick = true;
-	} else if (IS("--kernel-trace") && !eq) {
-		s->kernel_trace = true;
-	} else if (IS("-o") || IS("--output")) {
-		v = opt_value(argc, argv, i, eq);
-		if (!v || !*v)
-			return -fpl_cli_usage_error(s->cmd, "%.*s needs a file name", (int)len, a);
-		s->out_path = v;
-	} else if (IS("--format")) {
-		v = opt_value(argc, argv, i, eq);
-		if (!v || fpl_format_by_name(v) < 0)
-			return -fpl_cli_usage_error(s->cmd, "--format: '%s' is not table, json or csv",
-						    v ? v : "");
-		s->format = (enum fpl_format)fpl_format_by_name(v);
-		s->format_given = true;
-	} else if (IS("--units")) {
-		v = opt_value(argc, argv, i, eq);
-		if (!v || fpl_units_by_name(v) < 0)
-			return -fpl_cli_usage_error(s->cmd, "--units: '%s' is not cycles, tsc, ns "
-						    "or all", v ? v : "");
-		s->units = (enum fpl_units)fpl_units_by_name(v);
-	} else if (IS("--amx") && !eq) {
-		s->amx = true;
-		if (!s->amx_by[0])
-			snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
-	} else if (IS("--cpu")) {
-		v = opt_value(argc, argv, i, eq);
-		if (!v || fpl_parse_int(v, &n) || n < 0 || n >= CPU_SETSIZE)
-			return -fpl_cli_usage_error(s->cmd, "--cpu: '%s' is not a CPU number",
-						    v ? v : "");
-		s->cpu_id = (int)n;
-	} else if (IS("--budget")) {
-		v = opt_value(argc, argv, i, eq);
-		s->budget_s = v ? strtod(v, &end) : 0;
-		if (!v || !*v || *end || !(s->budget_s > 0 && s->budget_s <= 3600))
-			return -fpl_cli_usage_error(s->cmd, "--budget: '%s' is not a number of "
-						    "seconds in (0, 3600]", v ? v : "");
-	} else {
-		return 0;
-	}
-#undef IS
-	return 1;
-}
-
-/* The `fpulab info` host object, plus what only a measuring run knows: the tool and the clock. */
-int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out)
-{
-	struct fpl_xstate *xs = malloc(sizeof(*xs));
-	struct fpl_sysinfo *si = malloc(sizeof(*si));
-	json_t *h = NULL;
-	int err = -ENOMEM;
-
-	if (!xs || !si)
-		goto out;
-	fpl_sysinfo_read(si);
-	err = fpl_xstate_init(xs, cpu);
-	if (!err)
-		err = fpl_host_json(cpu, xs, si, &h);
-	if (err)
-		goto out;
-	if (json_object_set_new(h, "tool", json_pack("{s:s, s:s, s:s, s:s}", "name", "fpulab",
-						     "version", FPL_VERSION, "git", FPL_GIT_REV,
-						     "cflags", FPL_CFLAGS)) ||
-	    json_object_set_new(h, "clock", fpl_clock_json(clock))) {
-		err = -ENOMEM;
-		goto out;
-	}
-	*out = h;
-	h = NULL;
-out:
-	json_decref(h);
-	free(xs);
-	free(si);
-	return err;
-}
-
-const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
-				 size_t n)
-{
-	struct stat st;
-
-	if (!s->out_path)
-		return NULL;
-	/* A good file from an earlier run is kept: the partial one goes beside it. */
-	if (interrupted && !stat(s->out_path, &st) && S_ISREG(st.st_mode) &&
-	    snprintf(buf, n, "%s.interrupted", s->out_path) < (int)n)
-		return buf;
-	return s->out_path;
-}
-
-/* Interrupted: a signal came, and not every benchmark finished. */
-static bool interrupted(const struct fpl_session *s, int rc)
-{
-	return *s->stop && rc != FPL_EXIT_OK && rc != FPL_EXIT_UNSUPPORTED;
-}
-
-int fpl_session_start(struct fpl_session *s)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct fpl_diag diag = { "" };
-	json_t *host = NULL;
-	int err;
-
-	/* Before anything else: no sigaltstack may be installed yet (ENOSPC otherwise). */
-	fpl_session_amx(s);
-	/* A path that cannot be written is found now, not after the measurement. */
-	if (s->out_path) {
-		int rc = fpl_cli_check_out_path(s->cmd, s->out_path);
-
+		if (rc < 0)
+			return -rc;
 		if (rc)
-			return rc;
-	}
-	/* From here an ending signal stops the measurement and keeps what was taken. */
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
-		sigaction(fpl_cli_end_sigs[i], &sa, NULL);
-
-	s->cpu = malloc(sizeof(*s->cpu));
-	s->result = fpl_result_new();
-	if (!s->cpu || !s->result)
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
-	json_object_set_new(s->result->host, "process", process_json());
-	fpl_cpu_read(s->cpu);
-	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
-	if (err)
-		return fpl_cli_error(s->cmd, err == -EINVAL ? FPL_EXIT_USAGE : FPL_EXIT_FAIL,
-				     "%s", diag.msg);
-	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
-	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
-	    json_object_update_missing(s->result->host, host)) {
-		json_decref(host);
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
-	}
-	json_decref(host);
-	json_object_set_new(s->result->host, "amx_permission", amx_json(s));
-	if (s->amx_asked && s->amx_err) {
-		fpl_result_warn(s->result, "%s: AMX permission not given: %s", s->amx_by,
-				s->amx_msg);
-		if (!s->quiet)
-			fprintf(stderr, "fpulab %s: %s: AMX permission not given: %s\n", s->cmd,
-				s->amx_by, s->amx_msg);
-	}
-	note_load(s, "loadavg_start");
-	if (!s->selfcheck.ok)
-		fpl_result_warn(s->result, "%s", s->selfcheck.text);
-	if (s->clock->warning[0])
-		fpl_result_warn(s->result, "%s", s->clock->warning);
-	if (!s->quiet) {
-		fprintf(stderr, "fpulab %s: pinned to CPU %d; TSC %.4f GHz (%s); timer floor %.0f, "
-			"step %.0f TSC ticks; core clock %.3f GHz, %s\n", s->cmd, s->clock->cpu,
-			s->clock->tsc_hz / 1e9, s->clock->tsc_source == FPL_TSC_CALIBRATED ?
-			"vs CLOCK_MONOTONIC_RAW" : "CPUID", s->clock->floor_tsc,
-			s->clock->step_tsc, s->clock->core_hz_start / 1e9,
-			fpl_clock_core_method(s->clock));
-		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
-	}
-	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
-	ktrace_start(s);
-	return FPL_EXIT_OK;
-}
-
-static void progress(void *arg, const char *bench, double frac, const char *what)
-{
-	(void)arg;
-	fprintf(stderr, "\r\033[K%s %3.0f%% %s", bench, frac * 100, what ? what : "");
-}
-
-int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
-		    const struct fpl_optval *opts, size_t nopts)
-{
-	struct fpl_diag diag = { "" };
-	struct fpl_bench_env env = {
-		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
-		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
-		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
-		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
-	};
-	const char *why = NULL;
-	struct fpl_run *run;
-	size_t nruns;
-	int err, rc;
-
-	if (fpl_bench_check_opts(b, opts, nopts, &diag))
-		return fpl_cli_usage_error(s->cmd, "%s", fpl_cli_unprefix(s->cmd, diag.msg));
-	if (b->supported && !b->supported(s->cpu, &why)) {
-		run = fpl_result_add_run(s->result, b->name);
-		if (!run || fpl_run_skip(run, "%s", why ? why : "not supported on this CPU"))
-			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
-		return FPL_EXIT_UNSUPPORTED;
-	}
-	nruns = s->result->nruns;
-	err = b->run(&env, s->result);
-	ktrace_mark_runs(s, nruns);
-	if (s->progress_tty)
-		fputs("\r\033[K", stderr);
-	if (err == -EINTR || *s->stop) {
-		fpl_result_warn(s->result, "interrupted: %s has only the samples taken so far",
-				b->name);
-		return FPL_EXIT_FAIL;
-	}
-	if (err == -EINVAL) {
-		/*
-		 * A benchmark that refuses its parameters says why in its last
-		 * warning: of the run it added (ctxsw, signal), else of the result.
-		 * The session's own warnings (machine loaded) are the result's.
-		 */
-		json_t *w = s->result->warnings;
-		size_t n;
-		const char *reason;
-
-		if (s->result->nruns > nruns &&
-		    json_array_size(s->result->runs[s->result->nruns - 1]->warnings))
-			w = s->result->runs[s->result->nruns - 1]->warnings;
-		n = json_array_size(w);
-		reason = n ? json_string_value(json_array_get(w, n - 1)) : NULL;
-		rc = fpl_cli_usage_error(s->cmd, "%s", reason ? reason : "bad parameters");
-		if (n)
-			json_array_remove(w, n - 1);
-		return rc;
-	}
-	if (err)
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s: %s", b->name, strerror(-err));
-	/* Every run it added skipped (a state or mask this CPU lacks): nothing could run. */
-	for (size_t i = nruns; i < s->result->nruns; i++)
-		if (!s->result->runs[i]->skipped)
-			return FPL_EXIT_OK;
-	return s->result->nruns > nruns ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
-}
-
-static void print_warnings(const struct fpl_session *s)
-{
-	size_t i;
-	json_t *w;
-
-	json_array_foreach(s->result->warnings, i, w)
-		fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
-	for (size_t r = 0; r < s->result->nruns; r++) {
-		const struct fpl_run *run = s->result->runs[r];
-
-		json_array_foreach(run->warnings, i, w)
-			fprintf(stderr, "fpulab %s: warning (%s): %s\n", s->cmd, run->bench,
-				json_string_value(w));
-	}
-}
-
-struct table_arg {
-	const struct fpl_session *s;
-	struct fpl_table_opts o;
-};
-
-static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
-{
-	const struct table_arg *a = arg;
-	int err = a->s->table ? a->s->table(a->s->result, &a->o, f) :
-				fpl_emit_table(a->s->result, &a->o, f);
-
-	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
-}
-
-static int emit_all(struct fpl_session *s, bool intr)
-{
-	char alt[4096];
-	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
-	struct fpl_diag diag = { "" };
-	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
-	/*
-	 * Warnings always go to stderr (print_warnings); the table repeats them
-	 * in full only where stdout is not that terminal (a file, a pager),
-	 * and gives their count where it is.
-	 */
-	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
-
-	if (path) {
-		sigset_t old;
-		int err;
-
-		fpl_cli_hold_signals(&old);
-		if (file_fmt == FPL_FMT_TABLE && !s->print_table)
-			err = fpl_write_file_atomic(path, table_cb, &ta, &diag);
-		else
-			err = fpl_emit_file(s->result, file_fmt, path, &diag);
-		fpl_cli_release_signals(&old);
-		if (err)
-			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-		if (path != s->out_path)
-			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
-				"%s\n", s->cmd, s->out_path, path);
-	}
-	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
-		return FPL_EXIT_OK;
-	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
-		s->print_table(s->result, stdout);
-		return fflush(stdout) ? fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table "
-						      "failed") : FPL_EXIT_OK;
-	}
-	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
-		ta.o.warnings = !isatty(STDOUT_FILENO);
-		if (table_cb(stdout, &ta, &diag) || fflush(stdout))
-			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg[0] ? diag.msg :
-					     "writing the table failed");
-		return FPL_EXIT_OK;
-	}
-	if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-	return FPL_EXIT_OK;
-}
-
-void fpl_session_clock_end(struct fpl_session *s)
-{
-	struct fpl_selfcheck end;
-	json_t *cj;
-	bool have_end;
-
-	fpl_clock_finish(s->clock);
-	if (s->clock->suspect)
-		fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
-				"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
-				s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
-				FPL_CLOCK_DRIFT_MAX_PCT);
-	cj = fpl_clock_json(s->clock);
-	/* Again at the end: contention that came during the run shows here. */
-	have_end = !fpl_selfcheck_run(s->clock, &end);
-	if (have_end && !end.ok)
-		fpl_result_warn(s->result, "at the end: %s", end.text);
-	note_load(s, "loadavg_end");
-	if (cj) {
-		json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
-		if (have_end)
-			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
-	}
-	json_object_set_new(s->result->host, "clock", cj);
-}
-
-int fpl_session_end(struct fpl_session *s, int rc)
-{
-	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
-	fpl_session_ktrace_end(s);
-	if (s->clock && s->result) {
-		fpl_session_clock_end(s);
-		/* Permitted and active again: a benchmark may have used tiles (active grows then). */
-		json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
-		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
-			int e = emit_all(s, interrupted(s, rc));
-
-			if (e)
-				rc = e;
-			else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
-				 !(s->out_path && s->quiet && !s->format_given))
-				fpl_table_kernel(s->result, stdout);
+			continue;
+		if (strncmp(a, "--", 2) || !a[2])
+			return fpl_cli_usage_error(b->name, "unexpected argument '%s'", a);
+		eq = strchr(a, '=');
+		name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
+		if (!name)
+			return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
+		o = fpl_bench_find_opt(b, name);
+		opts[*nopts].name = name;
+		(*nopts)++;
+		if (eq)
+			opts[*nopts - 1].value = eq + 1;
+		else if (o && o->type != FPL_OPT_FLAG && i + 1 < argc)
+			opts[*nopts - 1].value = argv[++i];
+		else if (o && o->type != FPL_OPT_FLAG)
+			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
+		/* Naming tile state asks for AMX permission, as --amx does. */
+		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
+			s->amx = true;
+			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
+				 opts[*nopts - 1].value);
 		}
-		print_warnings(s);
 	}
-	fpl_result_free(s->result);
-	fpl_clock_free(s->clock);
-	free(s->cpu);
-	s->result = NULL;
-	s->clock = NULL;
-	s->cpu = NULL;
+	return FPL_EXIT_OK;
+}
+
+int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
+			const struct fpl_optval *opts, size_t nopts)
+{
+	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
+	struct fpl_cpu *cpu;
+	struct fpl_diag diag = { "" };
+	int rc = FPL_EXIT_OK;
+
+	if (!b->check)
+		return FPL_EXIT_OK;
+	cpu = malloc(sizeof(*cpu));
+	if (!cpu)
+		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
+	fpl_cpu_read(cpu);
+	env.cpu = cpu;
+	if (b->check(&env, &diag))
+		rc = strcmp(cmd, b->name) ? fpl_cli_usage_error(cmd, "%s: %s", b->name, diag.msg)
+					  : fpl_cli_usage_error(cmd, "%s", diag.msg);
+	free(cpu);
 	return rc;
+}
+
+static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
+{
+	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
+	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
+	struct fpl_diag diag = { "" };
+	struct fpl_session s;
+	size_t nopts = 0;
+	int rc;
+
+	fpl_session_init(&s, cmd->bench);
+	s.print_table = cmd->print;
+	s.table = cmd->table;
+	if (!b || !opts) {
+		free(opts);
+		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
+	}
+	rc = parse(b, &s, argc, argv, opts, &nopts);
+	/* Before the benchmark's check reads the permitted mask, and before any sigaltstack. */
+	if (rc == FPL_EXIT_OK)
+		fpl_session_amx(&s);
+	if (rc == FPL_EXIT_OK && fpl_bench_check_opts(b, opts, nopts, &diag))
+		rc = fpl_cli_usage_error(cmd->bench, "%s", fpl_cli_unprefix(cmd->bench, diag.msg));
+	if (rc == FPL_EXIT_OK)
+		rc = fpl_cli_bench_check(cmd->bench, b, opts, nopts);
+	if (rc == FPL_EXIT_OK) {
+		rc = fpl_session_start(&s);
+		if (rc == FPL_EXIT_OK)
+			rc = fpl_session_run(&s, b, opts, nopts);
+		rc = fpl_session_end(&s, rc);
+	}
+	for (size_t k = 0; k < nopts; k++)
+		free((char *)opts[k].name);
+	free(opts);
+	return rc;
+}
+
+/* --runs N: N fresh processes of this command (runs.c); without it or with 1: this one. */
+int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+{
+	struct fpl_runs_opt o;
+	int rc = fpl_runs_take(cmd->bench, &argc, argv, &o);
+
+	if (rc)
+		return rc;
+	return o.n > 1 ? fpl_runs_main(cmd->bench, argc, argv, &o) : fpucmd_once(cmd, argc, argv);
 }
 
 static void opt_help(const struct fpl_opt *o, FILE *f)

@@ -10,7 +10,6 @@
 #include "fpulab/repro.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
-#include "ownreport.h"
 
 enum { RFBM = 1, KFPU = 2, LAZY = 4 };
 

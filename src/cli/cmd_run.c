@@ -10,7 +10,6 @@
 
 #include "fpulab/summary.h"
 #include "cli.h"
-#include "ownreport.h"
 #include "runs.h"
 
 #define MAX_OPTS 16
