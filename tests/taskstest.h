@@ -18,6 +18,7 @@
 #include "fpulab/bench.h"
 #include "fpulab/cpu.h"
 #include "fpulab/result.h"
+#include "runcmd.h"
 
 static struct fpl_cpu tt_cpu;
 
@@ -88,20 +89,13 @@ static inline bool tt_warned(const struct fpl_run *run, const char *needle)
 	return false;
 }
 
-static inline const char *tt_bin(void)
-{
-	const char *b = getenv("FPL_BIN");
-
-	return b ? b : "build/fpulab";
-}
-
 /* A link to the command under another name (will-it-scale's), in a temporary directory. */
 static inline char *tt_link(const char *name, char *dir)
 {
 	char *path = malloc(4096), real[4096];
 
 	assert_non_null(mkdtemp(dir));
-	assert_non_null(realpath(tt_bin(), real));
+	assert_non_null(realpath(cmd_fpl_bin(), real));
 	snprintf(path, 4096, "%s/%s", dir, name);
 	assert_int_equal(symlink(real, path), 0);
 	return path;

@@ -20,7 +20,7 @@
 #include "fpulab/xstate.h"
 #include "bench/amx_ops.h"
 #include "bench/livestate.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 #define SPR "tests/data/amx/spr-amx-kvm.cpuid"
 #define GENOA "tests/data/cpuid/genoa.cpuid"

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "fpulab/base.h"
-#include "cmdrun.h"
+#include "runcmd.h"
 #include "fixtures.h"
 
 /*

@@ -20,7 +20,7 @@
 #include "fpulab/xstate.h"
 #include "bench/livestate.h"
 #include "bench/xsave/internal.h"
-#include "cmdrun.h"
+#include "runcmd.h"
 
 /* A fresh directory for one test's files. */
 static char *tmpdir(void)

@@ -19,51 +19,29 @@
 #include "fpulab/compare.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
+#include "runcmd.h"
 
 #define DATA "tests/data/compare/"
-
-/* Absolute: some tests run it from another directory. */
-static const char *bin(void)
-{
-	static char path[4096];
-	const char *b = getenv("FPL_BIN");
-
-	if (!path[0] && !realpath(b ? b : "build/fpulab", path))
-		snprintf(path, sizeof(path), "%s", b ? b : "build/fpulab");
-	return path;
-}
 
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
 static int run(const char *cmd, char **out)
 {
-	FILE *p = popen(cmd, "r");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-	int st;
+	struct cmd_out o;
 
-	assert_non_null(p);
-	assert_non_null(buf);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-		n += got;
-		if (cap - n < 4096) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	st = pclose(p);
+	assert_int_equal(cmd_sh(cmd, FPLRUN_LIMIT_S, &o), 0);
 	if (out)
-		*out = buf;
+		*out = o.out;
 	else
-		free(buf);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		free(o.out);
+	free(o.err);
+	return WIFEXITED(o.status) && !o.timed_out ? WEXITSTATUS(o.status) : -1;
 }
 
 static int compare(const char *args, char **out)
 {
 	char cmd[2048];
 
-	snprintf(cmd, sizeof(cmd), "%s compare %s 2>&1", bin(), args);
+	snprintf(cmd, sizeof(cmd), "%s compare %s 2>&1", cmd_fpl_bin(), args);
 	return run(cmd, out);
 }
 
@@ -95,7 +73,7 @@ static void test_ministat_equal(void **state)
 
 		snprintf(cmd, sizeof(cmd), "cd " DATA "ms && ministat %s", sets[i]);
 		assert_int_equal(run(cmd, &theirs), 0);
-		snprintf(cmd, sizeof(cmd), "cd " DATA "ms && %s compare --ministat %s", bin(),
+		snprintf(cmd, sizeof(cmd), "cd " DATA "ms && %s compare --ministat %s", cmd_fpl_bin(),
 			 sets[i]);
 		assert_int_equal(run(cmd, &ours), 0);
 		if (strcmp(ours, theirs))
@@ -491,7 +469,7 @@ static void test_real_aa(void **state)
 	assert_non_null(mkdtemp(dir));
 	for (int k = 0; k < 2; k++) {
 		snprintf(cmd, sizeof(cmd), "%s signal --runs 3 --budget 0.2 -q -o %s/%c.json "
-			 ">/dev/null 2>&1", bin(), dir, 'a' + k);
+			 ">/dev/null 2>&1", cmd_fpl_bin(), dir, 'a' + k);
 		rc = run(cmd, NULL);
 		if (rc == 77)
 			skip();
@@ -587,7 +565,7 @@ static void test_no_partial_output(void **state)
 	char cmd[512], *out;
 
 	snprintf(cmd, sizeof(cmd), "%s compare " DATA "bad/three.txt " DATA "bad/notnum.txt 2>/dev/null",
-		 bin());
+		 cmd_fpl_bin());
 	assert_int_equal(run(cmd, &out), 2);
 	assert_string_equal(out, "");
 	free(out);

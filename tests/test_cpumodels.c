@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "fpulab/cpu.h"
-#include "cmdrun.h"
+#include "runcmd.h"
 
 /*
  * What qemu-user 7.2 (TCG) presents, found by probing (see the report of

@@ -11,14 +11,14 @@
 
 #include "fpulab/xstate.h"
 #include "taskstest.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 /* fpulab ctxsw --wis and the will-it-scale name, side by side to keep the test short. */
 static void test_wis_output_parses(void **state)
 {
 	char dir[] = "/tmp/fpl-wis-XXXXXX";
 	char *link = tt_link("context_switch1_threads", dir);
-	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-s", "1", "-t", "2", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-s", "1", "-t", "2", NULL };
 	char *b[] = { link, "-s", "1", "-n", NULL };
 	int fa, fb;
 	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
@@ -35,8 +35,8 @@ static void test_wis_output_parses(void **state)
 
 static void test_wis_usage(void **state)
 {
-	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-m", "-n", NULL };
-	char *b[] = { (char *)tt_bin(), "ctxsw", "--wis", "-t", "0", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-m", "-n", NULL };
+	char *b[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-t", "0", NULL };
 	int fa, fb;
 	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
 	int sa = tt_wait(pa), sb = tt_wait(pb);
@@ -241,7 +241,7 @@ static void test_pipe_failure(void **state)
 
 static void test_interrupt_processes(void **state)
 {
-	char *a[] = { (char *)tt_bin(), "ctxsw", "--budget", "30", "-q", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--budget", "30", "-q", NULL };
 	int st = tt_interrupt(a, SIGINT, 1);
 
 	/* Results so far are emitted, marked interrupted: a failure exit, not a crash. */
@@ -251,7 +251,7 @@ static void test_interrupt_processes(void **state)
 
 static void test_interrupt_wis(void **state)
 {
-	char *a[] = { (char *)tt_bin(), "ctxsw", "--wis", "-t", "2", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-t", "2", NULL };
 	int st = tt_interrupt(a, SIGTERM, 4);
 
 	/* will-it-scale's way: every task ended, then dead of the signal itself. */

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
+#include "runcmd.h"
 
 #define IMAGES "tests/data/images/"
 #define HOST "--cpuid=" IMAGES "host.cpuid"
@@ -45,40 +46,22 @@ static char *slurp(const char *path)
 /* Run fpulab with the NULL-terminated arguments; stdout and stderr are captured whole. */
 static struct out run(const char *arg, ...)
 {
-	const char *bin = getenv("FPL_BIN");
-	char *argv[16], po[128], pe[128];
+	const char *argv[16];
 	struct out o = { -1, NULL, NULL };
+	struct cmd_out c;
 	va_list ap;
-	int n = 0, st;
-	pid_t pid;
+	int n = 0;
 
-	if (!bin)
-		bin = "build/fpulab";
-	argv[n++] = (char *)bin;
+	argv[n++] = cmd_fpl_bin();
 	va_start(ap, arg);
 	for (const char *a = arg; a && n < 15; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
+		argv[n++] = a;
 	va_end(ap);
 	argv[n] = NULL;
-	snprintf(po, sizeof(po), "%s/stdout", tmpdir);
-	snprintf(pe, sizeof(pe), "%s/stderr", tmpdir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(fo, 1);
-		dup2(fe, 2);
-		execv(bin, argv);
-		_exit(127);
-	}
-	waitpid(pid, &st, 0);
-	o.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	o.out = slurp(po);
-	o.err = slurp(pe);
-	unlink(po);
-	unlink(pe);
+	assert_int_equal(cmd_run(argv, FPLRUN_LIMIT_S, &c), 0);
+	o.rc = cmd_code(&c);
+	o.out = c.out;
+	o.err = c.err;
 	return o;
 }
 
@@ -391,32 +374,23 @@ static void test_convert_output(void **state)
 /* SIGINT at any moment of a conversion leaves no file or a whole one, and no temporary. */
 static void test_sigint_leaves_no_partial_file(void **state)
 {
-	const char *bin = getenv("FPL_BIN") ? getenv("FPL_BIN") : "build/fpulab";
 	unsigned whole = 0, none = 0;
 	char out[128];
 
 	tmp_path(out, sizeof(out), "int.bin");
 	for (unsigned i = 0; i < 30; i++) {
 		struct stat st;
-		pid_t pid;
-		int status;
 
 		unlink(out);
-		pid = fork();
-		assert_true(pid >= 0);
-		if (!pid) {
-			int devnull = open("/dev/null", O_WRONLY);
+		{
+			const char *argv[] = { cmd_fpl_bin(), "decode", IMAGES "xsave.bin", HOST,
+					       "--to", "compacted", "-o", out, NULL };
+			struct cmd_out o;
 
-			dup2(devnull, 1);
-			dup2(devnull, 2);
-			execl(bin, bin, "decode", IMAGES "xsave.bin", HOST, "--to", "compacted", "-o",
-			      out, (char *)NULL);
-			_exit(127);
+			/* A run takes tens of ms (most of it fsync): spread the signal over all of it. */
+			assert_int_equal(cmd_run_sig(argv, 60, SIGINT, 0.004 * i, &o), 0);
+			cmd_out_free(&o);
 		}
-		/* A run takes tens of ms (most of it fsync): spread the signal over all of it. */
-		usleep(4000 * i);
-		kill(pid, SIGINT);
-		waitpid(pid, &status, 0);
 		if (stat(out, &st) == 0) {
 			assert_int_equal(st.st_size, 2432);
 			whole++;

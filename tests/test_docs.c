@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fplrun.h"
+#include "runcmd.h"
 
 #define MAN "docs/fpulab.1"
 

@@ -15,55 +15,18 @@
 #include <jansson.h>
 
 #include "fpulab/host.h"
+#include "runcmd.h"
 
 #define DATA "tests/data/cpuid/"
-
-static const char *bin(void)
-{
-	const char *b = getenv("FPL_BIN");
-
-	return b && *b ? b : "build/fpulab";
-}
-
-static char *slurp(FILE *f)
-{
-	size_t cap = 4096, len = 0, n;
-	char *s = malloc(cap);
-
-	assert_non_null(s);
-	while ((n = fread(s + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			cap *= 2;
-			s = realloc(s, cap);
-			assert_non_null(s);
-		}
-	}
-	s[len] = 0;
-	return s;
-}
 
 /* Run fpulab with args; stdout and stderr come back separately. Returns the exit status. */
 static int run(const char *args, char **out, char **err)
 {
-	char errpath[] = "/tmp/fpl-test-info-XXXXXX", cmd[1024];
-	int fd = mkstemp(errpath), st;
-	FILE *p, *e;
+	int rc = fplrun("", args, out, err);
 
-	assert_true(fd >= 0);
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>%s", bin(), args, errpath);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	*out = slurp(p);
-	st = pclose(p);
-	e = fopen(errpath, "r");
-	assert_non_null(e);
-	*err = slurp(e);
-	fclose(e);
-	unlink(errpath);
-	assert_true(WIFEXITED(st));
-	return WEXITSTATUS(st);
+	assert_non_null(*out);
+	assert_true(rc >= 0);
+	return rc;
 }
 
 static json_t *run_json(const char *args)

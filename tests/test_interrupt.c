@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
-#include "cmdrun.h"
+#include "runcmd.h"
 #include "fixtures.h"
 
 /*

@@ -23,7 +23,7 @@
 #include "fpulab/kernelview.h"
 #include "fpulab/ktrace.h"
 #include "fpulab/xstate.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 #define DATA "tests/data/ktrace/"
 
@@ -493,7 +493,7 @@ static void test_live_instance_removed_after_sigint(void **state)
 {
 	char why[200], list[256], name[64];
 	const char *root = live_root(why, sizeof(why));
-	char *argv[] = { (char *)fplrun_bin(), "ctxsw", "--kernel-trace", "--budget", "30", "-q",
+	char *argv[] = { (char *)cmd_fpl_bin(), "ctxsw", "--kernel-trace", "--budget", "30", "-q",
 			 "-o", "/dev/null", NULL };
 	posix_spawn_file_actions_t fa;
 	bool seen = false;

@@ -15,8 +15,7 @@
 
 #include <jansson.h>
 
-#include "cmdrun.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 #define PROG "contrib/lkp/fpulab/"
 #define DATA "tests/data/lkp/"
@@ -384,7 +383,7 @@ static int lkp_run(const char *lkp_src, const char *env, char **out, char **repr
 	snprintf(line, sizeof(line),
 		 "env -i PATH=\"$PATH\" LKP_SRC='%s' TMP_RESULT_ROOT='%s' BENCHMARK_ROOT='%s' FPULAB='%s' %s "
 		 "bash " PROG "run",
-		 lkp_src, dir, dir, fplrun_bin(), env);
+		 lkp_src, dir, dir, cmd_fpl_bin(), env);
 	code = sh(line, out);
 	snprintf(path, sizeof(path), "%s/reproduce.sh", dir);
 	if (access(path, R_OK) == 0)

@@ -20,7 +20,7 @@
 
 #include "fpulab/bench.h"
 #include "fpulab/result.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 static char dir[] = "/tmp/fpl-test-runs-XXXXXX";
 
@@ -259,7 +259,7 @@ static void sigint_keeps_completed_runs(void **state)
 	struct fpl_diag diag = { "" };
 	struct fpl_result *r = NULL;
 	char path[128];
-	const char *argv[] = { fplrun_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
+	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
 			       "--runs", "50", "-q", "-o", path, NULL };
 	pid_t pid, first = 0, kids[16];
 	bool sent = false;

@@ -16,6 +16,7 @@
 #include "fpulab/stats.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
+#include "runcmd.h"
 
 static void test_parse_sizes(void **state)
 {
@@ -188,21 +189,16 @@ static void test_run_metrics(void **state)
 /* Exit status of "$FPL_BIN args" with stderr in err. */
 static int run_bin(const char *args, char *err, size_t size)
 {
-	const char *bin = getenv("FPL_BIN");
-	char cmd[512];
-	FILE *p;
-	size_t n;
-	int st;
+	char *out, *e;
+	int rc;
 
-	if (!bin)
+	if (!getenv("FPL_BIN"))
 		skip();
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(err, 1, size - 1, p);
-	err[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	rc = fplrun("", args, &out, &e);
+	snprintf(err, size, "%s", e ? e : "");
+	free(out);
+	free(e);
+	return rc;
 }
 
 /* A CPU without XSAVEC (qemu-user models): the skip names the instruction and an alternative. */

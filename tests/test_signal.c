@@ -11,13 +11,13 @@
 #include "fpulab/sigframe.h"
 #include "fpulab/xstate.h"
 #include "taskstest.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 static void test_wis_output_parses(void **state)
 {
 	char dir[] = "/tmp/fpl-wis-XXXXXX";
 	char *link = tt_link("signal1_processes", dir);
-	char *a[] = { (char *)tt_bin(), "signal", "--wis", "--mode", "threads", "-s", "1", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--wis", "--mode", "threads", "-s", "1", NULL };
 	char *b[] = { link, "-s", "1", "-t", "2", NULL };
 	int fa, fb;
 	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
@@ -35,7 +35,7 @@ static void test_wis_output_parses(void **state)
 /* Too small: a usage error that names AT_MINSIGSTKSZ, before any signal is sent. */
 static void test_altstack_too_small(void **state)
 {
-	char *a[] = { (char *)tt_bin(), "signal", "--altstack", "1024", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--altstack", "1024", NULL };
 	int out, st;
 	pid_t pid = tt_spawn(a, &out);
 
@@ -142,7 +142,7 @@ static void test_state_live_in_frame(void **state)
 
 static void test_interrupt_wis(void **state)
 {
-	char *a[] = { (char *)tt_bin(), "signal", "--wis", "-t", "2", NULL };
+	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--wis", "-t", "2", NULL };
 	int st = tt_interrupt(a, SIGINT, 2);
 
 	assert_true(WIFSIGNALED(st));

@@ -19,7 +19,7 @@
 #include "fpulab/plot.h"
 #include "fpulab/repro.h"
 #include "fpulab/summary.h"
-#include "fplrun.h"
+#include "runcmd.h"
 
 static char dir[] = "/tmp/fpl-test-suite-XXXXXX";
 

@@ -17,28 +17,23 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
+#include "runcmd.h"
 
 #define OUT_MAX (256 * 1024)
 
 /* Run "$FPL_BIN args" (stderr into out as well when both), return the exit status. */
 static int run_bin(const char *args, bool both, char *out, size_t size)
 {
-	const char *bin = getenv("FPL_BIN");
-	char cmd[512];
-	size_t n = 0, k;
-	FILE *p;
-	int st;
+	char *o, *e;
+	int rc;
 
-	if (!bin)
+	if (!getenv("FPL_BIN"))
 		skip();
-	snprintf(cmd, sizeof(cmd), "%s %s %s", bin, args, both ? "2>&1" : "2>/dev/null");
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (n < size - 1 && (k = fread(out + n, 1, size - 1 - n, p)) > 0)
-		n += k;
-	out[n] = 0;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	rc = fplrun("", args, &o, &e);
+	snprintf(out, size, "%s%s", o ? o : "", both && e ? e : "");
+	free(o);
+	free(e);
+	return rc;
 }
 
 static void test_bad_input_exits_2(void **state)

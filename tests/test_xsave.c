@@ -17,6 +17,7 @@
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
 #include "bench/xsave/internal.h"
+#include "runcmd.h"
 
 static struct fpl_cpu cpu;
 static struct fpl_xstate xs;
@@ -108,26 +109,11 @@ static void test_cell_counts_mismatch(void **state)
 
 static int run_cmd(const char *args, char **out)
 {
-	const char *bin = getenv("FPL_BIN");
-	char cmd[1024], buf[4096];
-	size_t len = 0, n;
-	FILE *p;
-	int st;
+	char *err;
+	int rc = fplrun("", args, out, &err);
 
-	if (!bin)
-		bin = "build/fpulab";
-	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	*out = NULL;
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		*out = realloc(*out, len + n + 1);
-		memcpy(*out + len, buf, n);
-		len += n;
-		(*out)[len] = 0;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	free(err);
+	return rc;
 }
 
 static void test_bad_options_exit_2(void **state)
@@ -182,34 +168,13 @@ static void test_json_output(void **state)
 	free(out);
 }
 
-/*
- * Wait for pid at most limit_s seconds; then kill it and fail: a child that
- * ignores SIGINT must not hang the suite.
- */
-static void wait_bounded(pid_t pid, int *st, double limit_s)
-{
-	for (double t = 0; t < limit_s; t += 0.01) {
-		pid_t r = waitpid(pid, st, WNOHANG);
-
-		assert_true(r >= 0);
-		if (r == pid)
-			return;
-		usleep(10 * 1000);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, st, 0);
-	fail_msg("fpulab xsave still running %.0f s after SIGINT", limit_s);
-}
-
 /* SIGINT during a run: exit 1, and -o FILE is either absent or a whole, loadable document. */
 static void test_sigint(void **state)
 {
-	const char *bin = getenv("FPL_BIN");
 	char dir[] = "/tmp/fpl-sigint-XXXXXX", path[128];
 	struct fpl_result *r = NULL;
 	struct fpl_diag d = { "" };
 	int st = 0;
-	pid_t pid;
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
@@ -219,18 +184,16 @@ static void test_sigint(void **state)
 	 * child. Wait longer and try again; a missing handler fails every time.
 	 */
 	for (int attempt = 0; attempt < 5; attempt++) {
-		pid = fork();
-		assert_true(pid >= 0);
-		if (!pid) {
-			freopen("/dev/null", "w", stdout);
-			freopen("/dev/null", "w", stderr);
-			execl(bin ? bin : "build/fpulab", "fpulab", "xsave", "--budget", "30", "-q",
-			      "-o", path, (char *)NULL);
-			_exit(127);
-		}
-		usleep((700u << attempt) * 1000);
-		kill(pid, SIGINT);
-		wait_bounded(pid, &st, 60);
+		const char *argv[] = { cmd_fpl_bin(), "xsave", "--budget", "30", "-q", "-o", path,
+				       NULL };
+		struct cmd_out o;
+
+		assert_int_equal(cmd_run_sig(argv, 60, SIGINT, 0.7 * (1 << attempt), &o), 0);
+		st = o.status;
+		cmd_out_free(&o);
+		/* A child that ignores SIGINT must not hang the suite. */
+		if (o.timed_out)
+			fail_msg("fpulab xsave still running 60 s after it started (SIGINT sent)");
 		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGINT)
 			break;
 		print_message("attempt %d: SIGINT came before the handler\n", attempt);

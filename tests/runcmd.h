@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Test helper: run a command with a time limit, capture stdout and stderr, report how it ended. */
-#ifndef FPL_TESTS_CMDRUN_H
-#define FPL_TESTS_CMDRUN_H
+/* Tests run commands one way: a time limit, stdin /dev/null, stdout and stderr captured, signals on cue. */
+#ifndef FPL_TESTS_RUNCMD_H
+#define FPL_TESTS_RUNCMD_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,12 +154,94 @@ static inline int cmd_run(const char *const argv[], double limit_s, struct cmd_o
 	return cmd_run_sig(argv, limit_s, 0, -1, o);
 }
 
-/* The fpulab under test: $FPL_BIN (set by make test), else build/fpulab. */
+/* The fpulab under test: $FPL_BIN (set by make test), else build/fpulab; absolute where it exists. */
 static inline const char *cmd_fpl_bin(void)
 {
+	static char *path;	/* malloc'd once, kept for the process */
 	const char *b = getenv("FPL_BIN");
 
-	return b && *b ? b : "build/fpulab";
+	b = b && *b ? b : "build/fpulab";
+	if (!path)
+		path = realpath(b, NULL);
+	return path ? path : b;
+}
+
+/* A shell command line (sh -c) the same way, with the same limit. */
+static inline int cmd_sh(const char *line, double limit_s, struct cmd_out *o)
+{
+	const char *argv[] = { "/bin/sh", "-c", line, NULL };
+
+	return cmd_run(argv, limit_s, o);
+}
+
+/* What a test allows one fpulab command at the most: far above any test budget. */
+#define FPLRUN_LIMIT_S 600.0
+
+/* All of f (malloc'd, NUL-terminated; NULL on ENOMEM). */
+static inline char *fplrun_slurp(FILE *f)
+{
+	size_t cap = 4096, len = 0, n;
+	char *s = malloc(cap);
+
+	while (s && (n = fread(s + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			char *t = realloc(s, cap * 2);
+
+			if (!t) {
+				free(s);
+				return NULL;
+			}
+			s = t;
+			cap *= 2;
+		}
+	}
+	if (s)
+		s[len] = 0;
+	return s;
+}
+
+/*
+ * Run "fpulab ARGS" (args as the shell reads them; env a "VAR=value " prefix
+ * or "") through cmd_sh. *out and *err get stdout and stderr (malloc'd,
+ * the caller frees). Returns the exit status, or -1 when it did not exit
+ * (a signal, the time limit, no start).
+ */
+static inline int fplrun(const char *env, const char *args, char **out, char **err)
+{
+	struct cmd_out o;
+	char *line = NULL;
+	int rc;
+
+	*out = *err = NULL;
+	if (asprintf(&line, "%s'%s' %s", env ? env : "", cmd_fpl_bin(), args) < 0)
+		return -1;
+	rc = cmd_sh(line, FPLRUN_LIMIT_S, &o);
+	free(line);
+	if (rc)
+		return -1;
+	*out = o.out;
+	*err = o.err;
+	return WIFEXITED(o.status) && !o.timed_out ? WEXITSTATUS(o.status) : -1;
+}
+
+/*
+ * Whether `fpulab ARGS` is refused as a usage error (exit 2) whose message
+ * names `names`, before the clock is calibrated or self-checks run. On false,
+ * *why holds stderr (caller frees).
+ */
+static inline int fplrun_rejected_early(const char *args, const char *names, char **why)
+{
+	char *out = NULL, *err = NULL;
+	int rc = fplrun("", args, &out, &err), ok;
+
+	ok = rc == 2 && err && strstr(err, names) && !strstr(err, "pinned to CPU") &&
+	     !strstr(err, "self-check");
+	free(out);
+	if (ok)
+		free(err);
+	*why = ok ? NULL : err;
+	return ok;
 }
 
 #endif
