@@ -63,7 +63,16 @@ struct fpl_cmp_test {
 	double p_holm;		/* t.p after Holm's correction over every comparison */
 	double pct, pct_half;	/* diff and CI half-width, percent of the baseline's center */
 	bool verdict;		/* enough runs (FPL_MIN_RUNS in both cases) or within_run */
-	bool proven;		/* verdict and p_holm < 1 - confidence: "different" */
+	bool proven;		/* verdict and p_holm < 1 - confidence, above resolution: "different" */
+	/*
+	 * The measurement's step: the smallest gap between distinct samples of
+	 * the two cases (a TSC step over the repetitions of a sample, say).
+	 * Run values that are medians land on those steps, so a difference of
+	 * one step or less is not resolved however tight the runs agree:
+	 * below_resolution, never proven.
+	 */
+	double resolution;
+	bool below_resolution;
 	double cv;		/* between-run CV of the two cases together, percent */
 	size_t runs_needed[2];	/* per case, for half-widths of 0.5% and 0.2%; 0 unknown */
 };

@@ -87,6 +87,10 @@ static void verdict(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, siz
 		snprintf(buf, len, "case %zu: %+.*f%% +/- %.*f%% (%s, %g%%%s)", i + 1,
 			 pct_decimals(t->pct_half), t->pct, pct_decimals(t->pct_half), t->pct_half,
 			 fpl_cmp_test_name(c), c->opts.confidence, holm);
+	else if (t->below_resolution && t->verdict)
+		snprintf(buf, len, "case %zu: No difference proven: %+g is within the measurement's "
+			 "step (%g %s), which the runs' values cannot resolve.", i + 1, t->t.diff,
+			 t->resolution, m->unit);
 	else
 		snprintf(buf, len, "case %zu: No difference proven at %g%% confidence%s.", i + 1,
 			 c->opts.confidence, c->family > 1 ? " (Holm)" : "");
@@ -398,7 +402,7 @@ static void metric_line(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		else
 			fprintf(out, "%s case %zu %s %s", i > 1 ? "," : "", i + 1, e,
 				!t->verdict ? "no verdict" : t->proven ? "DIFFERENT" :
-				"not proven");
+				t->below_resolution ? "not proven (within one step)" : "not proven");
 	}
 	fputs("; runs", out);
 	for (size_t i = 0; i < c->ncases; i++)
@@ -669,6 +673,8 @@ static json_t *json_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m
 	if (o) {
 		json_object_set_new(o, "different", json_boolean(t->proven));
 		json_object_set_new(o, "has_verdict", json_boolean(t->verdict));
+		json_object_set_new(o, "resolution", num(t->resolution));
+		json_object_set_new(o, "below_resolution", json_boolean(t->below_resolution));
 		json_object_set_new(o, "between_run_cv_pct", num(t->cv));
 		json_object_set_new(o, "runs_needed", json_pack("{s:o, s:o}", "0.5%",
 				    runs_json(t->runs_needed[0]), "0.2%",
