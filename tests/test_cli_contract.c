@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
@@ -90,6 +91,38 @@ static json_t *load_json(const char *path)
 	if (!j)
 		fail_msg("%s: %s (line %d)", path, e.text, e.line);
 	return j;
+}
+
+/* A shell command line (sh -c); its stdout and stderr into *out when out is not NULL; exit code. */
+static int sh(char **out, const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_non_null(buf);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+		n += got;
+		if (cap - n < 4096) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = 0;
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* ---- Crashes and signals ---- */
@@ -239,6 +272,121 @@ static void test_run_records_end_checks(void **state)
 	free(dir);
 }
 
+/* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */
+static void test_compare_reads_pipe_once(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	rc = sh(NULL, "%s run -q --budget 0.05 -o %s/a.json signal >/dev/null 2>&1",
+		cmd_fpl_bin(), dir);
+	if (rc == 77) {
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	rc = sh(&out, "cd %s && mkfifo p && (timeout 60 cat a.json > p &) && timeout 60 %s compare a.json p 2>&1",
+		dir, cmd_fpl_bin());
+	if (rc != 0)
+		fail_msg("compare a.json <fifo of a.json>: exit %d\n%s", rc, out);
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* A dump: header, leaves 0, 1 (XSAVE), 0xD.0 and 0xD.1, then extra lines. */
+static void dump_file(const char *dir, const char *name, const char *extra)
+{
+	char text[16384];
+
+	snprintf(text, sizeof(text),
+		 "# fpulab cpuid dump 1\n"
+		 "xcr0 0x0000000000000007\n"
+		 "cpuid 0x00000000 0x00 0x0000000d 0x756e6547 0x6c65746e 0x49656e69\n"
+		 "cpuid 0x00000001 0x00 0x000906ea 0x00000800 0x1c000000 0x00000000\n"
+		 "cpuid 0x0000000d 0x00 0x00000007 0x00000340 0x00000340 0x00000000\n"
+		 "cpuid 0x0000000d 0x01 0x00000000 0x00000000 0x00000000 0x00000000\n%s",
+		 extra);
+	write_text(dir, name, text);
+}
+
+static int info_cpuid(const char *dir, const char *name, char **out)
+{
+	return sh(out, "cd %s && %s info --cpuid %s 2>&1", dir, cmd_fpl_bin(), name);
+}
+
+/* info --cpuid: sizes that would wrap, duplicate and missing leaves, long lines. */
+static void test_cpuid_dump_checks(void **state)
+{
+	char *dir = tmpdir(), *out = NULL, longline[6000];
+	int rc;
+
+	dump_file(dir, "ok.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "ok.cpuid", &out);
+	if (rc)
+		fail_msg("a good dump: exit %d\n%s", rc, out);
+	free(out);
+
+	/* 0xffffffff bytes at offset 576: the sum wrapped to 575 at 32 bits. */
+	dump_file(dir, "wrap.cpuid", "cpuid 0x0000000d 0x02 0xffffffff 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "wrap.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "subleaf 2"));
+	assert_null(strstr(out, "XSAVE size"));
+	free(out);
+
+	dump_file(dir, "dup.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\ncpuid 0x0000000d 0x02 0x00000200 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "dup.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "dup.cpuid:8:"));
+	free(out);
+
+	/* Component 2 enumerated, its subleaf absent: said, not silently zero. */
+	dump_file(dir, "miss.cpuid", "");
+	rc = info_cpuid(dir, "miss.cpuid", &out);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "0xd.2"));
+	free(out);
+
+	/* A 5000-byte line 7: the error names line 7, and only once. */
+	memset(longline, 'a', 5000);
+	memcpy(longline + 5000, "\n", 2);
+	dump_file(dir, "long.cpuid", longline);
+	rc = info_cpuid(dir, "long.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "long.cpuid:7:"));
+	assert_null(strstr(out, "long.cpuid:8:"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* Raw input bytes in messages are escaped: a terminal escape sequence is not sent as is. */
+static void test_messages_escape_input(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	write_text(dir, "esc.txt", "1\n2\n3\n\033]0;pwned\007\n");
+	write_text(dir, "esc.cpuid", "# fpulab cpuid dump 1\ncpuid \033[31mRED\n");
+	rc = sh(&out, "cd %s && %s compare esc.txt esc.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\007'));
+	assert_non_null(strstr(out, "\\x1b"));
+	free(out);
+	rc = info_cpuid(dir, "esc.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_null(strchr(out, '\033'));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 /* ---- Work that is lost or mislabelled ---- */
 
 /* Every command that takes -o refuses a path that cannot be written before measuring. */
@@ -311,6 +459,9 @@ int main(void)
 		cmocka_unit_test(test_interrupted_keeps_old_file),
 		cmocka_unit_test(test_plot_signal_no_litter),
 		cmocka_unit_test(test_run_records_end_checks),
+		cmocka_unit_test(test_compare_reads_pipe_once),
+		cmocka_unit_test(test_cpuid_dump_checks),
+		cmocka_unit_test(test_messages_escape_input),
 		cmocka_unit_test(test_bad_output_path_first),
 		cmocka_unit_test(test_xinuse_warning_words),
 	};

@@ -319,14 +319,19 @@ static void print_warnings(const struct fpl_session *s)
 	size_t i;
 	json_t *w;
 
-	json_array_foreach(s->result->warnings, i, w)
-		fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
+	json_array_foreach(s->result->warnings, i, w) {
+		fprintf(stderr, "fpulab %s: warning: ", s->cmd);
+		fpl_cli_put_escaped(json_string_value(w), stderr);
+		fputc('\n', stderr);
+	}
 	for (size_t r = 0; r < s->result->nruns; r++) {
 		const struct fpl_run *run = s->result->runs[r];
 
-		json_array_foreach(run->warnings, i, w)
-			fprintf(stderr, "fpulab %s: warning (%s): %s\n", s->cmd, run->bench,
-				json_string_value(w));
+		json_array_foreach(run->warnings, i, w) {
+			fprintf(stderr, "fpulab %s: warning (%s): ", s->cmd, run->bench);
+			fpl_cli_put_escaped(json_string_value(w), stderr);
+			fputc('\n', stderr);
+		}
 	}
 }
 

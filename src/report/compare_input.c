@@ -325,10 +325,12 @@ static char *metric_label(const char *bench, json_t *params, const char *name)
 }
 
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
-static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_diag *diag)
+/* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
+static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
+			struct fpl_diag *diag)
 {
 	struct fpl_result *res;
-	int err = fpl_result_load(path, &res, diag);
+	int err = fpl_result_load_buf(buf, len, path, &res, diag);
 
 	/* A missing or unreadable file is bad input like any other. */
 	if (err)
@@ -405,7 +407,7 @@ static int read_file(struct fpl_cmp_case *cs, const char *path, size_t idx,
 	else if (kind == FPL_CMP_WIS)
 		err = read_wis(cs, buf, path, diag);
 	else
-		err = read_results(cs, path, diag);
+		err = read_results(cs, buf, len, path, diag);
 	free(buf);
 	return err;
 }
