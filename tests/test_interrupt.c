@@ -40,6 +40,8 @@ static const struct target fixed_targets[] = {
 	{ { "decode", "--to", "standard", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 24, NULL },
 	{ { "decode", "--to", "compacted", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 12, NULL },
 	{ { "run", "--quick", "-q", "--budget", "0.05", "-o", "@OUT" }, RESULTS, "-o FILE", 4, NULL },
+	{ { "run", "--quick", "-q", "--budget", "0.05", "--runs", "2", "-o", "@OUT" }, RESULTS,
+	  "--runs N", 4, NULL },
 	{ { "plot", "@NUMS", "@NUMS", "-o", "@DIR/../plot.svg" }, SAME, "--output", 12, "plot.svg" },
 };
 

@@ -16,7 +16,7 @@
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
-#include "bench/xsave_internal.h"
+#include "bench/xsave/internal.h"
 
 static struct fpl_cpu cpu;
 static struct fpl_xstate xs;
@@ -85,8 +85,8 @@ static void test_cell_counts_mismatch(void **state)
 	c.xgetbv1 = true;
 	c.expect = live;
 	c.loop = (struct fpl_xs_loop){ .buf = buf, .state = img, .lo = (uint32_t)xs.xcr0,
-				    .hi = (uint32_t)(xs.xcr0 >> 32), .xlo = (uint32_t)xs.xcr0,
-				    .xhi = (uint32_t)(xs.xcr0 >> 32) };
+				    .hi = (uint32_t)(xs.xcr0 >> 32), .slo = (uint32_t)xs.xcr0,
+				    .shi = (uint32_t)(xs.xcr0 >> 32) };
 	assert_true(fpl_xs_cell_timed(&c, 16) > 0);
 	assert_int_equal(c.checks, 1);
 	assert_int_equal(c.bad, 0);

@@ -16,6 +16,7 @@
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
 #include "fpulab/sigframe.h"
+#include "ktpass.h"
 #include "livestate.h"
 #include "tasks.h"
 
@@ -362,6 +363,30 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	return err;
 }
 
+#define KT_SIGNALS	1000	/* the traced batch */
+
+/*
+ * --kernel-trace: one more batch, bracketed by markers. The model: with the
+ * registers live, delivery XSAVEs them straight into the user frame and
+ * sigreturn XRSTORs them from it; the task's fpstate is neither saved to
+ * (regs_deactivated) nor loaded from (regs_activated with load 1).
+ */
+static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run)
+{
+	static const struct fpl_kt_model model = {
+		0, 0, "delivery XSAVEs the live registers into the frame, sigreturn XRSTORs them "
+		"from it (copy_fpstate_to_sigframe, restore_fpregs_from_user): no fpstate save "
+		"or load"
+	};
+	struct fpl_ktpass p;
+	struct sig_sample smp;
+
+	if (!fpl_ktpass_begin(env, &p, run, "signal"))
+		return 0;
+	sig_batch(s, KT_SIGNALS, &smp);
+	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", &model);
+}
+
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
 		   uint64_t *mask)
 {
@@ -453,6 +478,8 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	err = make_metrics(run, &m, n, altsize > 0);
 	if (!err)
 		err = measure(env, &s, run, &m, n, budget);
+	if (!err)
+		err = signal_trace(env, &s, run);
 	if (!err || err == -EINTR)
 		verify(run, &s, mask);
 out:

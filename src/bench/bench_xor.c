@@ -461,5 +461,6 @@ const struct fpl_bench fpl_bench_xor = {
 	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
 		   "size sweep",
 	.opts = xor_opts,
+	.check = fpl_xor_bench_check,
 	.run = xor_run,
 };

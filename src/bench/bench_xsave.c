@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fpulab/bench.h"
-#include "xsave_bench.h"
+#include "xsave/bench.h"
 
 static const char *const parts[] = { "all", "matrix", "rfbm", "misc", NULL };
 static const char *const methods[] = { "both", "throughput", "latency", NULL };

@@ -5,13 +5,18 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fpulab/host.h"
+#include "fpulab/kernelview.h"
+#include "fpulab/ktrace.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
@@ -23,6 +28,60 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/*
+ * The tracefs instance is removed by fpl_session_end(), which SIGINT and
+ * SIGTERM reach too (they only set stop_flag). An exit() on another path
+ * still removes it here.
+ */
+static struct fpl_ktrace *ktrace_open;
+
+static void ktrace_atexit(void)
+{
+	fpl_ktrace_remove_instance(ktrace_open);
+}
+
+static void ktrace_start(struct fpl_session *s)
+{
+	static bool hooked;
+	struct fpl_diag diag = { "" };
+
+	if (!s->kernel_trace)
+		return;
+	if (fpl_ktrace_open(&s->ktrace, &diag)) {
+		snprintf(s->ktrace_skip, sizeof(s->ktrace_skip), "%s", diag.msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: --kernel-trace skipped: %s\n", s->cmd, diag.msg);
+		return;
+	}
+	ktrace_open = s->ktrace;
+	if (!hooked && !atexit(ktrace_atexit))
+		hooked = true;
+	if (!s->quiet)
+		fprintf(stderr, "fpulab %s: kernel trace: %s (trace_clock %s)\n", s->cmd,
+			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
+}
+
+static void ktrace_stop(struct fpl_session *s)
+{
+	fpl_ktrace_close(s->ktrace);
+	s->ktrace = NULL;
+	ktrace_open = NULL;
+}
+
+/* Every run this benchmark added gets a kernel object: the pass it traced, or why not. */
+static void ktrace_mark_runs(struct fpl_session *s, size_t first)
+{
+	for (size_t i = first; s->kernel_trace && i < s->result->nruns; i++) {
+		struct fpl_run *run = s->result->runs[i];
+
+		if (run->skipped || fpl_run_obs_get(run, "kernel"))
+			continue;
+		fpl_run_obs_json(run, "kernel", json_pack("{s:s, s:s}", "status", "skipped",
+							  "reason", s->ktrace ? "this benchmark has no "
+							  "traced pass" : s->ktrace_skip));
+	}
 }
 
 /* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
@@ -59,6 +118,64 @@ static void note_load(struct fpl_session *s, const char *key)
 				"figures may include contention from other work", key, one, ncpu);
 }
 
+/* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
+static void cpus_allowed(char *buf, size_t n)
+{
+	cpu_set_t set;
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && len < n; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > c ? "%s%d-%d" : "%s%d",
+					len ? "," : "", c, e);
+		c = e;
+	}
+}
+
+/*
+ * What this process was, for telling runs apart: its id, whether its
+ * address space is randomised, and where its stack, heap and a fresh
+ * mapping landed (buffers allocated the same way land relative to these, so
+ * two runs whose values differ can be checked for a layout effect).
+ */
+static json_t *process_json(void)
+{
+	int pers = personality(0xffffffff), local = 0;
+	long long rva = -1;
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	void *heap = malloc(4096), *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char st[24], hp[24], mp[24], cpus[256];
+	json_t *o;
+
+	if (f) {
+		if (fscanf(f, "%lld", &rva) != 1)
+			rva = -1;
+		fclose(f);
+	}
+	snprintf(st, sizeof(st), "0x%" PRIxPTR, (uintptr_t)&local);
+	snprintf(hp, sizeof(hp), "0x%" PRIxPTR, (uintptr_t)heap);
+	snprintf(mp, sizeof(mp), "0x%" PRIxPTR, map == MAP_FAILED ? (uintptr_t)0 : (uintptr_t)map);
+	cpus_allowed(cpus, sizeof(cpus));
+	o = json_pack("{s:I, s:b, s:I, s:b, s:s, s:s, s:s, s:s}", "pid", (json_int_t)getpid(),
+		      "aslr", pers >= 0 && !(pers & ADDR_NO_RANDOMIZE) && rva != 0,
+		      "randomize_va_space", (json_int_t)rva,
+		      "addr_no_randomize", pers >= 0 && (pers & ADDR_NO_RANDOMIZE),
+		      "addr_stack", st, "addr_heap", hp, "addr_mmap", mp, "cpus_allowed", cpus);
+	free(heap);
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	return o;
+}
+
 void fpl_session_init(struct fpl_session *s, const char *cmd)
 {
 	memset(s, 0, sizeof(*s));
@@ -79,7 +196,12 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
-	      "  -q                no self-check lines or progress on stderr\n", f);
+	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
+	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
+	      "  -q                no self-check lines or progress on stderr\n"
+	      "  --runs N          N runs, each a freshly executed process, into one result\n"
+	      "                    (the unit fpulab compare tests); 1: this process only\n"
+	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n", f);
 }
 
 /* Value of an option given as "--name value" or "--name=value". */
@@ -107,6 +229,8 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 		s->quiet = true;
 	} else if (IS("--quick") && !eq) {
 		s->quick = true;
+	} else if (IS("--kernel-trace") && !eq) {
+		s->kernel_trace = true;
 	} else if (IS("-o") || IS("--output")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || !*v)
@@ -220,6 +344,7 @@ int fpl_session_start(struct fpl_session *s)
 	s->result = fpl_result_new();
 	if (!s->cpu || !s->result)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+	json_object_set_new(s->result->host, "process", process_json());
 	fpl_cpu_read(s->cpu);
 	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
 	if (err)
@@ -228,7 +353,7 @@ int fpl_session_start(struct fpl_session *s)
 	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
 	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
-	    json_object_update(s->result->host, host)) {
+	    json_object_update_missing(s->result->host, host)) {
 		json_decref(host);
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
@@ -248,6 +373,7 @@ int fpl_session_start(struct fpl_session *s)
 		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
 	}
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
+	ktrace_start(s);
 	return FPL_EXIT_OK;
 }
 
@@ -265,7 +391,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
-		.progress_arg = s->progress_arg, .stop = s->stop,
+		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
@@ -282,6 +408,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	}
 	nruns = s->result->nruns;
 	err = b->run(&env, s->result);
+	ktrace_mark_runs(s, nruns);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	if (err == -EINTR || *s->stop) {
@@ -425,6 +552,8 @@ void fpl_session_clock_end(struct fpl_session *s)
 
 int fpl_session_end(struct fpl_session *s, int rc)
 {
+	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
+	ktrace_stop(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
@@ -432,6 +561,9 @@ int fpl_session_end(struct fpl_session *s, int rc)
 
 			if (e)
 				rc = e;
+			else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
+				 !(s->out_path && s->quiet && !s->format_given))
+				fpl_table_kernel(s->result, stdout);
 		}
 		print_warnings(s);
 	}

@@ -100,6 +100,7 @@ struct fpl_session {
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
 	enum fpl_units units;		/* --units: what the table shows of cycles/tsc/ns */
+	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
 	/* The same from the report layer, with the table options (xsave); NULL: generic. */
@@ -111,6 +112,8 @@ struct fpl_session {
 	struct fpl_selfcheck selfcheck;
 	bool progress_tty;
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	struct fpl_ktrace *ktrace;	/* open from start to end with --kernel-trace */
+	char ktrace_skip[512];		/* why not, when it could not be opened */
 	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
@@ -156,21 +159,27 @@ void fpl_cli_common_help(FILE *f);
 /* A benchmark command whose checks or table are its own (section, xor). */
 struct fpl_fpucmd {
 	const char *bench;
-	/* Checks beyond the descriptor's (size lists, names); -EINVAL with diag: exit 2. */
-	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
 	/* The table for people (--format table, the default); other formats use the emitters. */
 	void (*print)(const struct fpl_result *r, FILE *f);
 	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
 	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
 
+/*
+ * The benchmark's own check of its option values (descriptor .check), on
+ * the CPU read now, before any calibration: the usage error (exit 2) naming
+ * the option, from cmd (the benchmark's command, or "run").
+ */
+int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
+			const struct fpl_optval *opts, size_t nopts);
+
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
 int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 
-/* The command fpulab NAME for benchmark NAME, with its own check and table or NULL. */
-#define FPL_FPUCMD(n, sum, chk, prt)						\
+/* The command fpulab NAME for benchmark NAME, with its own table or NULL. */
+#define FPL_FPUCMD(n, sum, prt)							\
 	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
-		.bench = #n, .check = chk, .print = prt,			\
+		.bench = #n, .print = prt,					\
 	};									\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
@@ -186,6 +195,6 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 	}
 
 /* A benchmark command with the generic checks and table. */
-#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL, NULL)
+#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL)
 
 #endif

@@ -13,9 +13,11 @@
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
+#include "info_kernel.h"
 
 struct info_opts {
 	bool json, dump;
+	bool kernel_trace;	/* --kernel-trace: this task's xcomp_bv from tracefs */
 	const char *cpuid, *output;
 };
 
@@ -137,7 +139,7 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 {
 	uint64_t xinuse = 0;
 	bool have_xinuse = fpl_xinuse(cpu, &xinuse);
-	json_t *host, *doc;
+	json_t *host, *doc, *kview = NULL;
 	int err;
 
 	if (o->dump)
@@ -147,11 +149,17 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 		print_xstate(f, cpu, xs, have_xinuse, xinuse);
 		print_components(f, xs);
 		print_kernel(f, cpu, si);
+		kview = fpl_info_kernel_json(cpu, xs, o->kernel_trace);
+		fpl_info_kernel_print(f, kview);
+		json_decref(kview);
 		return 0;
 	}
 	err = fpl_host_json(cpu, xs, si, &host);
 	if (err)
 		return err;
+	kview = fpl_info_kernel_json(cpu, xs, o->kernel_trace);
+	if (kview)
+		json_object_set_new(host, "kernel_view", kview);
 	doc = json_pack("{s:o}", "host", host);
 	if (!doc)
 		return -ENOMEM;
@@ -195,6 +203,7 @@ static int parse(int argc, char **argv, struct info_opts *o)
 		{ "dump-cpuid", no_argument, NULL, 'd' },
 		{ "cpuid", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "kernel-trace", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -207,6 +216,7 @@ static int parse(int argc, char **argv, struct info_opts *o)
 		case 'd': o->dump = true; break;
 		case 'c': o->cpuid = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'k': o->kernel_trace = true; break;
 		default:
 			return fpl_cli_getopt_error("info", c, argc, argv);
 		}
@@ -250,17 +260,21 @@ const struct fpl_cmd fpl_cmd_info = {
 	.name = "info",
 	.summary = "CPU, XCR0/XINUSE, extended-state components, kernel ABI facts",
 	.usage =
-	"Usage: fpulab info [--json] [--cpuid FILE] [--dump-cpuid] [-o FILE]\n"
+	"Usage: fpulab info [--json] [--cpuid FILE] [--dump-cpuid] [--kernel-trace] [-o FILE]\n"
 	"Show the CPU, XCR0 and XINUSE, every extended-state component CPUID 0xD\n"
 	"enumerates (size, standard and compacted offsets, alignment, XFD), the XSAVE\n"
 	"sizes and instructions, and what the running kernel says about FPU state\n"
-	"(release, AT_MINSIGSTKSZ, ARCH_GET_XCOMP_SUPP/PERM, /proc/self/arch_status).\n"
+	"(release, AT_MINSIGSTKSZ, ARCH_GET_XCOMP_SUPP/PERM, /proc/self/arch_status),\n"
+	"and the kernel's own view: its x86/fpu boot lines (dmesg) checked against\n"
+	"the layout computed from CPUID.\n"
 	"\n"
 	"  --json         the same as one JSON object {\"host\": {...}}\n"
 	"  --cpuid FILE   describe the CPU in a dump (fpulab's own format or\n"
 	"                 InstLatx64/AIDA64 'CPUID 0000000D: ...') instead of this one;\n"
 	"                 XINUSE is then n/a, kernel facts remain this machine's\n"
 	"  --dump-cpuid   write a dump of the CPU (this one, or the --cpuid FILE)\n"
+	"  --kernel-trace also the xcomp_bv the kernel keeps for this task (tracefs\n"
+	"                 x86_fpu events over a few short sleeps; root)\n"
 	"  -o, --output FILE  write to FILE instead of standard output\n"
 	"  -h, --help     this text\n"
 	"\n"

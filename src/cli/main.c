@@ -6,16 +6,21 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fpl_version.h"
 
+/* The commands: one per src/cli/cmd_*.c (generated list), then will-it-scale's names. */
 #define FPL_CMD(n) extern const struct fpl_cmd fpl_cmd_##n;
+#define FPL_WIS_CMD(n, tcase, threads, what) FPL_CMD(n)
 #include "fpl_cmds.h"
+#include "wis_cmds.h"
 #undef FPL_CMD
 
 const struct fpl_cmd *const fpl_cmds[] = {
 #define FPL_CMD(n) &fpl_cmd_##n,
 #include "fpl_cmds.h"
-#include "fpl_version.h"
+#include "wis_cmds.h"
 #undef FPL_CMD
+#undef FPL_WIS_CMD
 	NULL
 };
 

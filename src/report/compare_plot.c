@@ -168,14 +168,14 @@ out:
 	return err;
 }
 
-/* The values ministat would see: all of them, or the middle after trimming. */
+/* The values ministat would see (the tested ones): all of them, or the middle after trimming. */
 static void ministat_view(const struct fpl_cmp *c, const struct fpl_cmp_series *s,
 			  struct fpl_ministat *ms, struct fpl_plot_set *ps)
 {
-	size_t g = fpl_trim_count(s->n, c->opts.trim);
+	size_t g = fpl_trim_count(s->nv, c->opts.trim);
 	const double *mid = s->sorted + g;
 
-	fpl_ministat_set(g ? mid : s->raw, mid, s->n - 2 * g, ms);
+	fpl_ministat_set(g ? mid : s->values, mid, s->nv - 2 * g, ms);
 	ps->sorted = mid;
 	ps->n = ms->n;
 	ps->mean = fpl_ministat_avg(ms);
@@ -205,6 +205,10 @@ static int ministat_metric(const struct fpl_cmp *c, const struct fpl_cmp_metric 
 			ps[i].stddev);
 		if (!i)
 			continue;
+		if (ms[i].n + ms[0].n < 3) {
+			fputs("No test: one value in each case\n", out);
+			continue;
+		}
 		fpl_ministat_relative(&ms[i], &ms[0], c->opts.confidence, &r);
 		if (r.different) {
 			fprintf(out, "Difference at %.1f%% confidence\n", c->opts.confidence);
