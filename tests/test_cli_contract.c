@@ -387,6 +387,34 @@ static void test_messages_escape_input(void **state)
 	free(dir);
 }
 
+/* plot of many samples bins them first: the script stays small, min and max are in it. */
+static void test_plot_bins_many_samples(void **state)
+{
+	char *dir = tmpdir(), path[600], *out = NULL;
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/big.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* 200 000 values 1000..1199 and one far outlier, 9999 */
+	for (unsigned i = 0; i < 200000; i++)
+		fprintf(f, "%u\n", 1000 + (i * 7919u) % 200);
+	fputs("9999\n", f);
+	fclose(f);
+	rc = sh(&out, "cd %s && %s plot --script big.txt big.txt -o x.svg", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	print_message("  script of 2 x 200001 samples: %zu bytes\n", strlen(out));
+	/* raw, it would be 2 x 1.2 MB */
+	assert_true(strlen(out) < 200000);
+	assert_non_null(strstr(out, "\n9999\n"));
+	assert_non_null(strstr(out, "\n1000\n"));
+	assert_non_null(strstr(out, "\n1199\n"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 /* ---- Work that is lost or mislabelled ---- */
 
 /* Every command that takes -o refuses a path that cannot be written before measuring. */
@@ -451,6 +479,30 @@ static void test_xinuse_warning_words(void **state)
 	fpl_result_free(r);
 }
 
+/* ctxsw --ab: the verdicts are in the table, whole, the batch medians' first. */
+static void test_ctxsw_ab_table(void **state)
+{
+	struct cmd_out o;
+	const char *med, *welch;
+	int rc = fpl(&o, 120, "ctxsw", "--ab", "init,sse", "--quick", "-q", "--budget", "0.2",
+		     NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	med = strstr(o.out, "(b_minus_a_median)");
+	welch = strstr(o.out, "(b_minus_a_welch)");
+	if (!med || !welch)
+		fail_msg("ctxsw --ab table without its verdicts:\n%s", o.out);
+	assert_true(strstr(o.out, "B - A, batch medians") < strstr(o.out, "B - A, all batches"));
+	/* every CI is whole: ".. +N.NNN%)" */
+	for (const char *p = o.out; (p = strstr(p, "(CI ")); p++)
+		assert_non_null(strchr(p, ')'));
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,8 +514,10 @@ int main(void)
 		cmocka_unit_test(test_compare_reads_pipe_once),
 		cmocka_unit_test(test_cpuid_dump_checks),
 		cmocka_unit_test(test_messages_escape_input),
+		cmocka_unit_test(test_plot_bins_many_samples),
 		cmocka_unit_test(test_bad_output_path_first),
 		cmocka_unit_test(test_xinuse_warning_words),
+		cmocka_unit_test(test_ctxsw_ab_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,7 +39,7 @@ static void params_text(const json_t *params, char *buf, size_t size, char sep)
 
 	buf[0] = 0;
 	json_object_foreach((json_t *)params, key, v) {
-		char val[96];
+		char val[320];
 
 		if (json_is_string(v))
 			snprintf(val, sizeof(val), "%s", json_string_value(v));
@@ -192,6 +192,30 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 	fprintf(f, "; n=%zu\n", s.n);
 }
 
+/*
+ * An A/B run's verdicts (observed b_minus_a_*), whole, each on its own
+ * lines: the batch medians' first, the figure docs/ctxsw-signal.md says to quote.
+ */
+static void ab_verdicts(FILE *f, const struct fpl_run *run)
+{
+	static const char *const keys[][2] = {
+		{ "b_minus_a_median", "B - A, batch medians (the figure to quote)" },
+		{ "b_minus_a_welch", "B - A, all batches (Welch)" },
+		{ "b_minus_a_yuen", "B - A, 20% trimmed (Yuen)" },
+	};
+	char *line;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(keys); i++) {
+		const char *v = fpl_run_obs_get_str(run, keys[i][0]);
+
+		if (!v || asprintf(&line, "%s: %s (%s)", keys[i][1], v, keys[i][0]) < 0)
+			continue;
+		fputs("    ", f);
+		fpl_tbl_wrap(f, line, 8);
+		free(line);
+	}
+}
+
 int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	struct gen_table g = { { NULL, 0 }, { NULL, 0 }, false };
@@ -219,6 +243,7 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 			else
 				table_metric(f, &g, m, NULL, NULL, o->units);
 		}
+		ab_verdicts(f, run);
 	}
 	if (g.methods.n) {
 		fputc('\n', f);
