@@ -12,6 +12,8 @@
 #include "cli.h"
 
 #define BOOT_DEFAULT 2000
+/* Resamples: each costs a pass over the cases; beyond a million the interval no longer moves. */
+#define BOOT_MAX 1000000
 
 static int parse_real(const char *s, double lo, double hi, double *v)
 {
@@ -97,8 +99,8 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			if (optarg ? parse_count(optarg, &n) :
 			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
 				return USAGE("--bootstrap wants a count");
-			if (n < 100)
-				return USAGE("--bootstrap wants at least 100 resamples");
+			if (n < 100 || n > BOOT_MAX)
+				return USAGE("--bootstrap wants %d to %d resamples", 100, BOOT_MAX);
 			o->bootstrap = n;
 			break;
 		case 's':

@@ -122,8 +122,15 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: fpulab COMMAND [OPTIONS]\n"
 		   "Measure and model what x86 FPU/SIMD extended-state management costs.\n\n"
 		   "Commands:\n");
+	/* will-it-scale's long names in a list of their own: the columns stay whole. */
 	for (size_t i = 0; fpl_cmds[i]; i++)
-		fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+		if (strlen(fpl_cmds[i]->name) <= 10)
+			fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+	fputs("Commands: will-it-scale's own names, options and output (fpulab ctxsw|signal "
+	      "--wis):\n", f);
+	for (size_t i = 0; fpl_cmds[i]; i++)
+		if (strlen(fpl_cmds[i]->name) > 10)
+			fprintf(f, "  %s\n", fpl_cmds[i]->name);
 	fprintf(f, "\n'fpulab COMMAND --help' describes a command. Exit status: 0 ok, 1 failure,\n"
 		   "2 usage or bad input, 77 not supported on this CPU.\n");
 }

@@ -313,9 +313,12 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 							 c->opts.trim, c->opts.confidence,
 							 c->opts.bootstrap, c->opts.seed, &t->boot);
 	}
-	/* A percentage of a zero baseline means nothing: NaN, shown as n/a (null in JSON). */
-	t->pct = a->center ? 100 * t->t.diff / a->center : NAN;
-	t->pct_half = a->center ? 100 * (t->t.hi - t->t.diff) / fabs(a->center) : NAN;
+	/*
+	 * A percentage of a baseline at or below 0 means nothing (-10 to +10 is
+	 * not -200%): NaN, shown as n/a (null in JSON) with the absolute difference.
+	 */
+	t->pct = a->center > 0 ? 100 * t->t.diff / a->center : NAN;
+	t->pct_half = a->center > 0 ? 100 * (t->t.hi - t->t.diff) / a->center : NAN;
 	return err;
 }
 
