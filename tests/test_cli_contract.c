@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "fpulab/result.h"
+#include "fpulab/summary.h"
 #include "fpulab/xstate.h"
 #include "bench/livestate.h"
 #include "bench/xsave/internal.h"
@@ -503,6 +504,162 @@ static void test_ctxsw_ab_table(void **state)
 	cmd_out_free(&o);
 }
 
+/* ---- Interfaces and friction ---- */
+
+static void test_compare_negative_baseline(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	write_text(dir, "neg.txt", "-10\n-11\n-12\n-10.5\n");
+	write_text(dir, "pos.txt", "10\n11\n12\n10.5\n");
+	rc = sh(&out, "cd %s && %s compare neg.txt pos.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	if (strstr(out, "-200"))
+		fail_msg("a percentage of a negative baseline:\n%s", out);
+	assert_non_null(strstr(out, "+21.8"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --bootstrap=99999999999 pos.txt pos.txt 2>&1", dir,
+		cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "--bootstrap"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+static void test_help_texts(void **state)
+{
+	struct cmd_out o;
+	bool in = false;
+	unsigned listed = 0, said = 0;
+
+	assert_int_equal(fpl(&o, 30, "--help", NULL), 0);
+	/* "  name       summary": the name fits its column on every line */
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9)) {
+			in = !strstr(l, "will-it-scale");
+			continue;
+		}
+		if (in && l[0] == ' ' && strlen(l) > 13 && l[12] != ' ' && l[13] == ' ')
+			fail_msg("--help: a name runs into its summary: '%s'", l);
+		if (in && l[0] == ' ' && l[12] != ' ')
+			fail_msg("--help: the summary column is not at 13: '%s'", l);
+		if (l[0] != ' ')
+			in = in && !strncmp(l, "Commands:", 9);
+	}
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "xsave", "--help", NULL), 0);
+	assert_null(strstr(o.out, "e+0"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "signal1_processes", "--help", NULL), 0);
+	assert_null(strstr(o.out, "context switch"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "list", NULL), 0);
+	for (const char *p = o.out; (p = strstr(p, "this CPU: ")); p++)
+		said++;
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n"))
+		listed += l[0] != ' ' && strncmp(l, "Every", 5);
+	assert_true(listed > 0);
+	assert_int_equal(said, listed);
+	cmd_out_free(&o);
+}
+
+/* Bad options of a benchmark are refused before the clock is calibrated. */
+static void test_xsave_bad_mask_first(void **state)
+{
+	struct cmd_out o;
+
+	assert_int_equal(fpl(&o, 60, "xsave", "--mask", "bogus", NULL), 2);
+	assert_null(strstr(o.err, "pinned to CPU"));
+	assert_non_null(strstr(o.err, "bogus"));
+	cmd_out_free(&o);
+}
+
+static void test_section_defaults_fit(void **state)
+{
+	struct cmd_out o;
+	int rc = fpl(&o, 120, "section", "--quick", "-q", "--budget", "0.05", "--workload", "xor",
+		     NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	if (strstr(o.out, "works on multiples"))
+		fail_msg("section defaults with sizes the workload does not take:\n%s", o.out);
+	cmd_out_free(&o);
+}
+
+static void test_run_names_repeats(void **state)
+{
+	struct cmd_out o;
+	const char *ran;
+	int rc = fpl(&o, 120, "run", "-q", "--budget", "0.1", "signal", "--state", "init",
+		     "signal", "--state", "sse", NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	ran = strstr(o.out, "Ran:");
+	assert_non_null(ran);
+	assert_non_null(strstr(ran, "--state init"));
+	assert_non_null(strstr(ran, "--state sse"));
+	cmd_out_free(&o);
+}
+
+/* With stdout and stderr on one file, a warning is printed once. */
+static void test_warnings_once(void **state)
+{
+	char *out = NULL, *p, line[1024];
+	unsigned checked = 0;
+	int rc = sh(&out, "%s signal --quick --budget 0.05 -q 2>&1", cmd_fpl_bin());
+
+	if (rc == 77) {
+		free(out);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	for (p = out; (p = strstr(p, ": warning: ")); p++) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p - 11) : strlen(p + 11);
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 60 ? n : 60), p + 11);
+		if (strstr(out, line) != strstr(p, line) || strstr(strstr(p, line) + 1, line))
+			fail_msg("warning printed twice: %s\n%s", line, out);
+		checked++;
+	}
+	print_message("  %u warnings checked\n", checked);
+	free(out);
+	if (!checked)
+		skip();
+}
+
+/* An interrupted run may hold a benchmark with no figure yet: no heading over nothing. */
+static void test_summary_no_empty_heading(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	run = fpl_result_add_run(r, "ctxsw");
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
+	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
+	fpl_summary_write(r, f);
+	fclose(f);
+	if (strstr(text, "Context switch"))
+		fail_msg("a heading with nothing under it:\n%s", text);
+	free(text);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +675,13 @@ int main(void)
 		cmocka_unit_test(test_bad_output_path_first),
 		cmocka_unit_test(test_xinuse_warning_words),
 		cmocka_unit_test(test_ctxsw_ab_table),
+		cmocka_unit_test(test_compare_negative_baseline),
+		cmocka_unit_test(test_help_texts),
+		cmocka_unit_test(test_xsave_bad_mask_first),
+		cmocka_unit_test(test_section_defaults_fit),
+		cmocka_unit_test(test_run_names_repeats),
+		cmocka_unit_test(test_warnings_once),
+		cmocka_unit_test(test_summary_no_empty_heading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -462,6 +462,15 @@ static void print_warnings(const struct fpl_session *s)
 	}
 }
 
+/* stdout and stderr are one file (2>&1, a terminal): the warnings are printed once, on stderr. */
+static bool same_sink(void)
+{
+	struct stat a, b;
+
+	return !fstat(STDOUT_FILENO, &a) && !fstat(STDERR_FILENO, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 struct table_arg {
 	const struct fpl_session *s;
 	struct fpl_table_opts o;
@@ -513,7 +522,7 @@ static int emit_all(struct fpl_session *s, bool intr)
 						      "failed") : FPL_EXIT_OK;
 	}
 	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
-		ta.o.warnings = !isatty(STDOUT_FILENO);
+		ta.o.warnings = !isatty(STDOUT_FILENO) && !same_sink();
 		if (table_cb(stdout, &ta, &diag) || fflush(stdout))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg[0] ? diag.msg :
 					     "writing the table failed");

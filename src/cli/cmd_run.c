@@ -272,6 +272,19 @@ static int run_all(struct plan *p, struct fpl_session *s)
 	return p->n && skipped == p->n ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
 }
 
+/* A benchmark planned more than once is named with its options: "signal --state avx512". */
+static void print_entry_name(const struct plan *p, const struct entry *e, FILE *f)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		same += p->e[i].b == e->b;
+	fprintf(f, " %s", e->b->name);
+	for (size_t k = 0; same > 1 && k < e->nopts; k++)
+		fprintf(f, " --%s%s%s", e->opts[k].name, e->opts[k].value ? " " : "",
+			e->opts[k].value ? e->opts[k].value : "");
+}
+
 static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 {
 	const struct plan *p = arg;
@@ -282,14 +295,19 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	for (size_t i = 0, k = 0; i < p->n; i++) {
 		if (!p->e[i].ran)
 			continue;
-		fprintf(f, "%s %s %.1f s%s", k++ ? "," : "", p->e[i].b->name, p->e[i].took_s,
+		fputs(k++ ? "," : "", f);
+		print_entry_name(p, &p->e[i], f);
+		fprintf(f, " %.1f s%s", p->e[i].took_s,
 			p->e[i].rc == FPL_EXIT_UNSUPPORTED ? " (skipped)" :
 			p->e[i].rc == FPL_EXIT_FAIL ? " (failed or interrupted)" : "");
 		total += p->e[i].took_s;
 	}
-	for (size_t i = 0, k = 0; i < p->n; i++)
-		if (!p->e[i].ran)
-			fprintf(f, "%s %s", k++ ? "," : "; not run:", p->e[i].b->name);
+	for (size_t i = 0, k = 0; i < p->n; i++) {
+		if (p->e[i].ran)
+			continue;
+		fputs(k++ ? "," : "; not run:", f);
+		print_entry_name(p, &p->e[i], f);
+	}
 	fprintf(f, "; %.1f s in all.\n", total);
 	return err;
 }
