@@ -660,6 +660,60 @@ static void test_summary_no_empty_heading(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * docs/api.md's example against an installed tree (make install DESTDIR=...),
+ * through pkg-config: the shared library, then the archive with --static.
+ */
+static void test_installed_api_example(void **state)
+{
+	const char *build = getenv("FPL_BUILD");
+	char *dir, *out = NULL, *doc, *a, *b;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	/* The plain build only: make install would rebuild a sanitizer build without its flags. */
+	if (!build || strcmp(strrchr(build, '/') ? strrchr(build, '/') + 1 : build, "build"))
+		skip();
+	if (sh(NULL, "command -v pkg-config >/dev/null"))
+		skip();
+	dir = tmpdir();
+	f = fopen("docs/api.md", "r");
+	assert_non_null(f);
+	doc = calloc(1, 1 << 16);
+	assert_non_null(doc);
+	len = fread(doc, 1, (1 << 16) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	a = strstr(doc, "```c\n");
+	assert_non_null(a);
+	a += 5;
+	b = strstr(a, "```");
+	assert_non_null(b);
+	*b = 0;
+	write_text(dir, "example.c", a);
+	free(doc);
+	rc = sh(&out, "make -s --no-print-directory install DESTDIR=%s/root PREFIX=/usr "
+		"BUILD=build 2>&1", dir);
+	if (rc)
+		fail_msg("make install: exit %d\n%s", rc, out);
+	free(out);
+	rc = sh(&out, "cd %s && export PKG_CONFIG_SYSROOT_DIR=$PWD/root "
+		"PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig && "
+		"cc -o ex-shared example.c $(pkg-config --cflags --libs fpulab) && "
+		"LD_LIBRARY_PATH=$PWD/root/usr/lib ./ex-shared a.json && "
+		"readelf -d ex-shared | grep -q 'libfpulab.so.0' && "
+		"cc -o ex-static example.c $(pkg-config --cflags fpulab) "
+		"$(pkg-config --static --libs fpulab | sed 's/-lfpulab/-l:libfpulab.a/') && "
+		"./ex-static b.json && ! readelf -d ex-static | grep -q libfpulab 2>&1", dir);
+	if (rc)
+		fail_msg("the example against the installed tree: exit %d\n%s", rc, out);
+	assert_non_null(strstr(out, "example: 1 run, work median 103.0 ns"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_run_names_repeats),
 		cmocka_unit_test(test_warnings_once),
 		cmocka_unit_test(test_summary_no_empty_heading),
+		cmocka_unit_test(test_installed_api_example),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
