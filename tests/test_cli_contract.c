@@ -714,6 +714,40 @@ static void test_installed_api_example(void **state)
 	free(dir);
 }
 
+/* --ministat reads as ministat does: the first field, -C N, at least 3 points. */
+static void test_ministat_reading(void **state)
+{
+	char *dir = tmpdir(), *out = NULL, *ref = NULL;
+	int rc;
+
+	write_text(dir, "m1.txt", "1 a\n2 b\n3 c\n4 d\n");
+	write_text(dir, "four.txt", "5\n6\n7\n8\n");
+	write_text(dir, "two.txt", "5\n6\n");
+	write_text(dir, "c2.txt", "1 10\n2 20\n3 30\n9\n");
+	rc = sh(&out, "cd %s && %s compare --ministat m1.txt four.txt 2>&1", dir, cmd_fpl_bin());
+	if (rc)
+		fail_msg("--ministat on '1 a' lines: exit %d\n%s", rc, out);
+	assert_non_null(strstr(out, "x   4             1             4"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --ministat two.txt four.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "at least 3 data points"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --ministat -C 2 c2.txt c2.txt 2>&1", dir,
+		cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	/* 10, 20, 30: the line "9" has no second field and is skipped */
+	assert_non_null(strstr(out, "x   3            10            30            20"));
+	if (!sh(NULL, "command -v ministat >/dev/null")) {
+		assert_int_equal(sh(&ref, "cd %s && ministat -C 2 c2.txt c2.txt 2>&1", dir), 0);
+		assert_string_equal(out, ref);
+		free(ref);
+	}
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_warnings_once),
 		cmocka_unit_test(test_summary_no_empty_heading),
 		cmocka_unit_test(test_installed_api_example),
+		cmocka_unit_test(test_ministat_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -399,7 +399,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	}
 	err = setup(&c, paths, ncases, opts);
 	for (size_t i = 0; !err && i < ncases; i++)
-		err = fpl_cmp_read_case(&cases[i], paths[i], i, diag);
+		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts->column, diag);
 	for (size_t i = 1; !err && i < ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",
