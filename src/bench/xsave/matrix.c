@@ -61,15 +61,30 @@ struct fpl_run *fpl_xs_run_new(struct fpl_xs_bench *x, const char *insn, uint64_
 
 void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out)
 {
-	fpl_xs_establish(img, x->xcr0, true, false);
-	fpl_xsavec64(out, x->xcr0);
+	fpl_xs_establish(img, x->permitted, true, false);
+	fpl_xsavec64(out, x->permitted);
 }
 
-/* What was wrong with the state before a cell's timed calls: the value and the components by name. */
+/*
+ * What was wrong with the state before a cell's timed calls: the value and
+ * the components by name. A claimed component read init is a warning; a
+ * component in use that the state leaves init is only recorded unless it
+ * was so before every call and is more than x87/SSE: XINUSE may read 1 for
+ * a component in init (SDM vol. 1 13.6), which a preemption's restore does
+ * on these guests now and then (fpl_live_extra_ok).
+ */
 void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last)
 {
-	char words[400];
+	char words[400], buf[480];
 
+	if (!c->bad_missing && (c->bad < c->checks ||
+				fpl_live_extra_ok(c->bad_extra, c->bad_extra))) {
+		fpl_xfeature_mask_names(c->bad_extra, words, sizeof(words));
+		snprintf(buf, sizeof(buf), "0x%" PRIx64 " (%s) before %" PRIu64 " of %" PRIu64
+			 " timed calls", c->bad_extra, words, c->bad, c->checks);
+		fpl_run_obs_str(run, "xinuse_extra_in_use", buf);
+		return;
+	}
 	fpl_run_warn(run, "XINUSE & XCR0 was 0x%" PRIx64 ", not 0x%" PRIx64 " (the state "
 		     "claimed), before %" PRIu64 " of %" PRIu64 " timed calls%s; last seen %s",
 		     c->bad_last, c->expect, c->bad, c->checks,
@@ -104,7 +119,13 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	return err;
 }
 
-enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD };
+/*
+ * ST_RELEASED: the mask live, then TILERELEASE (tiles init, the rest live);
+ * ST_TILECFG: the mask live but tile data init. Both only for masks with AMX
+ * and something else (otherwise they are init or live again).
+ */
+enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD, ST_RELEASED, ST_TILECFG, ST_NR };
+static const char *const st_opt[ST_NR] = { "init", "live", "unmodified", "released", "tilecfg" };
 
 struct op_desc {
 	enum fpl_xs_op op;
@@ -124,8 +145,8 @@ static const struct op_desc ops[] = {
 
 static const char *state_name(enum fpl_xs_op op, enum fpl_xs_state st)
 {
-	if (st == ST_INIT)
-		return "init";
+	if (st == ST_INIT || st == ST_RELEASED || st == ST_TILECFG)
+		return st_opt[st];
 	if (op == XS_XSAVEOPT)
 		return st == ST_UNMOD ? "unmodified" : "modified";
 	return "live";
@@ -148,6 +169,10 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 		case FPL_XFEATURE_ZMM_Hi256:
 		case FPL_XFEATURE_Hi16_ZMM:
 			return x->avx512 ? &fpl_xs_modify_avx512[id - FPL_XFEATURE_OPMASK] : NULL;
+		case FPL_XFEATURE_XTILE_CFG:	/* LDTILECFG: no permission needed, never traps */
+			return x->amx_avail ? &fpl_xs_modify_amx[0] : NULL;
+		case FPL_XFEATURE_XTILE_DATA:
+			return x->amx ? &fpl_xs_modify_amx[1] : NULL;
 		default:
 			return NULL;
 		}
@@ -156,11 +181,22 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 }
 
 static void method_text(char *buf, size_t size, const struct op_desc *d, enum fpl_xs_state st,
-			bool lat, unsigned comp)
+			bool lat, unsigned comp, bool write_removed)
 {
 	const char *what = d->mnemonic;
 
-	if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE)
+	if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE && write_removed)
+		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
+			 "buffer, last XRSTOR from that buffer; minus the write alone back to back",
+			 fpl_xfeature_name(comp), what);
+	else if (!lat && st == ST_RELEASED)
+		snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
+			 "state set by XRSTOR (tiles live) then TILERELEASE before timing, checked "
+			 "with XINUSE", what);
+	else if (lat && st == ST_RELEASED)
+		snprintf(buf, size, "latency: XRSTOR of the state image (tiles init in it: what "
+			 "TILERELEASE leaves) then %s, minus the XRSTOR alone", what);
+	else if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE)
 		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
 			 "buffer, last XRSTOR from that buffer; minus nothing: the write is ~1 cycle",
 			 fpl_xfeature_name(comp), what);
@@ -191,8 +227,9 @@ struct group {
 static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
 		     const char *mask_name, enum fpl_xs_state st, bool lat)
 {
-	uint64_t xcr0 = x->xcr0;
-	uint64_t live = st == ST_INIT ? 0 : mask;
+	uint64_t permitted = x->permitted;
+	uint64_t live = st == ST_INIT ? 0 : st == ST_RELEASED ? mask & ~FPL_XFEATURE_MASK_XTILE :
+			st == ST_TILECFG ? mask & ~FPL_XFEATURE_MASK_XTILE_DATA : mask;
 	const struct fpl_xs_modify *mod = NULL;
 	struct fpl_xs_cell *c = &g->cells[g->n];
 	struct fpl_variant *v = &g->v[g->n];
@@ -219,14 +256,25 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	fpl_xstate_pattern(&x->xs, live, 0x5eed0000 + mask * 7 + st, img);
 
 	memset(c, 0, sizeof(*c));
-	c->xcr0 = xcr0;
+	if (st == ST_RELEASED) {
+		/* Set up as a program leaves it: tiles live, then TILERELEASE. */
+		void *with_tiles = fpl_xs_alloc(x);
+
+		if (!with_tiles)
+			return -ENOMEM;
+		fpl_xstate_pattern(&x->xs, mask, 0x5eed0000 + mask * 7 + st, with_tiles);
+		c->release = true;
+		c->setup_img = with_tiles;
+	}
+	c->permitted = permitted;
 	c->xsave = x->xs.xsave;
 	c->xgetbv1 = x->xgetbv1;
-	c->expect = live & xcr0;
-	c->setup_img = img;
+	c->expect = live & permitted;
+	if (!c->setup_img)
+		c->setup_img = img;
 	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
-				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)xcr0,
-				    .shi = (uint32_t)(xcr0 >> 32) };
+				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)permitted,
+				    .shi = (uint32_t)(permitted >> 32) };
 	c->loop.buf = fpl_xs_alloc(x);
 	if (!c->loop.buf)
 		return -ENOMEM;
@@ -234,7 +282,7 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 		memcpy(c->loop.buf, img, x->size);
 	else if (d->op == XS_XRSTOR_C)
 		fpl_xs_make_compacted(x, img, c->loop.buf);
-	else if (d->op == XS_XSAVEOPT && st != ST_INIT) {
+	else if (d->op == XS_XSAVEOPT && (st == ST_LIVE || st == ST_UNMOD)) {
 		/* Tracked: the set-up XRSTOR is from the save target itself. */
 		memcpy(c->loop.buf, img, x->size);
 		c->setup_img = c->loop.buf;
@@ -248,9 +296,14 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	}
 	if (mod) {
 		c->body = lat ? mod->lat : mod->tp;
-		c->empty = lat ? mod->lat0 : NULL;
+		c->empty = lat ? mod->lat0 : mod->w;
+		/* The modify loops restore from the save target: state says what the write reads. */
+		if (comp == FPL_XFEATURE_XTILE_CFG)
+			c->loop.state = x->tilecfg;
+		else if (comp == FPL_XFEATURE_XTILE_DATA)
+			c->loop.state = x->tile_src;
 	}
-	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp);
+	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp, mod && mod->w);
 	*v = (struct fpl_variant){ .name = d->name, .timed = fpl_xs_cell_timed,
 				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,
 				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
@@ -270,7 +323,7 @@ static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, c
 	struct group g = { 0 };
 	int err = 0;
 
-	g.cap = (nmasks + 1) * 3;
+	g.cap = (nmasks + 1) * ST_NR;
 	g.cells = calloc(g.cap, sizeof(*g.cells));
 	g.v = calloc(g.cap, sizeof(*g.v));
 	g.methods = calloc(g.cap, sizeof(*g.methods));
@@ -281,24 +334,37 @@ static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, c
 	for (size_t i = 0; i < (fx ? 1 : nmasks) && !err; i++) {
 		uint64_t mask = fx ? FPL_XFEATURE_MASK_FPSSE : masks[i];
 		const char *mname = fx ? "x87+sse" : names[i];
-		uint64_t xcr0 = x->xcr0;
+		uint64_t permitted = x->permitted;
 
-		if (mask & ~xcr0) {
+		if ((mask & ~permitted) || ((mask & FPL_XFEATURE_MASK_XTILE_DATA) && !x->amx) ||
+		    ((mask & FPL_XFEATURE_MASK_XTILE_CFG) && !x->amx_avail)) {
 			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 
-			err = run ? fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components not enabled "
-						 "in XCR0 (0x%" PRIx64 ") or armed by XFD", mask,
-						 x->xs.xcr0) : -ENOMEM;
+			if (!run)
+				err = -ENOMEM;
+			else if ((mask & FPL_XFEATURE_MASK_XTILE) && x->amx_why[0])
+				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 ": %s", mask, x->amx_why);
+			else
+				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components outside "
+						   "this process's permitted mask 0x%" PRIx64 " (XCR0 "
+						   "0x%" PRIx64 ")", mask, permitted, x->xs.xcr0);
 			continue;
 		}
-		for (enum fpl_xs_state st = ST_INIT; st <= ST_UNMOD && !err; st++) {
+		for (enum fpl_xs_state st = ST_INIT; st < ST_NR && !err; st++) {
+			bool tiles = mask & FPL_XFEATURE_MASK_XTILE;
+
 			if (st == ST_UNMOD && d->op != XS_XSAVEOPT)
 				continue;
 			if (st != ST_INIT && !mask)
 				continue;	/* nothing in RFBM to make live */
-			if (!want(x->state, st == ST_INIT ? "init" : st == ST_LIVE ? "live" :
-				  "unmodified"))
+			/* Released and TILECFG-only differ from init and live only with more in RFBM. */
+			/* TILERELEASE needs tile data permitted and used (XFD armed: #NM). */
+			if (st == ST_RELEASED && (!tiles || !x->amx || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
+				continue;
+			if (st == ST_TILECFG && (mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
+				continue;
+			if (!want(x->state, st_opt[st]))
 				continue;
 			err = make_cell(x, &g, d, mask, mname, st, lat);
 		}

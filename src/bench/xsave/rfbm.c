@@ -22,10 +22,14 @@ static const struct {
 	enum fpl_xs_op op;
 	const char *name, *mnemonic;
 	enum fpl_save_insn need;
+	bool xfd_only;	/* only for components XFD can arm (AMX tile data: 8 KiB) */
 } rfbm_ops[] = {
-	{ XS_XSAVEC, "xsavec", "XSAVEC64", FPL_INSN_XSAVEC },
-	{ XS_XSAVEOPT, "xsaveopt", "XSAVEOPT64", FPL_INSN_XSAVEOPT },
-	{ XS_XRSTOR_C, "xrstor-c", "XRSTOR64 (compacted image)", FPL_INSN_XSAVEC },
+	{ XS_XSAVEC, "xsavec", "XSAVEC64", FPL_INSN_XSAVEC, false },
+	{ XS_XSAVEOPT, "xsaveopt", "XSAVEOPT64", FPL_INSN_XSAVEOPT, false },
+	{ XS_XRSTOR_C, "xrstor-c", "XRSTOR64 (compacted image)", FPL_INSN_XSAVEC, false },
+	/* Standard format: XSAVE writes the init component's bytes (METHOD.md: +8 KiB of zeros). */
+	{ XS_XSAVE, "xsave", "XSAVE64", FPL_INSN_XSAVE, true },
+	{ XS_XRSTOR, "xrstor", "XRSTOR64 (standard image)", FPL_INSN_XSAVE, true },
 };
 
 /*
@@ -122,10 +126,10 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 		     enum fpl_xs_op op, uint64_t rfbm, uint64_t live, void *img, void *cimg,
 		     struct fpl_run *run, const char *prefix, const char *method)
 {
-	uint64_t xcr0 = x->xcr0;
+	uint64_t permitted = x->permitted;
 
 	memset(c, 0, sizeof(*c));
-	c->xcr0 = xcr0;
+	c->permitted = permitted;
 	c->xsave = true;
 	c->xgetbv1 = x->xgetbv1;
 	c->expect = live;
@@ -133,9 +137,11 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 	c->body = fpl_xs_tp[op];
 	c->loop = (struct fpl_xs_loop){ .buf = op == XS_XRSTOR_C ? cimg : fpl_xs_alloc(x), .state = img,
 				    .lo = (uint32_t)rfbm, .hi = (uint32_t)(rfbm >> 32),
-				    .slo = (uint32_t)xcr0, .shi = (uint32_t)(xcr0 >> 32) };
+				    .slo = (uint32_t)permitted, .shi = (uint32_t)(permitted >> 32) };
 	if (!c->loop.buf)
 		return -ENOMEM;
+	if (op == XS_XRSTOR)
+		memcpy(c->loop.buf, img, x->size);
 	*v = (struct fpl_variant){ .name = prefix, .timed = fpl_xs_cell_timed, .arg = c,
 				   .ops_per_rep = 1, .run = run, .prefix = prefix, .method = method };
 	return 0;
@@ -147,7 +153,7 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 	struct fpl_xs_cell *cells = calloc(MAXV, sizeof(*cells));
 	struct fpl_variant *v = calloc(MAXV, sizeof(*v));
 	char (*methods)[256] = calloc(MAXV, sizeof(*methods));
-	uint64_t xcr0 = x->xcr0;
+	uint64_t permitted = x->permitted;
 	size_t n = 0;
 	int err = 0;
 
@@ -159,25 +165,30 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 		if (!fpl_save_insn_supported(x->env->cpu, rfbm_ops[k].need, NULL))
 			continue;
 		for (unsigned id = 0; id < FPL_XFEATURE_MAX && !err && n + 2 <= MAXV; id++) {
-			uint64_t bit = 1ull << id, live = xcr0 & ~bit;
+			uint64_t bit = 1ull << id, live = permitted & ~bit;
 			struct fpl_run *run;
 			void *img, *cimg = NULL;
 			char hex[24];
 
-			if (!(xcr0 & bit))
+			if (!(permitted & bit))
 				continue;
+			if (rfbm_ops[k].xfd_only && !(fpl_xstate_xfd_mask(&x->xs) & bit))
+				continue;
+			/* TILECFG init: tile data too (data without a configuration is no program's state). */
+			if (id == FPL_XFEATURE_XTILE_CFG)
+				live &= ~FPL_XFEATURE_MASK_XTILE_DATA;
 			run = fpl_result_add_run(x->result, "xsave");
 			img = fpl_xs_alloc(x);
 			if (!run || !img) {
 				err = -ENOMEM;
 				break;
 			}
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, xcr0);
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted);
 			fpl_run_param_str(run, "experiment", "rfbm");
 			fpl_run_param_str(run, "insn", rfbm_ops[k].name);
 			fpl_run_param_str(run, "component", fpl_xfeature_name(id));
 			fpl_run_param_str(run, "rfbm_with", hex);
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, xcr0 & ~bit);
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted & ~bit);
 			fpl_run_param_str(run, "rfbm_without", hex);
 			fpl_run_param_str(run, "state", "component init, others in XCR0 live");
 			fpl_run_param_str(run, "method", "throughput");
@@ -191,17 +202,17 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 				fpl_xs_make_compacted(x, img, cimg);
 			}
 			snprintf(methods[n], sizeof(methods[0]), "throughput: back-to-back %s, RFBM "
-				 "= XCR0 with %s (init); state set by XRSTOR from another image before "
+				 "= permitted with %s (init); state set by XRSTOR from another image before "
 				 "timing, checked with XINUSE", rfbm_ops[k].mnemonic,
 				 fpl_xfeature_name(id));
 			snprintf(methods[n + 1], sizeof(methods[0]), "throughput: back-to-back %s, "
-				 "RFBM = XCR0 without %s (init); otherwise as with_",
+				 "RFBM = permitted without %s (init); otherwise as with_",
 				 rfbm_ops[k].mnemonic, fpl_xfeature_name(id));
-			err = rfbm_cell(x, &cells[n], &v[n], rfbm_ops[k].op, xcr0, live, img, cimg,
+			err = rfbm_cell(x, &cells[n], &v[n], rfbm_ops[k].op, permitted, live, img, cimg,
 					run, "with_", methods[n]);
 			if (!err)
 				err = rfbm_cell(x, &cells[n + 1], &v[n + 1], rfbm_ops[k].op,
-						xcr0 & ~bit, live, img, cimg, run, "without_",
+						permitted & ~bit, live, img, cimg, run, "without_",
 						methods[n + 1]);
 			n += 2;
 		}
