@@ -750,6 +750,48 @@ static void test_ministat_reading(void **state)
 	free(dir);
 }
 
+/* Progress on a terminal (script(1) gives one): only grows, its estimate only falls, no internal names. */
+static void test_progress_monotonic(void **state)
+{
+	char *out = NULL, *dir;
+	unsigned idx, n, pct, left, last_idx = 0, last_pct = 0, last_left = ~0u, seen = 0;
+	char bench[32];
+	int rc;
+
+	if (sh(NULL, "command -v script >/dev/null"))
+		skip();
+	dir = tmpdir();
+	rc = sh(&out, "cd %s && timeout 120 script -qec '%s run --budget 1 xsave signal -o p.json' "
+		"/dev/null 2>&1", dir, cmd_fpl_bin());
+	if (rc == 77) {
+		free(out);
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	for (const char *p = out; (p = strstr(p, "\033[K[")); p++) {
+		if (sscanf(p + 4, "%u/%u] %31s %u%% about %u s left", &idx, &n, bench, &pct,
+			   &left) != 5) {
+			if (strstr(p, "] ") && strchr(p, '%'))
+				fail_msg("progress line not as expected: %.80s", p + 3);
+			continue;
+		}
+		if (idx == last_idx && pct < last_pct)
+			fail_msg("progress ran backwards: %u%% after %u%% (%s)", pct, last_pct, bench);
+		if (left > last_left)
+			fail_msg("time left grew: %u s after %u s", left, last_left);
+		last_idx = idx;
+		last_pct = pct;
+		last_left = left;
+		seen++;
+	}
+	print_message("  %u progress lines\n", seen);
+	assert_true(seen > 0);
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_summary_no_empty_heading),
 		cmocka_unit_test(test_installed_api_example),
 		cmocka_unit_test(test_ministat_reading),
+		cmocka_unit_test(test_progress_monotonic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

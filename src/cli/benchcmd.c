@@ -473,10 +473,21 @@ int fpl_session_start(struct fpl_session *s)
 	return FPL_EXIT_OK;
 }
 
+/* The fraction only grows (benchmarks report per group or cell); no internal variant names. */
 static void progress(void *arg, const char *bench, double frac, const char *what)
 {
+	static const char *last;
+	static double shown;
+
 	(void)arg;
-	fprintf(stderr, "\r\033[K%s %3.0f%% %s", bench, frac * 100, what ? what : "");
+	(void)what;
+	if (bench != last)
+		shown = 0;
+	last = bench;
+	if (frac < shown)
+		frac = shown;
+	shown = frac;
+	fprintf(stderr, "\r\033[K%s %3.0f%%", bench, frac * 100);
 }
 
 int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
