@@ -792,6 +792,59 @@ static void test_progress_monotonic(void **state)
 	free(dir);
 }
 
+/* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
+static void test_schema_doc_in_step(void **state)
+{
+	static const char *const repro_params[] = { "experiment", "table", "case", "label" };
+	char *dir = tmpdir(), path[600], *doc, key[200];
+	const char *k;
+	json_t *j, *v;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	f = fopen("docs/results-schema.md", "r");
+	assert_non_null(f);
+	doc = calloc(1, 1 << 20);
+	assert_non_null(doc);
+	len = fread(doc, 1, (1 << 20) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	rc = sh(NULL, "%s run -q --budget 0.05 -o %s signal >/dev/null 2>&1", cmd_fpl_bin(), path);
+	if (rc == 77) {
+		free(doc);
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	j = load_json(path);
+	/* host.clock as emitted: every key documented */
+	json_object_foreach(json_object_get(json_object_get(j, "host"), "clock"), k, v) {
+		snprintf(key, sizeof(key), "\"%s\"", k);
+		if (!strstr(doc, key))
+			fail_msg("host.clock.%s is written by run but not in docs/results-schema.md", k);
+	}
+	for (const char *const *h = (const char *const[]){ "loadavg_start", "loadavg_end",
+							     "tool", "clock", NULL }; *h; h++) {
+		assert_non_null(json_object_get(json_object_get(j, "host"), *h));
+		snprintf(key, sizeof(key), "\"%s\"", *h);
+		assert_non_null(strstr(doc, key));
+	}
+	assert_non_null(json_object_get(json_object_get(json_object_get(j, "host"), "clock"),
+					"selfcheck_end"));
+	json_decref(j);
+	assert_non_null(strstr(doc, "`repro`"));
+	for (size_t i = 0; i < sizeof(repro_params) / sizeof(repro_params[0]); i++) {
+		snprintf(key, sizeof(key), "`%s`", repro_params[i]);
+		if (!strstr(doc, key))
+			fail_msg("the repro param %s is not in docs/results-schema.md", key);
+	}
+	free(doc);
+	rmdir_all(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -817,6 +870,7 @@ int main(void)
 		cmocka_unit_test(test_installed_api_example),
 		cmocka_unit_test(test_ministat_reading),
 		cmocka_unit_test(test_progress_monotonic),
+		cmocka_unit_test(test_schema_doc_in_step),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
