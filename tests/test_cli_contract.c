@@ -845,6 +845,27 @@ static void test_schema_doc_in_step(void **state)
 	free(dir);
 }
 
+/* --units is not ignored: signal's table shows the unit asked for, or says it has none. */
+static void test_units_followed(void **state)
+{
+	struct cmd_out o;
+	int rc = fpl(&o, 60, "signal", "--quick", "-q", "--budget", "0.05", "--units", "ns", NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(o.out, " ns (IQR"));
+	if (strstr(o.out, " tsc (IQR"))
+		fail_msg("signal --units ns shows tsc figures:\n%s", o.out);
+	cmd_out_free(&o);
+	rc = fpl(&o, 60, "ctxsw", "--quick", "-q", "--budget", "0.05", "--units", "tsc", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(o.out, "no tsc figures"));
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -871,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_ministat_reading),
 		cmocka_unit_test(test_progress_monotonic),
 		cmocka_unit_test(test_schema_doc_in_step),
+		cmocka_unit_test(test_units_followed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

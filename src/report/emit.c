@@ -192,6 +192,43 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 	fprintf(f, "; n=%zu\n", s.n);
 }
 
+/* FPL_UNITS_* of a time unit ("cycles", "tsc", "ns"), -1 for any other unit. */
+static int time_unit(const char *unit)
+{
+	for (int i = 0; i < FPL_UNITS_ALL; i++)
+		if (!strcmp(unit, unit_names[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * Whether a run's plain (non-triple) time metrics are filtered by --units:
+ * only when it has some in the unit asked for and some in another. A run
+ * without the unit asked for shows what it has, and says so when tsc or ns
+ * was asked for (cycles is the default: its absence is no news).
+ */
+static bool units_pick(const struct fpl_run *run, enum fpl_units u, FILE *f)
+{
+	bool has[FPL_UNITS_ALL] = { false }, other = false;
+	const struct fpl_metric *t, *n;
+
+	if (u == FPL_UNITS_ALL)
+		return false;
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		int k = time_unit(run->metrics[i]->unit);
+
+		if (k >= 0 && !triple_of(run, run->metrics[i], &t, &n) &&
+		    !in_triple(run, run->metrics[i])) {
+			has[k] = true;
+			other |= k != (int)u;
+		}
+	}
+	if (!has[u] && other && u != FPL_UNITS_CYCLES)
+		fprintf(f, "    (no %s figures in this run: what it measured is shown)\n",
+			unit_names[u]);
+	return has[u] && other;
+}
+
 /*
  * An A/B run's verdicts (observed b_minus_a_*), whole, each on its own
  * lines: the batch medians' first, the figure docs/ctxsw-signal.md says to quote.
@@ -233,10 +270,16 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 			fprintf(f, "    skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
+		bool pick = units_pick(run, o->units, f);
+
 		for (size_t mi = 0; mi < run->nmetrics; mi++) {
 			const struct fpl_metric *m = run->metrics[mi], *t, *n;
 
 			if (in_triple(run, m))
+				continue;
+			/* --units: of a run's plain time metrics, those in the unit asked for */
+			if (pick && time_unit(m->unit) >= 0 && time_unit(m->unit) != (int)o->units &&
+			    !triple_of(run, m, &t, &n))
 				continue;
 			if (triple_of(run, m, &t, &n))
 				table_metric(f, &g, m, t, n, o->units);
