@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fpulab/plot.h"
 #include "fpulab/result.h"
 #include "fpulab/summary.h"
 #include "fpulab/xstate.h"
@@ -866,6 +867,39 @@ static void test_units_followed(void **state)
 	cmd_out_free(&o);
 }
 
+/* The ECDF's log axis over a narrow range (850..1093 ns) gets several ticks, box plots SI ticks. */
+static void test_plot_ticks(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "ctxsw");
+	struct fpl_metric *m;
+	struct fpl_diag diag = { "" };
+	char *text = NULL, *t;
+	size_t len = 0;
+	unsigned ticks = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
+	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
+	assert_int_equal(fpl_run_param_str(run, "state", "none"), 0);
+	m = fpl_run_add_metric(run, "switch", "ns", "test");
+	assert_non_null(m);
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(fpl_metric_add(m, 850 + (i * 37) % 244), 0);
+	assert_int_equal(fpl_plot_script(r, FPL_PLOT_CTXSW, FPL_PLOT_SVG, "x.svg", f, &diag), 0);
+	fclose(f);
+	t = strstr(text, "set xtics (");
+	assert_non_null(t);
+	for (const char *p = t; *p && *p != ')'; p++)
+		ticks += *p == '\'';
+	ticks /= 2;
+	print_message("  %u ticks: %.80s\n", ticks, t);
+	assert_true(ticks >= 3);
+	free(text);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -893,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_progress_monotonic),
 		cmocka_unit_test(test_schema_doc_in_step),
 		cmocka_unit_test(test_units_followed),
+		cmocka_unit_test(test_plot_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

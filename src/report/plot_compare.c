@@ -86,6 +86,8 @@ static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	fpl_plot_quote(f, title);
 	fputs("\nset ylabel ", f);
 	fpl_plot_quote(f, *m->unit ? m->unit : "value");
+	/* 1.12M, not 1.12e+06 */
+	fputs("\nset format y '%.3s%c'", f);
 	fputs("\nset style fill solid 0.35 border -1\nset style boxplot outliers pointtype 7\n"
 	      "set boxwidth 0.5\nset xrange [0.4:", f);
 	fprintf(f, "%.1f]\nset xtics (", (double)c->ncases + 0.6);
@@ -101,7 +103,7 @@ static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	for (size_t i = 0; i < c->ncases; i++)
 		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu notitle",
 			i ? ", " : "", j, i, i + 1, i + 1);
-	fputs("\nset xrange [*:*]\nset xtics autofreq\n", f);
+	fputs("\nset xrange [*:*]\nset xtics autofreq\nset format y '%g'\n", f);
 	return 0;
 }
 
