@@ -34,6 +34,12 @@ struct fpl_cmp_opts {
 	bool within_run;	/* test every sample pooled, ignoring run-to-run variation */
 	bool verbose;		/* table: every metric's full block */
 	bool per_metric;	/* table: one line per metric however many */
+	/*
+	 * Plain numbers: 0 reads the whole line as one number; N >= 1 reads the
+	 * Nth field split at blanks and tabs, a line without it skipped
+	 * (ministat -C N; --ministat reads field 1 as ministat does).
+	 */
+	unsigned column;
 };
 
 /*

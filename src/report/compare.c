@@ -383,9 +383,12 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 	t->resolution = resolution(a, b);
 	t->below_resolution = !c->opts.within_run && isfinite(t->resolution) &&
 			      fabs(t->t.diff) <= t->resolution * (1 + 1e-9);
-	/* A percentage of a zero baseline means nothing: NaN, shown as n/a (null in JSON). */
-	t->pct = a->center ? 100 * t->t.diff / a->center : NAN;
-	t->pct_half = a->center ? 100 * (t->t.hi - t->t.diff) / fabs(a->center) : NAN;
+	/*
+	 * A percentage of a baseline at or below 0 means nothing (-10 to +10 is
+	 * not -200%): NaN, shown as n/a (null in JSON) with the absolute difference.
+	 */
+	t->pct = a->center > 0 ? 100 * t->t.diff / a->center : NAN;
+	t->pct_half = a->center > 0 ? 100 * (t->t.hi - t->t.diff) / a->center : NAN;
 	return err;
 }
 
@@ -466,7 +469,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	}
 	err = setup(&c, paths, ncases, opts);
 	for (size_t i = 0; !err && i < ncases; i++)
-		err = fpl_cmp_read_case(&cases[i], paths[i], i, diag);
+		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts->column, diag);
 	for (size_t i = 1; !err && i < ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",
