@@ -48,11 +48,15 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBA     := $(BUILD)/libfpulab.a
+# The shared library: soname libfpulab.so.$(SOMAJOR), file libfpulab.so.$(VERSION).
+SOMAJOR  := 0
+SONAME   := libfpulab.so.$(SOMAJOR)
+LIBSO    := $(BUILD)/libfpulab.so.$(VERSION)
 BIN      := $(BUILD)/fpulab
 GEN      := $(BUILD)/gen/fpl_benches.h $(BUILD)/gen/fpl_cmds.h
 
 .PHONY: all run check test deps install clean asan fuzz fuzz-build
-all: $(BIN) $(LIBA) $(BUILD)/fpulab.pc
+all: $(BIN) $(LIBA) $(LIBSO) $(BUILD)/fpulab.pc
 
 deps:
 	@scripts/deps.sh
@@ -71,7 +75,7 @@ check: deps
 	$(BIN) run --budget 3 -q -o $(BUILD)/suite.json || [ $$? -eq 77 ]
 	@$(MAKE) --no-print-directory test
 
-test: $(BIN) $(TESTS)
+test: $(BIN) $(LIBSO) $(BUILD)/fpulab.pc $(TESTS)
 	@FPL_BIN=$(abspath $(BIN)) FPL_BUILD=$(abspath $(BUILD)) tests/run-tests.sh $(TESTS)
 
 $(BUILD)/gen/fpl_benches.h: $(wildcard src/bench/bench_*.c) Makefile
@@ -104,6 +108,9 @@ $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(LIBSO): $(LIB_OBJ)
+	$(CC) $(CFLAGS_ALL) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
@@ -112,9 +119,11 @@ $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h)
 	$(CC) $(CFLAGS_ALL) $(call isa_of,$<) $(shell pkg-config --cflags cmocka) -Itests \
 		-o $@ $< $(LIBA) $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+# Public headers include <jansson.h> only: jansson is Requires; the rest is
+# private, named as -l flags so that --static needs no static libudev (hwloc's).
 $(BUILD)/fpulab.pc: Makefile
 	@mkdir -p $(@D)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: fpulab\nDescription: measure and model x86 FPU/SIMD extended-state costs\nVersion: %s\nRequires.private: jansson gsl hwloc\nLibs: -L$${libdir} -lfpulab\nLibs.private: -lm -lpthread\nCflags: -I$${includedir}\n' \
+	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: fpulab\nDescription: measure and model x86 FPU/SIMD extended-state costs\nVersion: %s\nRequires: jansson\nLibs: -L$${libdir} -lfpulab\nLibs.private: -lgsl -lgslcblas -lhwloc -lm -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 WIS_NAMES := $(shell grep ^FPL_WIS_CMD src/cli/wis_cmds.h | cut -d, -f1 | cut -c13-)
@@ -124,6 +133,9 @@ install: all
 		$(DESTDIR)$(PREFIX)/include/fpulab $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fpulab
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libfpulab.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libfpulab.so.$(VERSION)
+	ln -sf libfpulab.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libfpulab.so
 	install -m 644 include/fpulab/*.h $(DESTDIR)$(PREFIX)/include/fpulab/
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/fpulab.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fpulab.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/fpulab.pc

@@ -12,11 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fpulab/plot.h"
 #include "fpulab/result.h"
+#include "fpulab/summary.h"
 #include "fpulab/xstate.h"
 #include "bench/livestate.h"
 #include "bench/xsave/internal.h"
@@ -90,6 +93,38 @@ static json_t *load_json(const char *path)
 	if (!j)
 		fail_msg("%s: %s (line %d)", path, e.text, e.line);
 	return j;
+}
+
+/* A shell command line (sh -c); its stdout and stderr into *out when out is not NULL; exit code. */
+static int sh(char **out, const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_non_null(buf);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+		n += got;
+		if (cap - n < 4096) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = 0;
+	st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* ---- Crashes and signals ---- */
@@ -241,6 +276,149 @@ static void test_run_records_end_checks(void **state)
 	free(dir);
 }
 
+/* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */
+static void test_compare_reads_pipe_once(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	rc = sh(NULL, "%s run -q --budget 0.05 -o %s/a.json signal >/dev/null 2>&1",
+		cmd_fpl_bin(), dir);
+	if (rc == 77) {
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	rc = sh(&out, "cd %s && mkfifo p && (timeout 60 cat a.json > p &) && timeout 60 %s compare a.json p 2>&1",
+		dir, cmd_fpl_bin());
+	if (rc != 0)
+		fail_msg("compare a.json <fifo of a.json>: exit %d\n%s", rc, out);
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* A dump: header, leaves 0, 1 (XSAVE), 0xD.0 and 0xD.1, then extra lines. */
+static void dump_file(const char *dir, const char *name, const char *extra)
+{
+	char text[16384];
+
+	snprintf(text, sizeof(text),
+		 "# fpulab cpuid dump 1\n"
+		 "xcr0 0x0000000000000007\n"
+		 "cpuid 0x00000000 0x00 0x0000000d 0x756e6547 0x6c65746e 0x49656e69\n"
+		 "cpuid 0x00000001 0x00 0x000906ea 0x00000800 0x1c000000 0x00000000\n"
+		 "cpuid 0x0000000d 0x00 0x00000007 0x00000340 0x00000340 0x00000000\n"
+		 "cpuid 0x0000000d 0x01 0x00000000 0x00000000 0x00000000 0x00000000\n%s",
+		 extra);
+	write_text(dir, name, text);
+}
+
+static int info_cpuid(const char *dir, const char *name, char **out)
+{
+	return sh(out, "cd %s && %s info --cpuid %s 2>&1", dir, cmd_fpl_bin(), name);
+}
+
+/* info --cpuid: sizes that would wrap, duplicate and missing leaves, long lines. */
+static void test_cpuid_dump_checks(void **state)
+{
+	char *dir = tmpdir(), *out = NULL, longline[6000];
+	int rc;
+
+	dump_file(dir, "ok.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "ok.cpuid", &out);
+	if (rc)
+		fail_msg("a good dump: exit %d\n%s", rc, out);
+	free(out);
+
+	/* 0xffffffff bytes at offset 576: the sum wrapped to 575 at 32 bits. */
+	dump_file(dir, "wrap.cpuid", "cpuid 0x0000000d 0x02 0xffffffff 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "wrap.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "subleaf 2"));
+	assert_null(strstr(out, "XSAVE size"));
+	free(out);
+
+	dump_file(dir, "dup.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\ncpuid 0x0000000d 0x02 0x00000200 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "dup.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "dup.cpuid:8:"));
+	free(out);
+
+	/* Component 2 enumerated, its subleaf absent: said, not silently zero. */
+	dump_file(dir, "miss.cpuid", "");
+	rc = info_cpuid(dir, "miss.cpuid", &out);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "0xd.2"));
+	free(out);
+
+	/* A 5000-byte line 7: the error names line 7, and only once. */
+	memset(longline, 'a', 5000);
+	memcpy(longline + 5000, "\n", 2);
+	dump_file(dir, "long.cpuid", longline);
+	rc = info_cpuid(dir, "long.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "long.cpuid:7:"));
+	assert_null(strstr(out, "long.cpuid:8:"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* Raw input bytes in messages are escaped: a terminal escape sequence is not sent as is. */
+static void test_messages_escape_input(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	write_text(dir, "esc.txt", "1\n2\n3\n\033]0;pwned\007\n");
+	write_text(dir, "esc.cpuid", "# fpulab cpuid dump 1\ncpuid \033[31mRED\n");
+	rc = sh(&out, "cd %s && %s compare esc.txt esc.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\007'));
+	assert_non_null(strstr(out, "\\x1b"));
+	free(out);
+	rc = info_cpuid(dir, "esc.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_null(strchr(out, '\033'));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* plot of many samples bins them first: the script stays small, min and max are in it. */
+static void test_plot_bins_many_samples(void **state)
+{
+	char *dir = tmpdir(), path[600], *out = NULL;
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/big.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	/* 200 000 values 1000..1199 and one far outlier, 9999 */
+	for (unsigned i = 0; i < 200000; i++)
+		fprintf(f, "%u\n", 1000 + (i * 7919u) % 200);
+	fputs("9999\n", f);
+	fclose(f);
+	rc = sh(&out, "cd %s && %s plot --script big.txt big.txt -o x.svg", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	print_message("  script of 2 x 200001 samples: %zu bytes\n", strlen(out));
+	/* raw, it would be 2 x 1.2 MB */
+	assert_true(strlen(out) < 200000);
+	assert_non_null(strstr(out, "\n9999\n"));
+	assert_non_null(strstr(out, "\n1000\n"));
+	assert_non_null(strstr(out, "\n1199\n"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
 /* ---- Work that is lost or mislabelled ---- */
 
 /* Every command that takes -o refuses a path that cannot be written before measuring. */
@@ -305,6 +483,423 @@ static void test_xinuse_warning_words(void **state)
 	fpl_result_free(r);
 }
 
+/* ctxsw --ab: the verdicts are in the table, whole, the batch medians' first. */
+static void test_ctxsw_ab_table(void **state)
+{
+	struct cmd_out o;
+	const char *med, *welch;
+	int rc = fpl(&o, 120, "ctxsw", "--ab", "init,sse", "--quick", "-q", "--budget", "0.2",
+		     NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	med = strstr(o.out, "(b_minus_a_median)");
+	welch = strstr(o.out, "(b_minus_a_welch)");
+	if (!med || !welch)
+		fail_msg("ctxsw --ab table without its verdicts:\n%s", o.out);
+	assert_true(strstr(o.out, "B - A, batch medians") < strstr(o.out, "B - A, all batches"));
+	/* every CI is whole: ".. +N.NNN%)" */
+	for (const char *p = o.out; (p = strstr(p, "(CI ")); p++)
+		assert_non_null(strchr(p, ')'));
+	cmd_out_free(&o);
+}
+
+/* ---- Interfaces and friction ---- */
+
+static void test_compare_negative_baseline(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	write_text(dir, "neg.txt", "-10\n-11\n-12\n-10.5\n");
+	write_text(dir, "pos.txt", "10\n11\n12\n10.5\n");
+	rc = sh(&out, "cd %s && %s compare neg.txt pos.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	if (strstr(out, "-200"))
+		fail_msg("a percentage of a negative baseline:\n%s", out);
+	assert_non_null(strstr(out, "+21.8"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --bootstrap=99999999999 pos.txt pos.txt 2>&1", dir,
+		cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "--bootstrap"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+static void test_help_texts(void **state)
+{
+	struct cmd_out o;
+	bool in = false;
+	unsigned listed = 0, said = 0;
+
+	assert_int_equal(fpl(&o, 30, "--help", NULL), 0);
+	/* "  name       summary": the name fits its column on every line */
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9)) {
+			in = !strstr(l, "will-it-scale");
+			continue;
+		}
+		if (in && l[0] == ' ' && strlen(l) > 13 && l[12] != ' ' && l[13] == ' ')
+			fail_msg("--help: a name runs into its summary: '%s'", l);
+		if (in && l[0] == ' ' && l[12] != ' ')
+			fail_msg("--help: the summary column is not at 13: '%s'", l);
+		if (l[0] != ' ')
+			in = in && !strncmp(l, "Commands:", 9);
+	}
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "xsave", "--help", NULL), 0);
+	assert_null(strstr(o.out, "e+0"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "signal1_processes", "--help", NULL), 0);
+	assert_null(strstr(o.out, "context switch"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "list", NULL), 0);
+	for (const char *p = o.out; (p = strstr(p, "this CPU: ")); p++)
+		said++;
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n"))
+		listed += l[0] != ' ' && strncmp(l, "Every", 5);
+	assert_true(listed > 0);
+	assert_int_equal(said, listed);
+	cmd_out_free(&o);
+}
+
+/* Bad options of a benchmark are refused before the clock is calibrated. */
+static void test_xsave_bad_mask_first(void **state)
+{
+	struct cmd_out o;
+
+	assert_int_equal(fpl(&o, 60, "xsave", "--mask", "bogus", NULL), 2);
+	assert_null(strstr(o.err, "pinned to CPU"));
+	assert_non_null(strstr(o.err, "bogus"));
+	cmd_out_free(&o);
+}
+
+static void test_section_defaults_fit(void **state)
+{
+	struct cmd_out o;
+	int rc = fpl(&o, 120, "section", "--quick", "-q", "--budget", "0.05", "--workload", "xor",
+		     NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	if (strstr(o.out, "works on multiples"))
+		fail_msg("section defaults with sizes the workload does not take:\n%s", o.out);
+	cmd_out_free(&o);
+}
+
+static void test_run_names_repeats(void **state)
+{
+	struct cmd_out o;
+	const char *ran;
+	int rc = fpl(&o, 120, "run", "-q", "--budget", "0.1", "signal", "--state", "init",
+		     "signal", "--state", "sse", NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	ran = strstr(o.out, "Ran:");
+	assert_non_null(ran);
+	assert_non_null(strstr(ran, "--state init"));
+	assert_non_null(strstr(ran, "--state sse"));
+	cmd_out_free(&o);
+}
+
+/* With stdout and stderr on one file, a warning is printed once. */
+static void test_warnings_once(void **state)
+{
+	char *out = NULL, *p, line[1024];
+	unsigned checked = 0;
+	int rc = sh(&out, "%s signal --quick --budget 0.05 -q 2>&1", cmd_fpl_bin());
+
+	if (rc == 77) {
+		free(out);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	for (p = out; (p = strstr(p, ": warning: ")); p++) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p - 11) : strlen(p + 11);
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < 60 ? n : 60), p + 11);
+		if (strstr(out, line) != strstr(p, line) || strstr(strstr(p, line) + 1, line))
+			fail_msg("warning printed twice: %s\n%s", line, out);
+		checked++;
+	}
+	print_message("  %u warnings checked\n", checked);
+	free(out);
+	if (!checked)
+		skip();
+}
+
+/* An interrupted run may hold a benchmark with no figure yet: no heading over nothing. */
+static void test_summary_no_empty_heading(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	run = fpl_result_add_run(r, "ctxsw");
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
+	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
+	fpl_summary_write(r, f);
+	fclose(f);
+	if (strstr(text, "Context switch"))
+		fail_msg("a heading with nothing under it:\n%s", text);
+	free(text);
+	fpl_result_free(r);
+}
+
+/*
+ * docs/api.md's example against an installed tree (make install DESTDIR=...),
+ * through pkg-config: the shared library, then the archive with --static.
+ */
+static void test_installed_api_example(void **state)
+{
+	const char *build = getenv("FPL_BUILD");
+	char *dir, *out = NULL, *doc, *a, *b;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	/* The plain build only: make install would rebuild a sanitizer build without its flags. */
+	if (!build || strcmp(strrchr(build, '/') ? strrchr(build, '/') + 1 : build, "build"))
+		skip();
+	if (sh(NULL, "command -v pkg-config >/dev/null"))
+		skip();
+	dir = tmpdir();
+	f = fopen("docs/api.md", "r");
+	assert_non_null(f);
+	doc = calloc(1, 1 << 16);
+	assert_non_null(doc);
+	len = fread(doc, 1, (1 << 16) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	a = strstr(doc, "```c\n");
+	assert_non_null(a);
+	a += 5;
+	b = strstr(a, "```");
+	assert_non_null(b);
+	*b = 0;
+	write_text(dir, "example.c", a);
+	free(doc);
+	rc = sh(&out, "make -s --no-print-directory install DESTDIR=%s/root PREFIX=/usr "
+		"BUILD=build 2>&1", dir);
+	if (rc)
+		fail_msg("make install: exit %d\n%s", rc, out);
+	free(out);
+	rc = sh(&out, "cd %s && export PKG_CONFIG_SYSROOT_DIR=$PWD/root "
+		"PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig && "
+		"cc -o ex-shared example.c $(pkg-config --cflags --libs fpulab) && "
+		"LD_LIBRARY_PATH=$PWD/root/usr/lib ./ex-shared a.json && "
+		"readelf -d ex-shared | grep -q 'libfpulab.so.0' && "
+		"cc -o ex-static example.c $(pkg-config --cflags fpulab) "
+		"$(pkg-config --static --libs fpulab | sed 's/-lfpulab/-l:libfpulab.a/') && "
+		"./ex-static b.json && ! readelf -d ex-static | grep -q libfpulab 2>&1", dir);
+	if (rc)
+		fail_msg("the example against the installed tree: exit %d\n%s", rc, out);
+	assert_non_null(strstr(out, "example: 1 run, work median 103.0 ns"));
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* --ministat reads as ministat does: the first field, -C N, at least 3 points. */
+static void test_ministat_reading(void **state)
+{
+	char *dir = tmpdir(), *out = NULL, *ref = NULL;
+	int rc;
+
+	write_text(dir, "m1.txt", "1 a\n2 b\n3 c\n4 d\n");
+	write_text(dir, "four.txt", "5\n6\n7\n8\n");
+	write_text(dir, "two.txt", "5\n6\n");
+	write_text(dir, "c2.txt", "1 10\n2 20\n3 30\n9\n");
+	rc = sh(&out, "cd %s && %s compare --ministat m1.txt four.txt 2>&1", dir, cmd_fpl_bin());
+	if (rc)
+		fail_msg("--ministat on '1 a' lines: exit %d\n%s", rc, out);
+	assert_non_null(strstr(out, "x   4             1             4"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --ministat two.txt four.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "at least 3 data points"));
+	free(out);
+	rc = sh(&out, "cd %s && %s compare --ministat -C 2 c2.txt c2.txt 2>&1", dir,
+		cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	/* 10, 20, 30: the line "9" has no second field and is skipped */
+	assert_non_null(strstr(out, "x   3            10            30            20"));
+	if (!sh(NULL, "command -v ministat >/dev/null")) {
+		assert_int_equal(sh(&ref, "cd %s && ministat -C 2 c2.txt c2.txt 2>&1", dir), 0);
+		assert_string_equal(out, ref);
+		free(ref);
+	}
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* Progress on a terminal (script(1) gives one): only grows, its estimate only falls, no internal names. */
+static void test_progress_monotonic(void **state)
+{
+	char *out = NULL, *dir;
+	unsigned idx, n, pct, left, last_idx = 0, last_pct = 0, last_left = ~0u, seen = 0;
+	char bench[32];
+	int rc;
+
+	if (sh(NULL, "command -v script >/dev/null"))
+		skip();
+	dir = tmpdir();
+	rc = sh(&out, "cd %s && timeout 120 script -qec '%s run --budget 1 xsave signal -o p.json' "
+		"/dev/null 2>&1", dir, cmd_fpl_bin());
+	if (rc == 77) {
+		free(out);
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	for (const char *p = out; (p = strstr(p, "\033[K[")); p++) {
+		if (sscanf(p + 4, "%u/%u] %31s %u%% about %u s left", &idx, &n, bench, &pct,
+			   &left) != 5) {
+			if (strstr(p, "] ") && strchr(p, '%'))
+				fail_msg("progress line not as expected: %.80s", p + 3);
+			continue;
+		}
+		if (idx == last_idx && pct < last_pct)
+			fail_msg("progress ran backwards: %u%% after %u%% (%s)", pct, last_pct, bench);
+		if (left > last_left)
+			fail_msg("time left grew: %u s after %u s", left, last_left);
+		last_idx = idx;
+		last_pct = pct;
+		last_left = left;
+		seen++;
+	}
+	print_message("  %u progress lines\n", seen);
+	assert_true(seen > 0);
+	free(out);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
+static void test_schema_doc_in_step(void **state)
+{
+	static const char *const repro_params[] = { "experiment", "table", "case", "label" };
+	char *dir = tmpdir(), path[600], *doc, key[200];
+	const char *k;
+	json_t *j, *v;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	f = fopen("docs/results-schema.md", "r");
+	assert_non_null(f);
+	doc = calloc(1, 1 << 20);
+	assert_non_null(doc);
+	len = fread(doc, 1, (1 << 20) - 1, f);
+	fclose(f);
+	assert_true(len > 0);
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	rc = sh(NULL, "%s run -q --budget 0.05 -o %s signal >/dev/null 2>&1", cmd_fpl_bin(), path);
+	if (rc == 77) {
+		free(doc);
+		rmdir_all(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	j = load_json(path);
+	/* host.clock as emitted: every key documented */
+	json_object_foreach(json_object_get(json_object_get(j, "host"), "clock"), k, v) {
+		snprintf(key, sizeof(key), "\"%s\"", k);
+		if (!strstr(doc, key))
+			fail_msg("host.clock.%s is written by run but not in docs/results-schema.md", k);
+	}
+	for (const char *const *h = (const char *const[]){ "loadavg_start", "loadavg_end",
+							     "tool", "clock", NULL }; *h; h++) {
+		assert_non_null(json_object_get(json_object_get(j, "host"), *h));
+		snprintf(key, sizeof(key), "\"%s\"", *h);
+		assert_non_null(strstr(doc, key));
+	}
+	assert_non_null(json_object_get(json_object_get(json_object_get(j, "host"), "clock"),
+					"selfcheck_end"));
+	json_decref(j);
+	assert_non_null(strstr(doc, "`repro`"));
+	for (size_t i = 0; i < sizeof(repro_params) / sizeof(repro_params[0]); i++) {
+		snprintf(key, sizeof(key), "`%s`", repro_params[i]);
+		if (!strstr(doc, key))
+			fail_msg("the repro param %s is not in docs/results-schema.md", key);
+	}
+	free(doc);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* --units is not ignored: signal's table shows the unit asked for, or says it has none. */
+static void test_units_followed(void **state)
+{
+	struct cmd_out o;
+	int rc = fpl(&o, 60, "signal", "--quick", "-q", "--budget", "0.05", "--units", "ns", NULL);
+
+	if (rc == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(o.out, " ns (IQR"));
+	if (strstr(o.out, " tsc (IQR"))
+		fail_msg("signal --units ns shows tsc figures:\n%s", o.out);
+	cmd_out_free(&o);
+	rc = fpl(&o, 60, "ctxsw", "--quick", "-q", "--budget", "0.05", "--units", "tsc", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(o.out, "no tsc figures"));
+	cmd_out_free(&o);
+}
+
+/* The ECDF's log axis over a narrow range (850..1093 ns) gets several ticks, box plots SI ticks. */
+static void test_plot_ticks(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "ctxsw");
+	struct fpl_metric *m;
+	struct fpl_diag diag = { "" };
+	char *text = NULL, *t;
+	size_t len = 0;
+	unsigned ticks = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
+	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
+	assert_int_equal(fpl_run_param_str(run, "state", "none"), 0);
+	m = fpl_run_add_metric(run, "switch", "ns", "test");
+	assert_non_null(m);
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(fpl_metric_add(m, 850 + (i * 37) % 244), 0);
+	assert_int_equal(fpl_plot_script(r, FPL_PLOT_CTXSW, FPL_PLOT_SVG, "x.svg", f, &diag), 0);
+	fclose(f);
+	t = strstr(text, "set xtics (");
+	assert_non_null(t);
+	for (const char *p = t; *p && *p != ')'; p++)
+		ticks += *p == '\'';
+	ticks /= 2;
+	print_message("  %u ticks: %.80s\n", ticks, t);
+	assert_true(ticks >= 3);
+	free(text);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,8 +908,26 @@ int main(void)
 		cmocka_unit_test(test_interrupted_keeps_old_file),
 		cmocka_unit_test(test_plot_signal_no_litter),
 		cmocka_unit_test(test_run_records_end_checks),
+		cmocka_unit_test(test_compare_reads_pipe_once),
+		cmocka_unit_test(test_cpuid_dump_checks),
+		cmocka_unit_test(test_messages_escape_input),
+		cmocka_unit_test(test_plot_bins_many_samples),
 		cmocka_unit_test(test_bad_output_path_first),
 		cmocka_unit_test(test_xinuse_warning_words),
+		cmocka_unit_test(test_ctxsw_ab_table),
+		cmocka_unit_test(test_compare_negative_baseline),
+		cmocka_unit_test(test_help_texts),
+		cmocka_unit_test(test_xsave_bad_mask_first),
+		cmocka_unit_test(test_section_defaults_fit),
+		cmocka_unit_test(test_run_names_repeats),
+		cmocka_unit_test(test_warnings_once),
+		cmocka_unit_test(test_summary_no_empty_heading),
+		cmocka_unit_test(test_installed_api_example),
+		cmocka_unit_test(test_ministat_reading),
+		cmocka_unit_test(test_progress_monotonic),
+		cmocka_unit_test(test_schema_doc_in_step),
+		cmocka_unit_test(test_units_followed),
+		cmocka_unit_test(test_plot_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

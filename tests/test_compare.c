@@ -371,6 +371,70 @@ static void test_runs_in_one_file(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A quantised measurement (a TSC step of 26 ticks over 256 repetitions):
+ * every run of a case has the same median, the cases differ by one step.
+ * Seen in an A/A of two `run --runs 3` files: Welch on identical run values
+ * "proved" -0.075% +/- 0.000003%. One step is not resolved; two cases that
+ * differ by several steps with runs that vary still are.
+ */
+static void write_lattice(const char *path, double q, long med, const long *spread, size_t runs)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (size_t k = 0; k < runs; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xsave");
+		struct fpl_metric *m;
+
+		assert_non_null(run);
+		assert_int_equal(fpl_run_param_str(run, "insn", "xsavec"), 0);
+		m = fpl_run_add_metric(run, "tsc", "tsc", "synthetic: a step of q per sample");
+		assert_non_null(m);
+		for (long i = -3; i <= 3; i++)
+			for (int rep = 0; rep < 3; rep++)
+				/* each run's own conversion (its TSC rate): a lattice of its own */
+				assert_int_equal(fpl_metric_add(m, q * (1 + (double)k * 1e-8) *
+								(double)(med + spread[k] +
+									 (i < 0 ? -1 : i > 0))), 0);
+	}
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+static void test_quantised_one_step(void **state)
+{
+	static const long same[] = { 0, 0, 0 }, vary[] = { -1, 0, 1 };
+	const double q = 26.0 / 256;
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256];
+	json_t *root;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	write_lattice(a, q, 1329, same, 3);
+	write_lattice(b, q, 1328, same, 3);
+	snprintf(args, sizeof(args), "-f json %s %s", a, b);
+	root = compare_json(args);
+	assert_true(json_is_false(json_object_get(comparison(root), "different")));
+	assert_true(json_is_true(json_object_get(comparison(root), "below_resolution")));
+	assert_float_equal(json_real_value(json_object_get(comparison(root), "resolution")), q,
+			   1e-6);
+	json_decref(root);
+	/* 20 steps apart, runs that vary by a step: proven */
+	write_lattice(b, q, 1349, vary, 3);
+	write_lattice(a, q, 1329, vary, 3);
+	root = compare_json(args);
+	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	assert_true(json_is_false(json_object_get(comparison(root), "below_resolution")));
+	json_decref(root);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
 /* Two runs per case: no verdict, and the line says how many runs the spread seen needs. */
 static void test_two_runs_no_verdict(void **state)
 {
@@ -613,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_no_partial_output),
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
+		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_two_runs_no_verdict),
 		cmocka_unit_test(test_dir_of_number_files),
 		cmocka_unit_test(test_real_aa),

@@ -34,6 +34,12 @@ struct fpl_cmp_opts {
 	bool within_run;	/* test every sample pooled, ignoring run-to-run variation */
 	bool verbose;		/* table: every metric's full block */
 	bool per_metric;	/* table: one line per metric however many */
+	/*
+	 * Plain numbers: 0 reads the whole line as one number; N >= 1 reads the
+	 * Nth field split at blanks and tabs, a line without it skipped
+	 * (ministat -C N; --ministat reads field 1 as ministat does).
+	 */
+	unsigned column;
 };
 
 /*
@@ -63,7 +69,16 @@ struct fpl_cmp_test {
 	double p_holm;		/* t.p after Holm's correction over every comparison */
 	double pct, pct_half;	/* diff and CI half-width, percent of the baseline's center */
 	bool verdict;		/* enough runs (FPL_MIN_RUNS in both cases) or within_run */
-	bool proven;		/* verdict and p_holm < 1 - confidence: "different" */
+	bool proven;		/* verdict and p_holm < 1 - confidence, above resolution: "different" */
+	/*
+	 * The measurement's step: the smallest gap between distinct samples of
+	 * the two cases (a TSC step over the repetitions of a sample, say).
+	 * Run values that are medians land on those steps, so a difference of
+	 * one step or less is not resolved however tight the runs agree:
+	 * below_resolution, never proven.
+	 */
+	double resolution;
+	bool below_resolution;
 	double cv;		/* between-run CV of the two cases together, percent */
 	size_t runs_needed[2];	/* per case, for half-widths of 0.5% and 0.2%; 0 unknown */
 };

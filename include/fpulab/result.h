@@ -127,5 +127,8 @@ int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3)
  */
 int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *diag);
 int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *diag);
+/* The same from len bytes already read (a pipe can be read once); name is for messages. */
+int fpl_result_load_buf(const char *buf, size_t len, const char *name, struct fpl_result **out,
+			struct fpl_diag *diag);
 
 #endif

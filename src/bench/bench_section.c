@@ -529,6 +529,10 @@ static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 	double budget = total_s / (double)(ncells ? ncells : 1);
 	int err = 0;
 
+	bool chunks_given = false;
+
+	for (size_t i = 0; i < env->nopts; i++)
+		chunks_given |= !strcmp(env->opts[i].name, "chunks");
 	for (size_t w = 0; w < p->nwork; w++)
 	for (size_t k = 0; k < p->nchunk; k++)
 	for (size_t o = 0; o < p->nowner; o++)
@@ -539,6 +543,11 @@ static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 			return -EINTR;
 		c->w = p->work[w];
 		c->chunk = p->chunk[k];
+		/* The default chunk list serves every workload: each takes the sizes it works on. */
+		if (!chunks_given && c->chunk % c->w->unit) {
+			done++;
+			continue;
+		}
 		c->kfpu = p->kfpu[m];
 		c->owner = p->owner[o];
 		c->owner_mask = c->owner == O_AVX512 ? c->init_mask & (FPL_XFEATURE_MASK_FPSSE |

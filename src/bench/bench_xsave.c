@@ -210,7 +210,31 @@ out:
 	return err;
 }
 
+/* --mask parsed before any calibration: a bad name is a usage error at once. */
+static int xsave_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+{
+	const char *s = fpl_bench_opt(env, "mask");
+	struct fpl_xstate xs;
+	uint64_t mask;
+	int err;
+
+	if (!s)
+		return 0;
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (err)
+		return 0;	/* run() says why */
+	err = fpl_xstate_parse_mask(&xs, s, &mask, diag);
+	if (err) {
+		char msg[sizeof(diag->msg)];
+
+		memcpy(msg, diag->msg, sizeof(msg));
+		return fpl_diag_set(diag, -EINVAL, "--mask: %.400s", msg);
+	}
+	return 0;
+}
+
 const struct fpl_bench fpl_bench_xsave = {
+	.check = xsave_check,
 	.name = "xsave",
 	.summary = "XSAVE-family cost matrix: instruction x RFBM x state x method, the RFBM "
 		   "experiment, LDMXCSR/STMXCSR/FNINIT/VZEROUPPER/XGETBV",

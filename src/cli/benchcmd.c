@@ -129,7 +129,10 @@ static void opt_help(const struct fpl_opt *o, FILE *f)
 			fprintf(f, "%s%s", c == o->choices ? "" : "|", *c);
 		fputc(')', f);
 	}
-	if ((o->type == FPL_OPT_INT || o->type == FPL_OPT_REAL) && (o->min || o->max))
+	/* Integers as integers: [0..1073741824], not [0..1.07374e+09]. */
+	if (o->type == FPL_OPT_INT && (o->min || o->max))
+		fprintf(f, " [%.0f..%.0f]", o->min, o->max);
+	else if (o->type == FPL_OPT_REAL && (o->min || o->max))
 		fprintf(f, " [%g..%g]", o->min, o->max);
 	if (o->def)
 		fprintf(f, " (default %s)", o->def);

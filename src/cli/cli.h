@@ -34,6 +34,11 @@ const struct fpl_cmd *fpl_cli_find(const char *name);
 int fpl_cli_usage_error(const char *cmd, const char *fmt, ...) FPL_PRINTF(2, 3);
 /* "fpulab CMD: message" on stderr; returns code. */
 int fpl_cli_error(const char *cmd, int code, const char *fmt, ...) FPL_PRINTF(3, 4);
+/*
+ * s to f with control bytes, DEL, C1 controls and bytes that are not UTF-8
+ * written as \xNN: what came from an input cannot drive the terminal.
+ */
+void fpl_cli_put_escaped(const char *s, FILE *f);
 /* Print a command's usage text to f. */
 void fpl_cli_help(const struct fpl_cmd *cmd, FILE *f);
 /* True if argv holds -h or --help before any "--". */

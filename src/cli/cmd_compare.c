@@ -12,6 +12,8 @@
 #include "cli.h"
 
 #define BOOT_DEFAULT 2000
+/* Resamples: each costs a pass over the cases; beyond a million the interval no longer moves. */
+#define BOOT_MAX 1000000
 
 static int parse_real(const char *s, double lo, double hi, double *v)
 {
@@ -68,6 +70,7 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "format", required_argument, NULL, 'f' },
 		{ "kernel-style", no_argument, NULL, 'k' },
 		{ "ministat", no_argument, NULL, 'M' },
+		{ "column", required_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "per-metric", no_argument, NULL, 'P' },
 		{ "within-run", no_argument, NULL, 'W' },
@@ -78,7 +81,7 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMv", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMvC:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			o->metric = optarg;
@@ -97,8 +100,8 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			if (optarg ? parse_count(optarg, &n) :
 			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
 				return USAGE("--bootstrap wants a count");
-			if (n < 100)
-				return USAGE("--bootstrap wants at least 100 resamples");
+			if (n < 100 || n > BOOT_MAX)
+				return USAGE("--bootstrap wants %d to %d resamples", 100, BOOT_MAX);
 			o->bootstrap = n;
 			break;
 		case 's':
@@ -115,6 +118,11 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			break;
 		case 'M':
 			*fmt = FPL_CMP_MINISTAT;
+			break;
+		case 'C':
+			if (parse_count(optarg, &n) || n < 1 || n > 1000)
+				return USAGE("-C wants a column number from 1, not '%s'", optarg);
+			o->column = (unsigned)n;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -136,6 +144,25 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			     " not %g", o->confidence);
 	if (*fmt == FPL_CMP_MINISTAT && argc - optind > 7)
 		return USAGE("--ministat draws at most 7 cases");
+	/* ministat reads the first field of a line ("1 a" is 1) unless -C says another */
+	if (*fmt == FPL_CMP_MINISTAT && !o->column)
+		o->column = 1;
+	return 0;
+}
+
+/* ministat refuses a data set of fewer than 3 points; so does --ministat. */
+static int ministat_enough(struct fpl_cmp *c)
+{
+	for (size_t j = 0; j < c->nm; j++)
+		for (size_t i = 0; i < c->ncases; i++)
+			if (c->m[j].s[i].n < 3) {
+				int rc = fpl_cli_error("compare", FPL_EXIT_USAGE, "--ministat: %s: "
+						       "Dataset %s must contain at least 3 data "
+						       "points", c->m[j].label, c->paths[i]);
+
+				fpl_cmp_free(c);
+				return rc;
+			}
 	return 0;
 }
 
@@ -158,6 +185,8 @@ static int compare_main(int argc, char **argv)
 		return fpl_cli_error("compare", FPL_EXIT_FAIL, "out of memory");
 	if (err)
 		return fpl_cli_error("compare", FPL_EXIT_USAGE, "%s", diag.msg);
+	if (fmt == FPL_CMP_MINISTAT && (err = ministat_enough(c)))
+		return err;
 	/* Everything goes out at once or not at all. */
 	mem = open_memstream(&buf, &len);
 	err = mem ? fpl_cmp_emit(c, fmt, mem) : -ENOMEM;
@@ -221,7 +250,10 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"  -M, --ministat         ministat's output on the run values: its statistics\n"
 	"                         (pooled Student's t, upper median), layout and plot;\n"
 	"                         with --trim, of the values left after trimming.\n"
-	"                         Levels 80 90 95 98 99 99.5\n"
+	"                         Levels 80 90 95 98 99 99.5. As ministat: the first\n"
+	"                         field of a line, fewer than 3 points refused\n"
+	"  -C, --column N         plain numbers: the Nth blank-separated field of each\n"
+	"                         line (ministat -C N); lines without it are skipped\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 bad usage or bad input (a line that is not a\n"

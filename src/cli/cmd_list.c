@@ -21,8 +21,9 @@ static int list_main(int argc, char **argv)
 		const char *why = NULL;
 		bool ok = !b->supported || b->supported(cpu, &why);
 
-		printf("%-10s %s%s%s%s\n", b->name, b->summary, ok ? "" : " [not here: ",
-		       ok ? "" : why ? why : "unsupported", ok ? "" : "]");
+		printf("%-10s %s\n", b->name, b->summary);
+		printf("    this CPU: %s%s\n", ok ? "runs it" : "cannot run it: ",
+		       ok ? "" : why ? why : "unsupported");
 		for (const struct fpl_opt *o = b->opts; o && o->name; o++) {
 			printf("    --%-14s %s", o->name, o->help ? o->help : "");
 			if (o->def)
@@ -33,7 +34,7 @@ static int list_main(int argc, char **argv)
 	if (!fpl_nbenches)
 		printf("(no benchmarks built in)\n");
 	printf("\nEvery benchmark also takes: --json, -o FILE, --format table|json|csv, --cpu N, "
-	       "--quick, --budget SECONDS, -q\n");
+	       "--quick, --budget SECONDS, --units U, -q\n");
 	free(cpu);
 	return FPL_EXIT_OK;
 }

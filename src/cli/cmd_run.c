@@ -34,6 +34,9 @@ struct plan {
 	/* progress */
 	size_t cur;
 	double t_entry, done_est, done_took;
+	/* what was shown: the fraction only grows within a benchmark, the time left only falls */
+	size_t shown_cur;
+	double shown_frac, shown_left, shown_at;
 };
 
 static double now_s(void)
@@ -215,16 +218,32 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 static void progress(void *arg, const char *bench, double frac, const char *what)
 {
 	struct plan *p = arg;
-	double scale = p->done_est > 0 ? p->done_took / p->done_est : 1, left, el;
+	double scale = p->done_est > 0 ? p->done_took / p->done_est : 1, left, el, now = now_s();
 
-	el = now_s() - p->t_entry;
+	(void)what;	/* a variant's internal name: not for people */
+	/* Benchmarks report per group (xsave) or per cell: the largest so far is where it is. */
+	if (p->shown_cur != p->cur + 1) {
+		p->shown_cur = p->cur + 1;
+		p->shown_frac = 0;
+	}
+	if (frac < p->shown_frac)
+		frac = p->shown_frac;
+	p->shown_frac = frac;
+	el = now - p->t_entry;
 	left = p->e[p->cur].est_s * scale * (1 - frac);
 	if (frac > 0.05 && el / frac * (1 - frac) > left)
 		left = el / frac * (1 - frac);
 	for (size_t i = p->cur + 1; i < p->n; i++)
 		left += p->e[i].est_s * scale;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% %-10.10s about %.0f s left", p->cur + 1,
-		p->n, bench, frac * 100, what ? what : "", left);
+	/* Converging: never more than was said, less the time since. */
+	if (p->shown_at > 0 && left > p->shown_left - (now - p->shown_at))
+		left = p->shown_left - (now - p->shown_at);
+	if (left < 0)
+		left = 0;
+	p->shown_left = left;
+	p->shown_at = now;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% about %.0f s left", p->cur + 1, p->n,
+		bench, frac * 100, left);
 	fflush(stderr);
 }
 
@@ -271,6 +290,19 @@ static int run_all(struct plan *p, struct fpl_session *s)
 	return p->n && skipped == p->n ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
 }
 
+/* A benchmark planned more than once is named with its options: "signal --state avx512". */
+static void print_entry_name(const struct plan *p, const struct entry *e, FILE *f)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		same += p->e[i].b == e->b;
+	fprintf(f, " %s", e->b->name);
+	for (size_t k = 0; same > 1 && k < e->nopts; k++)
+		fprintf(f, " --%s%s%s", e->opts[k].name, e->opts[k].value ? " " : "",
+			e->opts[k].value ? e->opts[k].value : "");
+}
+
 static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 {
 	const struct plan *p = arg;
@@ -281,14 +313,19 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	for (size_t i = 0, k = 0; i < p->n; i++) {
 		if (!p->e[i].ran)
 			continue;
-		fprintf(f, "%s %s %.1f s%s", k++ ? "," : "", p->e[i].b->name, p->e[i].took_s,
+		fputs(k++ ? "," : "", f);
+		print_entry_name(p, &p->e[i], f);
+		fprintf(f, " %.1f s%s", p->e[i].took_s,
 			p->e[i].rc == FPL_EXIT_UNSUPPORTED ? " (skipped)" :
 			p->e[i].rc == FPL_EXIT_FAIL ? " (failed or interrupted)" : "");
 		total += p->e[i].took_s;
 	}
-	for (size_t i = 0, k = 0; i < p->n; i++)
-		if (!p->e[i].ran)
-			fprintf(f, "%s %s", k++ ? "," : "; not run:", p->e[i].b->name);
+	for (size_t i = 0, k = 0; i < p->n; i++) {
+		if (p->e[i].ran)
+			continue;
+		fputs(k++ ? "," : "; not run:", f);
+		print_entry_name(p, &p->e[i], f);
+	}
 	fprintf(f, "; %.1f s in all.\n", total);
 	return err;
 }

@@ -32,13 +32,56 @@ const struct fpl_cmd *fpl_cli_find(const char *name)
 	return NULL;
 }
 
+/* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+
+	if (p[0] >= 0xf5)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* U+0080..U+009F: C1 controls (CSI is one) */
+	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0 ? 0 : n;
+}
+
+void fpl_cli_put_escaped(const char *s, FILE *f)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p >= 0x7f) {
+			fprintf(f, "\\x%02x", *p++);
+		} else {
+			fputc(*p++, f);
+		}
+	}
+}
+
+/* The message, with what came from the input (names, bytes) unable to drive the terminal. */
+static void vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	fprintf(stderr, "fpulab%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs("(out of memory)", stderr);
+		return;
+	}
+	fpl_cli_put_escaped(msg, stderr);
+	free(msg);
+}
+
 int fpl_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "fpulab%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(cmd, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'fpulab %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return FPL_EXIT_USAGE;
@@ -48,9 +91,8 @@ int fpl_cli_error(const char *cmd, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "fpulab%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(cmd, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
@@ -80,8 +122,15 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: fpulab COMMAND [OPTIONS]\n"
 		   "Measure and model what x86 FPU/SIMD extended-state management costs.\n\n"
 		   "Commands:\n");
+	/* will-it-scale's long names in a list of their own: the columns stay whole. */
 	for (size_t i = 0; fpl_cmds[i]; i++)
-		fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+		if (strlen(fpl_cmds[i]->name) <= 10)
+			fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+	fputs("Commands: will-it-scale's own names, options and output (fpulab ctxsw|signal "
+	      "--wis):\n", f);
+	for (size_t i = 0; fpl_cmds[i]; i++)
+		if (strlen(fpl_cmds[i]->name) > 10)
+			fprintf(f, "  %s\n", fpl_cmds[i]->name);
 	fprintf(f, "\n--amx before COMMAND asks for AMX tile data (ARCH_REQ_XCOMP_PERM) first.\n");
 	fprintf(f, "\n'fpulab COMMAND --help' describes a command. Exit status: 0 ok, 1 failure,\n"
 		   "2 usage or bad input, 77 not supported on this CPU.\n");

@@ -274,7 +274,8 @@ void fpl_cli_common_help(FILE *f)
 	      "  --quick           short run (the suite's setting)\n"
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
-	      "                    or all (the JSON and CSV always have all three)\n"
+	      "                    or all; a benchmark without that unit shows what it measured\n"
+	      "                    (ctxsw: ns; signal: tsc, ns); JSON and CSV have every unit\n"
 	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
 	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
 	      "  -q                no self-check lines or progress on stderr\n"
@@ -473,10 +474,21 @@ int fpl_session_start(struct fpl_session *s)
 	return FPL_EXIT_OK;
 }
 
+/* The fraction only grows (benchmarks report per group or cell); no internal variant names. */
 static void progress(void *arg, const char *bench, double frac, const char *what)
 {
+	static const char *last;
+	static double shown;
+
 	(void)arg;
-	fprintf(stderr, "\r\033[K%s %3.0f%% %s", bench, frac * 100, what ? what : "");
+	(void)what;
+	if (bench != last)
+		shown = 0;
+	last = bench;
+	if (frac < shown)
+		frac = shown;
+	shown = frac;
+	fprintf(stderr, "\r\033[K%s %3.0f%%", bench, frac * 100);
 }
 
 int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
@@ -546,15 +558,29 @@ static void print_warnings(const struct fpl_session *s)
 	size_t i;
 	json_t *w;
 
-	json_array_foreach(s->result->warnings, i, w)
-		fprintf(stderr, "fpulab %s: warning: %s\n", s->cmd, json_string_value(w));
+	json_array_foreach(s->result->warnings, i, w) {
+		fprintf(stderr, "fpulab %s: warning: ", s->cmd);
+		fpl_cli_put_escaped(json_string_value(w), stderr);
+		fputc('\n', stderr);
+	}
 	for (size_t r = 0; r < s->result->nruns; r++) {
 		const struct fpl_run *run = s->result->runs[r];
 
-		json_array_foreach(run->warnings, i, w)
-			fprintf(stderr, "fpulab %s: warning (%s): %s\n", s->cmd, run->bench,
-				json_string_value(w));
+		json_array_foreach(run->warnings, i, w) {
+			fprintf(stderr, "fpulab %s: warning (%s): ", s->cmd, run->bench);
+			fpl_cli_put_escaped(json_string_value(w), stderr);
+			fputc('\n', stderr);
+		}
 	}
+}
+
+/* stdout and stderr are one file (2>&1, a terminal): the warnings are printed once, on stderr. */
+static bool same_sink(void)
+{
+	struct stat a, b;
+
+	return !fstat(STDOUT_FILENO, &a) && !fstat(STDERR_FILENO, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 struct table_arg {
@@ -608,7 +634,7 @@ static int emit_all(struct fpl_session *s, bool intr)
 						      "failed") : FPL_EXIT_OK;
 	}
 	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
-		ta.o.warnings = !isatty(STDOUT_FILENO);
+		ta.o.warnings = !isatty(STDOUT_FILENO) && !same_sink();
 		if (table_cb(stdout, &ta, &diag) || fflush(stdout))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg[0] ? diag.msg :
 					     "writing the table failed");

@@ -37,7 +37,9 @@ void fpl_cli_wis_help(const char *prog, FILE *f)
 	fprintf(f, "\t-v\t\tPrint each task's count every second\n");
 	fprintf(f, "\nwill-it-scale compatible: after 6 one-second warm-up lines, \"measurement\",\n"
 		   "then iterations measured lines and \"average:N\" (operations per second;\n"
-		   "a context switch round trip counts 2). -s 0 runs until interrupted.\n");
+		   "%s). -s 0 runs until interrupted.\n",
+		strstr(prog, "signal") ? "one signal delivered and returned from counts 1" :
+		"a context switch round trip counts 2");
 }
 
 bool fpl_cli_wis_wanted(int argc, char **argv)

@@ -12,6 +12,10 @@
 #define DUMP_MAGIC "# fpulab cpuid dump 1"
 /* AIDA64 dumps of a 512-thread machine run to about 100 000 lines */
 #define DUMP_MAX_LINES 1000000
+/* A line is at most this long (AIDA64's are under 200 bytes). */
+#define DUMP_MAX_LINE 4096
+/* The largest XSAVE area a dump may describe (AMX makes 11008 bytes; 1 MiB leaves room). */
+#define FPL_DUMP_MAX_XSTATE (1u << 20)
 
 int fpl_cpu_save(const struct fpl_cpu *cpu, FILE *f)
 {
@@ -84,7 +88,86 @@ static int parse_own(struct fpl_cpu *cpu, const char *line, bool *have_xcr0)
 		p++;
 	if (*p)
 		return -EINVAL;
+	/* A leaf given twice: which one did the dump mean? */
+	for (unsigned i = 0; i < cpu->nleaves; i++)
+		if (cpu->leaves[i].leaf == v[0] && cpu->leaves[i].subleaf == v[1])
+			return -EEXIST;
 	return fpl_cpu_add_leaf(cpu, v[0], v[1], v + 2);
+}
+
+static bool have_leaf(const struct fpl_cpu *cpu, uint32_t leaf, uint32_t sub)
+{
+	for (unsigned i = 0; i < cpu->nleaves; i++)
+		if (cpu->leaves[i].leaf == leaf && cpu->leaves[i].subleaf == sub)
+			return true;
+	return false;
+}
+
+/* A leaf the dump should have had, said in the note (info prints it; the host JSON has it). */
+static void missing_note(struct fpl_cpu *cpu, uint32_t leaf, uint32_t sub)
+{
+	size_t n = strlen(cpu->note);
+
+	if (!n)
+		n = (size_t)snprintf(cpu->note, sizeof(cpu->note), "missing from the dump, read "
+				     "as zeros:");
+	if (n < sizeof(cpu->note))
+		snprintf(cpu->note + n, sizeof(cpu->note) - n, " 0x%x.%u", leaf, sub);
+}
+
+/*
+ * What the rest of fpulab reads must be there, and leaf 0xD must describe a
+ * state that fits in memory: a missing leaf would read as zeros, a size of
+ * 0xffffffff would wrap the layout's sums at 32 bits. Our own format only:
+ * AIDA64 dumps leave subleaves out (place_unlabelled_d says so).
+ */
+static int check_own(struct fpl_cpu *cpu, const char *name, struct fpl_diag *diag)
+{
+	uint32_t r[4], xsave_max;
+	uint64_t comps;
+
+	if (!have_leaf(cpu, 0, 0))
+		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0x0 is missing (vendor, highest leaf)",
+				    name);
+	fpl_cpu_cpuid(cpu, 0, 0, r);
+	if (r[0] >= 1 && !have_leaf(cpu, 1, 0))
+		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0x1 is missing (leaf 0x0 says leaves "
+				    "up to 0x%x exist)", name, r[0]);
+	fpl_cpu_cpuid(cpu, 1, 0, r);
+	if (!(r[2] >> 26 & 1))
+		return 0;	/* no XSAVE: leaf 0xD is not read */
+	if (!have_leaf(cpu, 0xd, 0))
+		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf 0 is missing (leaf 0x1 "
+				    "says XSAVE)", name);
+	if (!have_leaf(cpu, 0xd, 1))
+		missing_note(cpu, 0xd, 1);
+	fpl_cpu_cpuid(cpu, 0xd, 0, r);
+	comps = (uint64_t)r[3] << 32 | r[0];
+	xsave_max = r[2];
+	if (xsave_max > FPL_DUMP_MAX_XSTATE || r[1] > xsave_max)
+		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD.0 says the standard XSAVE area is "
+				    "%u bytes (ECX; EBX %u): not a size a CPU has (at most %u, and "
+				    "EBX <= ECX)", name, xsave_max, r[1], FPL_DUMP_MAX_XSTATE);
+	fpl_cpu_cpuid(cpu, 0xd, 1, r);
+	comps |= (uint64_t)r[3] << 32 | r[2];
+	for (unsigned i = 2; i < 63; i++) {
+		uint64_t end;
+
+		if (!(comps >> i & 1))
+			continue;
+		if (!have_leaf(cpu, 0xd, i)) {
+			missing_note(cpu, 0xd, i);
+			continue;
+		}
+		fpl_cpu_cpuid(cpu, 0xd, i, r);
+		end = (uint64_t)r[0] + (r[2] & 1 ? 0 : r[1]);
+		if (!r[0] || end > FPL_DUMP_MAX_XSTATE)
+			return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf %u: component %u "
+					    "of %u bytes at offset %u: not a size a CPU has (at most "
+					    "%u bytes in all)", name, i, i, r[0], r[1],
+					    FPL_DUMP_MAX_XSTATE);
+	}
+	return 0;
 }
 
 struct aida {
@@ -194,20 +277,24 @@ static char *trim(char *s)
 int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 			struct fpl_diag *diag)
 {
-	char buf[1024];
+	char *buf = malloc(DUMP_MAX_LINE + 2);
+	size_t got;
 	unsigned lineno = 0;
 	bool have_xcr0 = false, own = false, aida_seen = false;
 	struct aida *st;
 	int err = 0;
 
 	st = calloc(1, sizeof(*st));
-	if (!st)
+	if (!st || !buf)
 		return fpl_diag_set(diag, -ENOMEM, "%s: out of memory", name);
 	memset(cpu, 0, sizeof(*cpu));
 	snprintf(cpu->source, sizeof(cpu->source), "%s", name);
 
-	while (fgets(buf, sizeof(buf), f)) {
-		char *line = trim(buf);
+	/* Whole lines only: one longer than the buffer is an error on its own line number. */
+	while (fgets(buf, DUMP_MAX_LINE + 2, f)) {
+		char *line;
+
+		got = strlen(buf);
 
 		/* a device that never ends (/dev/zero) must not keep us reading forever */
 		if (++lineno > DUMP_MAX_LINES) {
@@ -215,6 +302,12 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 					   name, DUMP_MAX_LINES);
 			goto out;
 		}
+		if (got > DUMP_MAX_LINE && buf[got - 1] != '\n') {
+			err = fpl_diag_set(diag, -EINVAL, "%s:%u: longer than %d bytes: not a CPUID "
+					   "dump line", name, lineno, DUMP_MAX_LINE);
+			goto out;
+		}
+		line = trim(buf);
 		if (!strncmp(line, DUMP_MAGIC, strlen(DUMP_MAGIC)))
 			own = true;
 		if (!*line || line[0] == '#')
@@ -233,6 +326,11 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 			err = -EINVAL;	/* our format has nothing else */
 		}
 		/* anything else is AIDA64's prose around its CPUID lines */
+		if (err == -EEXIST) {
+			err = fpl_diag_set(diag, -EINVAL, "%s:%u: this leaf and subleaf were given "
+					   "before: '%.80s'", name, lineno, line);
+			goto out;
+		}
 		if (err) {
 			err = fpl_diag_set(diag, err == -ENOSPC ? -EINVAL : err,
 					   "%s:%u: not a CPUID dump line: '%.80s'", name,
@@ -254,12 +352,18 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 				   name, lineno);
 		goto out;
 	}
+	if (own && !aida_seen) {
+		err = check_own(cpu, name, diag);
+		if (err)
+			goto out;
+	}
 	fpl_cpu_decode(cpu);
 	cpu->xcr0_known = have_xcr0;
 	if (!have_xcr0)
 		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ?
 				    fpl_cpu_xfeatures_user(cpu) : 0;
 out:
+	free(buf);
 	free(st);
 	return err;
 }

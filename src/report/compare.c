@@ -289,6 +289,73 @@ static void no_test(struct fpl_cmp_test *t)
 	t->boot = (struct fpl_boot){ .ratio = NAN, .lo = NAN, .hi = NAN };
 }
 
+/*
+ * The step of x[0..n) when its values sit on a lattice: the smallest gap
+ * between distinct values, when there are ties (a quantised measurement
+ * repeats values; continuous ones almost never do) and every value is a
+ * whole number of such gaps above the smallest. INFINITY otherwise.
+ */
+static double min_gap(const double *x, size_t n, double *v)
+{
+	size_t k = 0;
+	double q = INFINITY;
+	bool ties = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			v[k++] = x[i];
+	fpl_sort(v, k);
+	for (size_t i = 1; i < k; i++) {
+		if (v[i] == v[i - 1])
+			ties = true;
+		else if (v[i] - v[i - 1] < q)
+			q = v[i] - v[i - 1];
+	}
+	if (!ties || !isfinite(q))
+		return INFINITY;
+	for (size_t i = 1; i < k; i++) {
+		double steps = (v[i] - v[0]) / q;
+
+		if (fabs(steps - round(steps)) > 1e-6 * fmax(1, steps))
+			return INFINITY;
+	}
+	return q;
+}
+
+/*
+ * The measurement's step: per run the step of its samples' lattice (one
+ * run's samples share one conversion, so they sit on one lattice; runs
+ * converted with their own TSC rate do not share it), and the largest of
+ * those over the runs of both series. NaN when no run is quantised.
+ */
+static double resolution(const struct fpl_cmp_series *a, const struct fpl_cmp_series *b)
+{
+	const struct fpl_cmp_series *sr[2] = { a, b };
+	size_t max = 1;
+	double q = -INFINITY, *v;
+
+	for (int j = 0; j < 2; j++)
+		for (size_t k = 0; k < sr[j]->nruns; k++)
+			if (sr[j]->run_len[k] > max)
+				max = sr[j]->run_len[k];
+	v = malloc(max * sizeof(*v));
+	if (!v)
+		return NAN;
+	for (int j = 0; j < 2; j++) {
+		size_t off = 0;
+
+		for (size_t k = 0; k < sr[j]->nruns; k++) {
+			double g = min_gap(sr[j]->raw + off, sr[j]->run_len[k], v);
+
+			off += sr[j]->run_len[k];
+			if (isfinite(g) && g > q)
+				q = g;
+		}
+	}
+	free(v);
+	return isfinite(q) ? q : NAN;
+}
+
 static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 {
 	const struct fpl_cmp_series *a = &m->s[0], *b = &m->s[i];
@@ -313,9 +380,15 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 							 c->opts.trim, c->opts.confidence,
 							 c->opts.bootstrap, c->opts.seed, &t->boot);
 	}
-	/* A percentage of a zero baseline means nothing: NaN, shown as n/a (null in JSON). */
-	t->pct = a->center ? 100 * t->t.diff / a->center : NAN;
-	t->pct_half = a->center ? 100 * (t->t.hi - t->t.diff) / fabs(a->center) : NAN;
+	t->resolution = resolution(a, b);
+	t->below_resolution = !c->opts.within_run && isfinite(t->resolution) &&
+			      fabs(t->t.diff) <= t->resolution * (1 + 1e-9);
+	/*
+	 * A percentage of a baseline at or below 0 means nothing (-10 to +10 is
+	 * not -200%): NaN, shown as n/a (null in JSON) with the absolute difference.
+	 */
+	t->pct = a->center > 0 ? 100 * t->t.diff / a->center : NAN;
+	t->pct_half = a->center > 0 ? 100 * (t->t.hi - t->t.diff) / a->center : NAN;
 	return err;
 }
 
@@ -349,7 +422,7 @@ static int holm(struct fpl_cmp *c)
 				continue;
 			}
 			t->p_holm = adj[k++];
-			t->proven = !isnan(t->t.p) && t->p_holm < alpha;
+			t->proven = !isnan(t->t.p) && t->p_holm < alpha && !t->below_resolution;
 			c->different += t->proven;
 		}
 out:
@@ -396,7 +469,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	}
 	err = setup(&c, paths, ncases, opts);
 	for (size_t i = 0; !err && i < ncases; i++)
-		err = fpl_cmp_read_case(&cases[i], paths[i], i, diag);
+		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts->column, diag);
 	for (size_t i = 1; !err && i < ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",

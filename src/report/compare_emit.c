@@ -78,7 +78,7 @@ static void verdict(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, siz
 	else if (isnan(t->t.p))
 		snprintf(buf, len, "case %zu: no test: neither case varies.", i + 1);
 	else if (t->proven && !isfinite(t->pct))
-		snprintf(buf, len, "case %zu: %+.*f +/- %.*f%s%s, n/a %% (baseline 0) (%s, %g%%%s)",
+		snprintf(buf, len, "case %zu: %+.*f +/- %.*f%s%s, n/a %% (baseline not above 0) (%s, %g%%%s)",
 			 i + 1, abs_decimals(t->t.hi - t->t.diff), t->t.diff,
 			 abs_decimals(t->t.hi - t->t.diff), t->t.hi - t->t.diff,
 			 *m->unit ? " " : "", m->unit, fpl_cmp_test_name(c), c->opts.confidence,
@@ -87,6 +87,10 @@ static void verdict(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, siz
 		snprintf(buf, len, "case %zu: %+.*f%% +/- %.*f%% (%s, %g%%%s)", i + 1,
 			 pct_decimals(t->pct_half), t->pct, pct_decimals(t->pct_half), t->pct_half,
 			 fpl_cmp_test_name(c), c->opts.confidence, holm);
+	else if (t->below_resolution && t->verdict)
+		snprintf(buf, len, "case %zu: No difference proven: %+g is within the measurement's "
+			 "step (%g %s), which the runs' values cannot resolve.", i + 1, t->t.diff,
+			 t->resolution, m->unit);
 	else
 		snprintf(buf, len, "case %zu: No difference proven at %g%% confidence%s.", i + 1,
 			 c->opts.confidence, c->family > 1 ? " (Holm)" : "");
@@ -113,7 +117,8 @@ static void table_summary(const struct fpl_cmp *c, const struct fpl_cmp_metric *
 		const struct fpl_cmp_series *s = &m->s[i];
 		char pct[32], b[32], w[32];
 
-		pct_str(pct, sizeof(pct), 2, m->s[0].center ? 100 * s->center / m->s[0].center : NAN,
+		pct_str(pct, sizeof(pct), 2, m->s[0].center > 0 ? 100 * s->center / m->s[0].center :
+			NAN,
 			false);
 		fprintf(out, "%-5zu %5zu %8zu %7zu %14.10g %14.10g %14.10g %14.10g %14.10g %12.6g %8s "
 			"%8s %8s  %s\n", i + 1, s->nruns, s->n, s->nv, s->sum.min, s->sum.max,
@@ -398,7 +403,7 @@ static void metric_line(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 		else
 			fprintf(out, "%s case %zu %s %s", i > 1 ? "," : "", i + 1, e,
 				!t->verdict ? "no verdict" : t->proven ? "DIFFERENT" :
-				"not proven");
+				t->below_resolution ? "not proven (within one step)" : "not proven");
 	}
 	fputs("; runs", out);
 	for (size_t i = 0; i < c->ncases; i++)
@@ -550,7 +555,7 @@ static int emit_csv(const struct fpl_cmp *c, FILE *out)
 			csv_num(out, c->opts.trim, 0);
 			csv_num(out, s->sum.stddev, 0);
 			csv_num(out, s->center, 0);
-			csv_num(out, m->s[0].center ? 100 * s->center / m->s[0].center : NAN, 0);
+			csv_num(out, m->s[0].center > 0 ? 100 * s->center / m->s[0].center : NAN, 0);
 			csv_num(out, cmp ? t->t.diff : NAN, 0);
 			csv_num(out, cmp ? t->t.lo : NAN, 0);
 			csv_num(out, cmp ? t->t.hi : NAN, 0);
@@ -603,7 +608,7 @@ static int emit_kernel(const struct fpl_cmp *c, FILE *out)
 				fprintf(out, "case 1: %.2f Set as 1\n", m->s[0].center);
 			else
 				fprintf(out, "case %zu: %.2f, %s\n", i + 1, m->s[i].center,
-					pct_str(pct, sizeof(pct), 2, m->s[0].center ?
+					pct_str(pct, sizeof(pct), 2, m->s[0].center > 0 ?
 						100 * m->s[i].center / m->s[0].center : NAN,
 						false));
 		}
@@ -669,6 +674,8 @@ static json_t *json_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m
 	if (o) {
 		json_object_set_new(o, "different", json_boolean(t->proven));
 		json_object_set_new(o, "has_verdict", json_boolean(t->verdict));
+		json_object_set_new(o, "resolution", num(t->resolution));
+		json_object_set_new(o, "below_resolution", json_boolean(t->below_resolution));
 		json_object_set_new(o, "between_run_cv_pct", num(t->cv));
 		json_object_set_new(o, "runs_needed", json_pack("{s:o, s:o}", "0.5%",
 				    runs_json(t->runs_needed[0]), "0.2%",

@@ -249,6 +249,24 @@ static int parse_number(char *s, double *v, const char *path, size_t line,
  * A file of numbers given alone as a case: each number is one run's value (as
  * ministat reads them). One of several files of a case: the file is one run.
  */
+/* Field n (1-based) of a line split at blanks and tabs, NUL-terminated in place; NULL if none. */
+static char *field(char *s, unsigned n)
+{
+	for (unsigned i = 1;; i++) {
+		char *e;
+
+		s += strspn(s, " \t");
+		if (!*s)
+			return NULL;
+		e = s + strcspn(s, " \t");
+		if (i == n) {
+			*e = '\0';
+			return s;
+		}
+		s = e;
+	}
+}
+
 static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 			struct fpl_diag *diag)
 {
@@ -279,6 +297,11 @@ static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 			;
 		if (!*q)
 			continue;
+		if (cs->column) {
+			q = field(q, cs->column);
+			if (!q)
+				continue;	/* ministat skips a line without the column */
+		}
 		err = parse_number(q, &v, path, line, diag);
 		if (err || (!cs->many && (err = begin_run(r))) || (err = push(r, v)))
 			return err;
@@ -362,10 +385,12 @@ static char *metric_label(const char *bench, json_t *params, const char *name)
 }
 
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
-static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_diag *diag)
+/* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
+static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
+			struct fpl_diag *diag)
 {
 	struct fpl_result *res;
-	int err = fpl_result_load(path, &res, diag);
+	int err = fpl_result_load_buf(buf, len, path, &res, diag);
 
 	/* A missing or unreadable file is bad input like any other. */
 	if (err)
@@ -444,7 +469,7 @@ static int read_file(struct fpl_cmp_case *cs, const char *path, size_t idx,
 	else if (kind == FPL_CMP_WIS)
 		err = read_wis(cs, buf, path, diag);
 	else
-		err = read_results(cs, path, diag);
+		err = read_results(cs, buf, len, path, diag);
 	free(buf);
 	return err;
 }
@@ -508,7 +533,7 @@ static int read_list(struct fpl_cmp_case *cs, const char *path, size_t idx,
 	return err;
 }
 
-int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx, unsigned column,
 		      struct fpl_diag *diag)
 {
 	struct stat st;
@@ -516,6 +541,7 @@ int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
 
 	memset(cs, 0, sizeof(*cs));
 	cs->path = path;
+	cs->column = column;
 	if (strchr(path, ',') && stat(path, &st))
 		err = read_list(cs, path, idx, diag);
 	else

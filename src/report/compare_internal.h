@@ -21,13 +21,14 @@ struct fpl_cmp_case {
 	enum fpl_cmp_kind kind;
 	bool kind_set;
 	bool many;		/* several files (a directory or a list): a numbers file is a run */
+	unsigned column;	/* fpl_cmp_opts.column */
 	size_t nfiles;
 	struct fpl_cmp_raw *r;
 	size_t nr;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
-int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx, unsigned column,
 		      struct fpl_diag *diag);
 void fpl_cmp_case_free(struct fpl_cmp_case *cs);
 void fpl_cmp_raw_free(struct fpl_cmp_raw *r);

@@ -39,7 +39,7 @@ static void params_text(const json_t *params, char *buf, size_t size, char sep)
 
 	buf[0] = 0;
 	json_object_foreach((json_t *)params, key, v) {
-		char val[96];
+		char val[320];
 
 		if (json_is_string(v))
 			snprintf(val, sizeof(val), "%s", json_string_value(v));
@@ -192,6 +192,67 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 	fprintf(f, "; n=%zu\n", s.n);
 }
 
+/* FPL_UNITS_* of a time unit ("cycles", "tsc", "ns"), -1 for any other unit. */
+static int time_unit(const char *unit)
+{
+	for (int i = 0; i < FPL_UNITS_ALL; i++)
+		if (!strcmp(unit, unit_names[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * Whether a run's plain (non-triple) time metrics are filtered by --units:
+ * only when it has some in the unit asked for and some in another. A run
+ * without the unit asked for shows what it has, and says so when tsc or ns
+ * was asked for (cycles is the default: its absence is no news).
+ */
+static bool units_pick(const struct fpl_run *run, enum fpl_units u, FILE *f)
+{
+	bool has[FPL_UNITS_ALL] = { false }, other = false;
+	const struct fpl_metric *t, *n;
+
+	if (u == FPL_UNITS_ALL)
+		return false;
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		int k = time_unit(run->metrics[i]->unit);
+
+		if (k >= 0 && !triple_of(run, run->metrics[i], &t, &n) &&
+		    !in_triple(run, run->metrics[i])) {
+			has[k] = true;
+			other |= k != (int)u;
+		}
+	}
+	if (!has[u] && other && u != FPL_UNITS_CYCLES)
+		fprintf(f, "    (no %s figures in this run: what it measured is shown)\n",
+			unit_names[u]);
+	return has[u] && other;
+}
+
+/*
+ * An A/B run's verdicts (observed b_minus_a_*), whole, each on its own
+ * lines: the batch medians' first, the figure docs/ctxsw-signal.md says to quote.
+ */
+static void ab_verdicts(FILE *f, const struct fpl_run *run)
+{
+	static const char *const keys[][2] = {
+		{ "b_minus_a_median", "B - A, batch medians (the figure to quote)" },
+		{ "b_minus_a_welch", "B - A, all batches (Welch)" },
+		{ "b_minus_a_yuen", "B - A, 20% trimmed (Yuen)" },
+	};
+	char *line;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(keys); i++) {
+		const char *v = fpl_run_obs_get_str(run, keys[i][0]);
+
+		if (!v || asprintf(&line, "%s: %s (%s)", keys[i][1], v, keys[i][0]) < 0)
+			continue;
+		fputs("    ", f);
+		fpl_tbl_wrap(f, line, 8);
+		free(line);
+	}
+}
+
 int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	struct gen_table g = { { NULL, 0 }, { NULL, 0 }, false };
@@ -209,16 +270,23 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 			fprintf(f, "    skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
+		bool pick = units_pick(run, o->units, f);
+
 		for (size_t mi = 0; mi < run->nmetrics; mi++) {
 			const struct fpl_metric *m = run->metrics[mi], *t, *n;
 
 			if (in_triple(run, m))
+				continue;
+			/* --units: of a run's plain time metrics, those in the unit asked for */
+			if (pick && time_unit(m->unit) >= 0 && time_unit(m->unit) != (int)o->units &&
+			    !triple_of(run, m, &t, &n))
 				continue;
 			if (triple_of(run, m, &t, &n))
 				table_metric(f, &g, m, t, n, o->units);
 			else
 				table_metric(f, &g, m, NULL, NULL, o->units);
 		}
+		ab_verdicts(f, run);
 	}
 	if (g.methods.n) {
 		fputc('\n', f);

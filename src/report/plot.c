@@ -271,8 +271,19 @@ static void xor_panel(const struct fpl_result *r, FILE *f)
 	}
 	fprintf(f, "set title 'xor do_%lld: MB/s by buffer size (median, bars: quartiles; "
 		"decimal MB of destination)'\n", arity);
-	fputs("set logscale x 2\nset xlabel 'bytes per call'\nset ylabel 'MB/s'\nset yrange [0:*]\n"
-	      "set xtics (", f);
+	fputs("set logscale x 2\nset xlabel 'bytes per call'\nset ylabel 'MB/s'\nset yrange [0:*]\n",
+	      f);
+	/* Room beyond the first and last sizes, or gnuplot drops their labels at the border. */
+	if (ns) {
+		size_t lo = sizes[0], hi = sizes[0];
+
+		for (size_t k = 1; k < ns; k++) {
+			lo = sizes[k] < lo ? sizes[k] : lo;
+			hi = sizes[k] > hi ? sizes[k] : hi;
+		}
+		fprintf(f, "set xrange [%zu:%zu]\n", lo / 2 ? lo / 2 : 1, hi * 2);
+	}
+	fputs("set xtics (", f);
 	for (size_t k = 0; k < ns; k++)
 		fprintf(f, "%s'%zu%s' %zu", k ? ", " : "", sizes[k] >= 1u << 20 ? sizes[k] >> 20 :
 			sizes[k] >> 10, sizes[k] >= 1u << 20 ? "M" : "K", sizes[k]);
@@ -282,7 +293,7 @@ static void xor_panel(const struct fpl_result *r, FILE *f)
 			t ? ", " : "", t);
 		fpl_plot_quote(f, tmpl[t]);
 	}
-	fputs("\nunset logscale x\nset xtics autofreq\nset yrange [*:*]\n", f);
+	fputs("\nunset logscale x\nset xtics autofreq\nset xrange [*:*]\nset yrange [*:*]\n", f);
 }
 
 static void ecdf_block(FILE *f, int idx, const struct fpl_metric *m, double *lo, double *p99)
@@ -340,8 +351,27 @@ static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 		/* A log axis over less than two decades needs 1-2-5 ticks to be read. */
 		bool first = true;
 
-		fprintf(f, "set xrange [%.6g:%.6g]\nset xtics (", lo * 0.95, p99 * 1.05);
-		for (double d = pow(10, floor(log10(lo))); d <= p99 * 1.05; d *= 10)
+		double a = lo * 0.95, b = p99 * 1.05;
+		int nt = 0;
+
+		for (double d = pow(10, floor(log10(lo))); d <= b; d *= 10)
+			for (int k = 0; k < 3; k++) {
+				double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
+
+				nt += t >= a && t <= b;
+			}
+		fprintf(f, "set xrange [%.6g:%.6g]\nset xtics (", a, b);
+		/* Less than a factor of 2.5 wide (850..1093): 1-2-5 gives one tick; even steps. */
+		if (nt < 3) {
+			double raw = (b - a) / 5, mag = pow(10, floor(log10(raw)));
+			double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+
+			for (double t = ceil(a / step) * step; t <= b; t += step) {
+				fprintf(f, "%s'%.0f' %.0f", first ? "" : ", ", t, t);
+				first = false;
+			}
+		}
+		for (double d = pow(10, floor(log10(lo))); d <= p99 * 1.05 && nt >= 3; d *= 10)
 			for (int k = 0; k < 3; k++) {
 				double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
 

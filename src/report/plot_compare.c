@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fpulab/plot.h"
@@ -16,16 +17,68 @@ static const char *base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-static void panel(const struct fpl_cmp *c, size_t j, FILE *f)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Up to FPL_PLOT_BOX_RAW samples go to gnuplot as they are. More (10^7 from
+ * a long run) are binned first: the order statistics at FPL_PLOT_BOX_QUANT
+ * even steps (min, quartiles, median and max among them), and the points
+ * beyond the 1.5 IQR fences, where the box plot draws each one, as one point
+ * per bin of 1/FPL_PLOT_BOX_QUANT of the range. The box, the whiskers and
+ * where outliers lie stay what gnuplot would draw; the script stays small.
+ */
+static int box_data(const struct fpl_cmp_series *s, FILE *f)
+{
+	double *v = malloc((s->n ? s->n : 1) * sizeof(*v)), q1, q3, lo, hi, step;
+	size_t n = 0, last = (size_t)-1;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t k = 0; k < s->n; k++)
+		if (isfinite(s->raw[k]))
+			v[n++] = s->raw[k];
+	if (n <= FPL_PLOT_BOX_RAW) {
+		for (size_t k = 0; k < n; k++)
+			fprintf(f, "%.10g\n", v[k]);
+		free(v);
+		return 0;
+	}
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (size_t q = 0; q <= FPL_PLOT_BOX_QUANT; q++)
+		fprintf(f, "%.10g\n", v[(size_t)((double)(n - 1) * q / FPL_PLOT_BOX_QUANT)]);
+	q1 = v[(n - 1) / 4];
+	q3 = v[(n - 1) * 3 / 4];
+	lo = q1 - 1.5 * (q3 - q1);
+	hi = q3 + 1.5 * (q3 - q1);
+	step = (v[n - 1] - v[0]) / FPL_PLOT_BOX_QUANT;
+	for (size_t k = 0; k < n && step > 0; k++) {
+		size_t bin;
+
+		if (v[k] >= lo && v[k] <= hi)
+			continue;
+		bin = (size_t)((v[k] - v[0]) / step);
+		if (bin != last)
+			fprintf(f, "%.10g\n", v[k]);
+		last = bin;
+	}
+	free(v);
+	return 0;
+}
+
+static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
 {
 	const struct fpl_cmp_metric *m = &c->m[j];
 	char title[160];
 
 	for (size_t i = 0; i < c->ncases; i++) {
 		fprintf(f, "$cmp_%zu_%zu << EOD\n", j, i);
-		for (size_t k = 0; k < m->s[i].n; k++)
-			if (isfinite(m->s[i].raw[k]))
-				fprintf(f, "%.10g\n", m->s[i].raw[k]);
+		if (box_data(&m->s[i], f))
+			return -ENOMEM;
 		fputs("EOD\n", f);
 	}
 	snprintf(title, sizeof(title), "%.120s%s", m->label, strlen(m->label) > 120 ? "..." : "");
@@ -33,6 +86,8 @@ static void panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	fpl_plot_quote(f, title);
 	fputs("\nset ylabel ", f);
 	fpl_plot_quote(f, *m->unit ? m->unit : "value");
+	/* 1.12M, not 1.12e+06 */
+	fputs("\nset format y '%.3s%c'", f);
 	fputs("\nset style fill solid 0.35 border -1\nset style boxplot outliers pointtype 7\n"
 	      "set boxwidth 0.5\nset xrange [0.4:", f);
 	fprintf(f, "%.1f]\nset xtics (", (double)c->ncases + 0.6);
@@ -48,7 +103,8 @@ static void panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	for (size_t i = 0; i < c->ncases; i++)
 		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu notitle",
 			i ? ", " : "", j, i, i + 1, i + 1);
-	fputs("\nset xrange [*:*]\nset xtics autofreq\n", f);
+	fputs("\nset xrange [*:*]\nset xtics autofreq\nset format y '%g'\n", f);
+	return 0;
 }
 
 int fpl_plot_compare_script(const struct fpl_cmp *c, size_t max_panels, enum fpl_plot_term term,
@@ -61,7 +117,8 @@ int fpl_plot_compare_script(const struct fpl_cmp *c, size_t max_panels, enum fpl
 	fpl_plot_head(f, term, out_path, (int)n);
 	fputs("set key off\n", f);
 	for (size_t j = 0; j < n; j++)
-		panel(c, j, f);
+		if (panel(c, j, f))
+			return fpl_diag_set(diag, -ENOMEM, "out of memory");
 	fpl_plot_tail(f, (int)n);
 	return ferror(f) ? -EIO : 0;
 }

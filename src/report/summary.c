@@ -120,6 +120,10 @@ static void ctxsw_lines(const struct fpl_result *r, FILE *f)
 
 		if (run->skipped || strcmp(run->bench, "ctxsw"))
 			continue;
+		/* An interrupted run may hold no switch yet: no heading for nothing. */
+		if (!fpl_pick_stat(run, "switch", &s) &&
+		    !(fpl_pick_stat(run, "switch_a", &s) && fpl_pick_stat(run, "switch_b", &s)))
+			continue;
 		if (!head)
 			fprintf(
 			    f,
@@ -237,7 +241,7 @@ static void section_lines(const struct fpl_result *r, FILE *f)
 		char b[5][32];
 		struct fpl_summary s;
 
-		if (!run)
+		if (!run || (!isfinite(est) && !fpl_pick_stat(run, "section_cycles", &s)))
 			continue;
 		if (!head)
 			fprintf(

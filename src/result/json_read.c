@@ -208,11 +208,25 @@ int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *
 	return 0;
 }
 
+static int load_doc(json_t *doc, const char *path, struct fpl_result **out,
+		    struct fpl_diag *diag)
+{
+	int err = fpl_result_from_json(doc, out, diag);
+
+	json_decref(doc);
+	if (err && diag) {
+		char msg[sizeof(diag->msg)];
+
+		memcpy(msg, diag->msg, sizeof(msg));
+		fpl_diag_set(diag, err, "%.200s: %.300s", path, msg);
+	}
+	return err;
+}
+
 int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *diag)
 {
 	json_error_t jerr;
 	json_t *doc;
-	int err;
 
 	*out = NULL;
 	doc = json_load_file(path, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
@@ -222,13 +236,19 @@ int fpl_result_load(const char *path, struct fpl_result **out, struct fpl_diag *
 		return fpl_diag_set(diag, -EINVAL, "%s:%d:%d: %s", path, jerr.line, jerr.column,
 				    jerr.text);
 	}
-	err = fpl_result_from_json(doc, out, diag);
-	json_decref(doc);
-	if (err && diag) {
-		char msg[sizeof(diag->msg)];
+	return load_doc(doc, path, out, diag);
+}
 
-		memcpy(msg, diag->msg, sizeof(msg));
-		fpl_diag_set(diag, err, "%.200s: %.300s", path, msg);
-	}
-	return err;
+int fpl_result_load_buf(const char *buf, size_t len, const char *name, struct fpl_result **out,
+			struct fpl_diag *diag)
+{
+	json_error_t jerr;
+	json_t *doc;
+
+	*out = NULL;
+	doc = json_loadb(buf, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	if (!doc)
+		return fpl_diag_set(diag, -EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column,
+				    jerr.text);
+	return load_doc(doc, name, out, diag);
 }
