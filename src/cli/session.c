@@ -597,6 +597,30 @@ static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
 }
 
+/*
+ * The -o file (or, interrupted, the file beside it), written atomically with
+ * the signals held: r in fmt, or the table through ta. Says on stderr when
+ * the interrupted run went beside. FPL_EXIT_OK or the error's exit code.
+ */
+static int save(const struct fpl_session *s, const char *path, const struct fpl_result *r,
+		enum fpl_format fmt, struct table_arg *ta)
+{
+	struct fpl_diag diag = { "" };
+	sigset_t old;
+	int err;
+
+	fpl_cli_hold_signals(&old);
+	err = ta ? fpl_write_file_atomic(path, table_cb, ta, &diag) :
+		   fpl_emit_file(r, fmt, path, &diag);
+	fpl_cli_release_signals(&old);
+	if (err)
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (path != s->out_path)
+		fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in %s\n",
+			s->cmd, s->out_path, path);
+	return FPL_EXIT_OK;
+}
+
 static int emit_all(struct fpl_session *s, bool intr)
 {
 	char alt[4096];
@@ -610,22 +634,9 @@ static int emit_all(struct fpl_session *s, bool intr)
 	 */
 	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (path) {
-		sigset_t old;
-		int err;
-
-		fpl_cli_hold_signals(&old);
-		if (file_fmt == FPL_FMT_TABLE && !s->print_table)
-			err = fpl_write_file_atomic(path, table_cb, &ta, &diag);
-		else
-			err = fpl_emit_file(s->result, file_fmt, path, &diag);
-		fpl_cli_release_signals(&old);
-		if (err)
-			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-		if (path != s->out_path)
-			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
-				"%s\n", s->cmd, s->out_path, path);
-	}
+	if (path && save(s, path, s->result, file_fmt,
+			 file_fmt == FPL_FMT_TABLE && !s->print_table ? &ta : NULL))
+		return FPL_EXIT_FAIL;
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
 	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
@@ -726,18 +737,8 @@ static int own_output(struct fpl_session *s, int rc, struct fpl_result *r,
 	struct fpl_diag diag = { "" };
 	int err;
 
-	if (path) {
-		sigset_t old;
-
-		fpl_cli_hold_signals(&old);
-		err = fpl_emit_file(r, s->format_given ? s->format : FPL_FMT_JSON, path, &diag);
-		fpl_cli_release_signals(&old);
-		if (err)
-			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-		if (path != s->out_path)
-			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
-				"%s\n", s->cmd, s->out_path, path);
-	}
+	if (path && save(s, path, r, s->format_given ? s->format : FPL_FMT_JSON, NULL))
+		return FPL_EXIT_FAIL;
 	if (s->json_stdout || (s->format_given && s->format != FPL_FMT_TABLE)) {
 		if (fpl_emit(r, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
