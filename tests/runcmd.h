@@ -60,17 +60,23 @@ static inline int cmd_code(const struct cmd_out *o)
 }
 
 /*
- * Start argv; if sig_after_s >= 0, send sig to the child that many seconds
- * after start. Kill it with SIGKILL after limit_s. stdin is /dev/null.
- * Returns 0, or -errno when it could not start.
+ * What cmd_run_watch asks on every turn, t seconds after the start: a
+ * signal to send the child now (0: none); *next_s (preset to 0.05) how
+ * many seconds it may wait before the next turn.
  */
-static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
-			      double sig_after_s, struct cmd_out *o)
+typedef int (*cmd_watch_fn)(pid_t pid, double t, double *next_s, void *arg);
+
+/*
+ * Start argv with stdin /dev/null, stdout and stderr captured; every turn
+ * watch (may be NULL) may signal it. Kill it with SIGKILL after limit_s
+ * (o->timed_out). Returns 0, or -errno when it could not start.
+ */
+static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_watch_fn watch,
+				void *arg, struct cmd_out *o)
 {
 	int po[2], pe[2];
 	pid_t pid;
 	double t0 = cmd_now();
-	bool sent = false;
 	int open_fds = 2;
 
 	memset(o, 0, sizeof(*o));
@@ -99,11 +105,10 @@ static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
 		char buf[4096];
 		double wait_s = 0.05;
 		struct timespec ts;
+		int sig = watch && !o->timed_out ? watch(pid, t, &wait_s, arg) : 0;
 
-		if (!sent && sig_after_s >= 0 && t >= sig_after_s) {
+		if (sig)
 			kill(pid, sig);
-			sent = true;
-		}
 		/* a killed child's own children may keep the pipes open */
 		if (o->timed_out && t > limit_s + 2)
 			break;
@@ -111,8 +116,8 @@ static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
 			kill(pid, SIGKILL);
 			o->timed_out = true;
 		}
-		if (!sent && sig_after_s >= 0 && sig_after_s - t < wait_s)
-			wait_s = sig_after_s - t > 0 ? sig_after_s - t : 0;
+		if (wait_s < 0)
+			wait_s = 0;
 		ts.tv_sec = (time_t)wait_s;
 		ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
 		if (ppoll(p, 2, &ts, NULL) < 0 && errno != EINTR)
@@ -142,11 +147,50 @@ static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
 		close(po[0]);
 	if (pe[0] >= 0)
 		close(pe[0]);
-	if (!sent && sig_after_s >= 0)
-		kill(pid, sig);		/* it finished before; harmless on a zombie */
+	if (watch) {
+		double ignored = 0;
+		int sig = watch(pid, -1, &ignored, arg);	/* t < 0: the last turn */
+
+		if (sig)
+			kill(pid, sig);		/* it finished before; harmless on a zombie */
+	}
 	while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR)
 		;
 	return 0;
+}
+
+struct cmd_sig_at {
+	int sig;
+	double after_s;
+	bool sent;
+};
+
+static inline int cmd_sig_at_watch(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct cmd_sig_at *a = arg;
+
+	(void)pid;
+	if (a->sent)
+		return 0;
+	if (t < 0 || t >= a->after_s) {
+		a->sent = true;
+		return a->sig;
+	}
+	if (a->after_s - t < *next_s)
+		*next_s = a->after_s - t;
+	return 0;
+}
+
+/*
+ * cmd_run_watch sending sig sig_after_s seconds after the start (sig_after_s
+ * < 0: never); if it finished before, the signal goes to the zombie.
+ */
+static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
+			      double sig_after_s, struct cmd_out *o)
+{
+	struct cmd_sig_at a = { sig, sig_after_s, false };
+
+	return cmd_run_watch(argv, limit_s, sig_after_s >= 0 ? cmd_sig_at_watch : NULL, &a, o);
 }
 
 static inline int cmd_run(const char *const argv[], double limit_s, struct cmd_out *o)

@@ -4,7 +4,6 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +26,6 @@
 
 #define DATA "tests/data/ktrace/"
 
-extern char **environ;
 
 static char *slurp_path(const char *path, size_t *len)
 {
@@ -481,23 +479,43 @@ static void test_info_kernel_view(void **state)
 	free(err);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
+/* Watch: SIGINT 0.2 s after the child's own tracefs instance appears (30 s at the most). */
+struct instance_watch {
+	const char *root;
+	bool seen, sent;
+	double seen_at;
+	pid_t pid;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+static int on_instance(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct instance_watch *w = arg;
+	char name[64], list[256];
+
+	w->pid = pid;
+	if (t < 0 || w->sent)
+		return 0;
+	*next_s = 0.02;
+	if (!w->seen) {
+		snprintf(name, sizeof(name), "fpulab-%d", (int)pid);
+		w->seen = fpl_ktrace_list_instances(w->root, name, list, sizeof(list)) == 1;
+		w->seen_at = t;
+	}
+	if ((w->seen && t >= w->seen_at + 0.2) || t > 30) {
+		w->sent = true;
+		return SIGINT;
+	}
+	return 0;
 }
 
 static void test_live_instance_removed_after_sigint(void **state)
 {
 	char why[200], list[256], name[64];
 	const char *root = live_root(why, sizeof(why));
-	char *argv[] = { (char *)cmd_fpl_bin(), "ctxsw", "--kernel-trace", "--budget", "30", "-q",
-			 "-o", "/dev/null", NULL };
-	posix_spawn_file_actions_t fa;
-	bool seen = false;
-	pid_t pid;
+	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--kernel-trace", "--budget", "30", "-q",
+			       "-o", "/dev/null", NULL };
+	struct instance_watch w = { root, false, false, 0, 0 };
+	struct cmd_out o;
 	int st;
 
 	(void)state;
@@ -505,22 +523,12 @@ static void test_live_instance_removed_after_sigint(void **state)
 		print_message("  skipped: %s\n", why);
 		skip();
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	snprintf(name, sizeof(name), "fpulab-%d", (int)pid);
-	/* Wait for its instance (the clock and self-checks come first). */
-	for (double end = now_s() + 30; !seen && now_s() < end;) {
-		seen = fpl_ktrace_list_instances(root, name, list, sizeof(list)) == 1;
-		if (!seen)
-			usleep(20000);
-	}
-	usleep(200000);
-	kill(pid, SIGINT);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(seen);
+	/* Its instance comes after the clock and self-checks. */
+	assert_int_equal(cmd_run_watch(argv, 120, on_instance, &w, &o), 0);
+	st = o.status;
+	cmd_out_free(&o);
+	snprintf(name, sizeof(name), "fpulab-%d", (int)w.pid);
+	assert_true(w.seen);
 	assert_true(WIFEXITED(st));
 	/* Its own instance: another fpulab may be tracing beside this test. */
 	assert_int_equal(fpl_ktrace_list_instances(root, name, list, sizeof(list)), 0);

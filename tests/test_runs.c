@@ -250,6 +250,33 @@ static size_t children(pid_t pid, pid_t *out, size_t max)
 	return n;
 }
 
+/* Watch: SIGINT once a second child process (the second run) is seen. */
+struct second_run {
+	pid_t first;
+	bool sent;
+};
+
+static int on_second_run(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct second_run *w = arg;
+	pid_t kids[16];
+	size_t n;
+
+	if (t < 0 || w->sent)
+		return 0;
+	*next_s = 0.002;
+	n = children(pid, kids, 16);
+	for (size_t k = 0; k < n; k++) {
+		if (!w->first) {
+			w->first = kids[k];
+		} else if (kids[k] != w->first) {
+			w->sent = true;
+			return SIGINT;
+		}
+	}
+	return 0;
+}
+
 /*
  * SIGINT once the second run's process exists (so the first is complete):
  * a valid file with the completed runs, marked interrupted, exit 1.
@@ -261,49 +288,23 @@ static void sigint_keeps_completed_runs(void **state)
 	char path[128];
 	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
 			       "--runs", "50", "-q", "-o", path, NULL };
-	pid_t pid, first = 0, kids[16];
-	bool sent = false;
+	struct second_run w = { 0, false };
+	struct cmd_out o;
 	int st;
 	long long completed, maxidx = 0;
-	json_t *w;
+	json_t *w_;
 	size_t i;
 	bool marked = false;
-	struct timespec t0, t;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/int.json", dir);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-			_exit(126);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!sent) {
-		size_t n = children(pid, kids, 16);
-
-		if (waitpid(pid, &st, WNOHANG) == pid)
-			fail_msg("fpulab ctxsw --runs 50 ended before it was interrupted");
-		for (size_t k = 0; k < n; k++) {
-			if (!first)
-				first = kids[k];
-			else if (kids[k] != first && !sent) {
-				kill(pid, SIGINT);
-				sent = true;
-			}
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 300) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			fail_msg("no second run started in 300 s");
-		}
-		usleep(2000);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(cmd_run_watch(argv, 300, on_second_run, &w, &o), 0);
+	st = o.status;
+	cmd_out_free(&o);
+	if (o.timed_out)
+		fail_msg("no second run started in 300 s");
+	if (!w.sent)
+		fail_msg("fpulab ctxsw --runs 50 ended before it was interrupted");
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 1);
 	if (fpl_result_load(path, &r, &diag))
@@ -322,8 +323,8 @@ static void sigint_keeps_completed_runs(void **state)
 		maxidx = idx;
 	}
 	assert_int_equal(maxidx, completed);
-	json_array_foreach(r->warnings, i, w)
-		marked |= !strncmp(json_string_value(w), "interrupted", 11);
+	json_array_foreach(r->warnings, i, w_)
+		marked |= !strncmp(json_string_value(w_), "interrupted", 11);
 	assert_true(marked);
 	fpl_result_free(r);
 }
