@@ -38,7 +38,7 @@ ISA_avx2   := -mavx2 -mfma -mno-vzeroupper
 ISA_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx2 -mfma -mno-vzeroupper
 isa_of = $(foreach i,sse avx avx2 avx512,$(if $(filter %_$(i),$(basename $(notdir $(1)))),$(ISA_$(i))))
 
-LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 BENCHES  := $(patsubst src/bench/bench_%.c,%,$(sort $(wildcard src/bench/bench_*.c)))
@@ -117,7 +117,7 @@ $(BUILD)/fpulab.pc: Makefile
 	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: fpulab\nDescription: measure and model x86 FPU/SIMD extended-state costs\nVersion: %s\nRequires.private: jansson gsl hwloc\nLibs: -L$${libdir} -lfpulab\nLibs.private: -lm -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
-WIS_NAMES := context_switch1_processes context_switch1_threads signal1_processes signal1_threads
+WIS_NAMES := $(shell grep ^FPL_WIS_CMD src/cli/wis_cmds.h | cut -d, -f1 | cut -c13-)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -133,8 +133,8 @@ install: all
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS=-O1 \
-		EXTRA_CFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
-		EXTRA_LDFLAGS='-fsanitize=address,undefined' test
+		EXTRA_CFLAGS='-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+		EXTRA_LDFLAGS='-fsanitize=address,undefined,float-cast-overflow' test
 
 # libFuzzer targets: fuzz/fuzz_<name>.c, each linked against the library built
 # by clang with ASan+UBSan in build-fuzz/, each run FUZZ_SECONDS on its seeds
@@ -142,7 +142,7 @@ asan:
 # warnings stay warnings here: gcc's -Werror build is the one that gates.
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS   ?=
-FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_SRC:fuzz/%.c=build-fuzz/fuzz/%)
 

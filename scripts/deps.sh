@@ -10,7 +10,7 @@ libjansson-dev:pc:jansson libgsl-dev:pc:gsl libhwloc-dev:pc:hwloc
 libcmocka-dev:pc:cmocka"
 # Used when present; their absence only skips what needs them.
 OPTIONAL="gnuplot-nox:cmd:gnuplot ministat:cmd:ministat qemu-user:cmd:qemu-x86_64
-clang:cmd:clang"
+clang:cmd:clang ruby:cmd:ruby"
 
 have() {
 	case "$2" in
@@ -48,6 +48,6 @@ if [ -n "$need" ]; then
 	echo "deps: install them with: sudo apt-get install -y $need" >&2
 	exit 1
 fi
-echo "deps: optional tools missing (plots, ministat cross-check, CPU-model tests): $want" >&2
+echo "deps: optional tools missing (plots, ministat cross-check, CPU-model tests, the LKP parser test): $want" >&2
 echo "deps: install them with: sudo apt-get install -y $want" >&2
 exit 0

@@ -95,6 +95,9 @@ static const struct row rows[] = {
 	/* run, repro, plot */
 	{ { "run", "--units", "furlongs", "--quick", "-q", "-o", "@OUT" }, E2, "units", "--units" },
 	{ { "run", "xsave", "--mask", "nosuchthing", "-o", "@OUT" }, E2, "mask", NULL },
+	/* a benchmark's own .check runs under `run` as under its command, naming the option */
+	{ { "run", "xor", "--impl", "nosuch", "-o", "@OUT" }, E2, "--impl", NULL },
+	{ { "run", "section", "--chunks", "100", "-o", "@OUT" }, E2, "--chunks", NULL },
 	{ { "run", "xsave", "--no-such-option", "-o", "@OUT" }, E2, "no-such-option", NULL },
 	{ { "repro" }, E2, NULL, NULL },
 	{ { "repro", "nosuch" }, E2, "nosuch", NULL },

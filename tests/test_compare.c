@@ -127,7 +127,7 @@ static void test_verdict_and_trimming(void **state)
 			    DATA "rfbm-cv0.1/case3.txt";
 	char args[512], *out;
 
-	snprintf(args, sizeof(args), "%s", cases);
+	snprintf(args, sizeof(args), "-v %s", cases);
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: No difference proven at 95% confidence (Holm)."));
 	assert_non_null(strstr(out, "Welch's t"));
@@ -135,11 +135,18 @@ static void test_verdict_and_trimming(void **state)
 	assert_non_null(strstr(out, "  case 2: -30701 [-108410, 47008] = -0.19% [-0.66%, +0.29%]"));
 	assert_non_null(strstr(out, "  case 3: -39750 [-115868, 36368] = "));
 	free(out);
-	snprintf(args, sizeof(args), "--trim 10 %s", cases);
+	snprintf(args, sizeof(args), "--verbose --trim 10 %s", cases);
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "(Yuen, 95%, Holm over 2)"));
-	assert_non_null(strstr(out, "Holm's correction over 2 comparisons"));
+	assert_non_null(strstr(out, "Holm over 2 comparisons"));
+	free(out);
+	/* the default: a summary, the differing ones by effect (case 3's -0.24% first) */
+	snprintf(args, sizeof(args), "--trim 10 %s", cases);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 2 of 2 comparisons, by effect:\n  case 3:  -0.24% +/- ") ||
+	    !strstr(out, "\n  case 2:  -0.20% +/- ") || strstr(out, "verdict:"))
+		fail_msg("%s", out);
 	free(out);
 }
 
@@ -168,11 +175,15 @@ static void test_library_matches_stats(void **state)
 	fpl_cmp_free(c);
 }
 
-/* Results JSON: metrics matched by bench + params (any key order) + name; skipped runs ignored. */
+/*
+ * Results JSON: metrics matched by bench + params (any key order) + name;
+ * skipped runs ignored. These are old single-run files (fpulab/1): they load,
+ * and one run per case gives no verdict, only the line that says so.
+ */
 static void test_results_json(void **state)
 {
 	char *out;
-	json_t *root, *metrics;
+	json_t *root, *metrics, *t;
 
 	assert_int_equal(compare("--format json " DATA "json/a.json " DATA "json/b.json", &out), 0);
 	root = json_loads(out, 0, NULL);
@@ -181,16 +192,39 @@ static void test_results_json(void **state)
 	assert_int_equal(json_array_size(metrics), 3);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 0), "metric")),
 			    "xsave insn=xsavec mask=0x7: cycles");
+	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 0);
+	assert_int_equal(json_integer_value(json_object_get(root, "no_verdict")), 3);
+	t = json_array_get(json_object_get(json_array_get(metrics, 0), "comparisons"), 0);
+	assert_true(json_is_false(json_object_get(t, "different")));
+	assert_true(json_is_false(json_object_get(t, "has_verdict")));
+	assert_true(json_is_false(json_object_get(json_array_get(metrics, 0), "different")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(metrics, 0), "cases"), 1), "runs")), 1);
+	json_decref(root);
+	free(out);
+	/* the table: one line says why, no claim */
+	assert_int_equal(compare(DATA "json/a.json " DATA "json/b.json", &out), 0);
+	if (!strstr(out, "No verdict for 3 of 3 comparisons: fewer than 3 runs per case.") ||
+	    strstr(out, "DIFFERENT") || strstr(out, "Different:"))
+		fail_msg("%s", out);
+	free(out);
+	/* --within-run tests the pooled samples: 3 cycles slower in b (by construction) */
+	assert_int_equal(compare("-f json --within-run " DATA "json/a.json " DATA "json/b.json",
+				 &out), 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	metrics = json_object_get(root, "metrics");
 	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 3);
-	/* 3 cycles slower in b (by construction): proven. */
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(
-		json_array_get(metrics, 0), "comparisons"), 0), "proven")));
+		json_array_get(metrics, 0), "comparisons"), 0), "different")));
+	assert_true(strstr(json_string_value(json_object_get(root, "values")),
+			   "ignores run-to-run variation") != NULL);
 	json_decref(root);
 	free(out);
 	/* A null sample (not taken) is left out, and said so. */
-	assert_int_equal(compare(DATA "json/a.json " DATA "json/nulls.json", &out), 0);
+	assert_int_equal(compare("-v " DATA "json/a.json " DATA "json/nulls.json", &out), 0);
 	assert_non_null(strstr(out, "note: xsave insn=xsavec mask=0x7: cycles: case 2: 2 null samples left out"));
-	assert_non_null(strstr(out, "\n2          18 "));
+	assert_non_null(strstr(out, "\n2         1       18       1 "));
 	free(out);
 	/* --metric selects by name or bench/name. */
 	assert_int_equal(compare("-f csv -m 'xsave/time' " DATA "json/a.json " DATA "json/b.json",
@@ -238,6 +272,242 @@ static void test_writer_round_trip(void **state)
 	free(out);
 	unlink(a);
 	unlink(b);
+	rmdir(dir);
+}
+
+/*
+ * runs runs of one configuration in one file: run k's samples are
+ * base (1 + off[k] / 100) with a small spread, and one preempted sample of
+ * -257 (a negative N/2N difference) that a mean would feel.
+ */
+static void write_runs(const char *path, double base, const double *off, size_t runs)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (size_t k = 0; k < runs; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xsave");
+		struct fpl_metric *m;
+		double v = base * (1 + off[k] / 100);
+
+		assert_non_null(run);
+		assert_int_equal(fpl_run_param_str(run, "insn", "xsavec"), 0);
+		assert_int_equal(fpl_run_obs_real(run, "tsc_hz", 2.6e9 + k), 0);
+		m = fpl_run_add_metric(run, "cycles", "cycles", "synthetic runs");
+		assert_non_null(m);
+		for (int i = 0; i < 11; i++)
+			assert_int_equal(fpl_metric_add(m, v * (1 + (i - 5) * 0.0001)), 0);
+		assert_int_equal(fpl_metric_add(m, -257), 0);
+	}
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+static json_t *compare_json(const char *args)
+{
+	char *out;
+	json_t *root;
+	int rc = compare(args, &out);
+
+	root = json_loads(out, 0, NULL);
+	if (rc || !root)
+		fail_msg("compare %s: exit %d:\n%s", args, rc, out);
+	free(out);
+	return root;
+}
+
+static json_t *first_metric(json_t *root)
+{
+	return json_array_get(json_object_get(root, "metrics"), 0);
+}
+
+static json_t *case_of(json_t *root, size_t i)
+{
+	return json_array_get(json_object_get(first_metric(root), "cases"), i);
+}
+
+static json_t *comparison(json_t *root)
+{
+	return json_array_get(json_object_get(first_metric(root), "comparisons"), 0);
+}
+
+/* Several runs of one configuration in one file are the runs of a case; a run gives its median. */
+static void test_runs_in_one_file(void **state)
+{
+	static const double off[] = { -0.5, 0, 0.5 }, off2[] = { 0.3, -0.4, 0.1 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], c[64], args[256], *out;
+	json_t *root, *rv;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	snprintf(c, sizeof(c), "%s/c.json", dir);
+	write_runs(a, 100, off, 3);
+	write_runs(b, 105, off, 3);
+	write_runs(c, 100, off2, 3);
+	snprintf(args, sizeof(args), "-f json %s %s", a, b);
+	root = compare_json(args);
+	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "runs")), 3);
+	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "samples")), 36);
+	/* the run values are the medians (of 12: between i = 4 and 5), untouched by the -257 */
+	rv = json_object_get(case_of(root, 0), "run_values");
+	assert_int_equal(json_array_size(rv), 3);
+	assert_float_equal(json_real_value(json_array_get(rv, 0)), 99.5 * (1 - 0.00005), 1e-9);
+	assert_float_equal(json_real_value(json_array_get(rv, 2)), 100.5 * (1 - 0.00005), 1e-9);
+	assert_float_equal(json_real_value(json_object_get(case_of(root, 0), "between_run_cv_pct")),
+			   0.5, 0.01);
+	assert_true(json_real_value(json_object_get(case_of(root, 0), "within_run_cv_pct")) < 0.1);
+	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	assert_true(json_is_true(json_object_get(first_metric(root), "different")));
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 1);
+	json_decref(root);
+	/* A/A: the same configuration, other offsets: no claim, and the table says so */
+	snprintf(args, sizeof(args), "-f json %s %s", a, c);
+	root = compare_json(args);
+	assert_true(json_is_false(json_object_get(comparison(root), "different")));
+	assert_true(json_is_true(json_object_get(comparison(root), "has_verdict")));
+	json_decref(root);
+	snprintf(args, sizeof(args), "%s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 1 of 1 comparison, by effect:\n  +5.0") ||
+	    !strstr(out, "DIFFERENT; runs 3/3, between-run CV 0.50%/0.50%"))
+		fail_msg("%s", out);
+	free(out);
+	/* several files joined by commas are one case: 6 runs */
+	snprintf(args, sizeof(args), "-f json %s,%s %s", a, c, b);
+	root = compare_json(args);
+	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "runs")), 6);
+	json_decref(root);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	rmdir(dir);
+}
+
+/* Two runs per case: no verdict, and the line says how many runs the spread seen needs. */
+static void test_two_runs_no_verdict(void **state)
+{
+	static const double off[] = { -0.5, 0.5 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256], *out;
+	json_t *root, *need;
+	size_t n5, n2;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	write_runs(a, 100, off, 2);
+	write_runs(b, 120, off, 2);
+	snprintf(args, sizeof(args), "-f json %s %s", a, b);
+	root = compare_json(args);
+	assert_true(json_is_false(json_object_get(comparison(root), "different")));
+	assert_true(json_is_false(json_object_get(comparison(root), "has_verdict")));
+	need = json_object_get(comparison(root), "runs_needed");
+	n5 = json_integer_value(json_object_get(need, "0.5%"));
+	n2 = json_integer_value(json_object_get(need, "0.2%"));
+	/* a between-run CV of about 0.65%: 0.5% wants some runs, 0.2% about six times more */
+	assert_true(n5 >= 3 && n2 > 4 * n5);
+	json_decref(root);
+	snprintf(args, sizeof(args), "%s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	snprintf(args, sizeof(args), "needs about %zu runs per case to resolve 0.5%% and %zu to "
+		 "resolve 0.2%%.\n", n5, n2);
+	if (!strstr(out, "No verdict for 1 of 1 comparisons: fewer than 3 runs per case.") ||
+	    !strstr(out, args) || strstr(out, "DIFFERENT"))
+		fail_msg("%s", out);
+	free(out);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A directory of plain-number files is one case, one run per file, valued by its median. */
+static void test_dir_of_number_files(void **state)
+{
+	static const char *const files[] = { "r1", "r2", "r3" };
+	static const char *const text[] = { "10\n11\n-500\n12\n13\n", "20\n21\n22\n",
+					     "30\n31\n32\n33\n" };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[96], args[512];
+	json_t *root, *rv;
+
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		write_text(p, text[i]);
+	}
+	snprintf(args, sizeof(args), "-f json %s %s", dir, dir);
+	root = compare_json(args);
+	rv = json_object_get(case_of(root, 0), "run_values");
+	assert_int_equal(json_array_size(rv), 3);
+	assert_true(json_real_value(json_array_get(rv, 0)) == 11);
+	assert_true(json_real_value(json_array_get(rv, 1)) == 21);
+	assert_true(json_real_value(json_array_get(rv, 2)) == 31.5);
+	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "samples")), 12);
+	json_decref(root);
+	/* the same files listed: the same runs */
+	snprintf(args, sizeof(args), "-f json %s/r1,%s/r2,%s/r3 %s", dir, dir, dir, dir);
+	root = compare_json(args);
+	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "runs")), 3);
+	assert_true(json_real_value(json_array_get(json_object_get(case_of(root, 0), "run_values"),
+						   0)) == 11);
+	json_decref(root);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * A/A on real data: three separate invocations of a quick benchmark per case,
+ * interleaved (A B A B A B) so that a drift of the machine hits both: no
+ * difference claimed. At 99% so that chance alone fails it at most 1 time in 100
+ * when the method holds; the default output fits on a screen.
+ */
+static void test_real_aa(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", cmd[1024], args[512], *out;
+	json_t *root;
+	size_t lines = 0;
+	int rc;
+
+	assert_non_null(mkdtemp(dir));
+	for (int k = 0; k < 6; k++) {
+		snprintf(cmd, sizeof(cmd), "%s signal --budget 0.2 -q -o %s/%c%d.json >/dev/null 2>&1",
+			 bin(), dir, k % 2 ? 'b' : 'a', k / 2);
+		rc = run(cmd, NULL);
+		if (rc == 77)
+			skip();
+		assert_int_equal(rc, 0);
+	}
+	snprintf(args, sizeof(args), "-f json -c 99 %s/a0.json,%s/a1.json,%s/a2.json "
+		 "%s/b0.json,%s/b1.json,%s/b2.json", dir, dir, dir, dir, dir, dir);
+	root = compare_json(args);
+	assert_true(json_array_size(json_object_get(root, "metrics")) >= 4);
+	assert_int_equal(json_integer_value(json_object_get(root, "no_verdict")), 0);
+	if (json_integer_value(json_object_get(root, "different")))
+		fail_msg("A/A on real data claimed %lld differences",
+			 (long long)json_integer_value(json_object_get(root, "different")));
+	json_decref(root);
+	assert_int_equal(compare(args + strlen("-f json "), &out), 0);
+	assert_null(strstr(out, "DIFFERENT"));
+	for (const char *q = out; (q = strchr(q, '\n')); q++)
+		lines++;
+	print_message("  A/A, 3 signal runs per case (99%%):\n%s", out);
+	assert_true(lines < 60);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -f %s/*.json", dir);
+	assert_int_equal(run(cmd, NULL), 0);
 	rmdir(dir);
 }
 
@@ -321,7 +591,7 @@ static void test_zero_baseline_and_overflow(void **state)
 	char *out;
 	json_t *root, *t;
 
-	assert_int_equal(compare(DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
+	assert_int_equal(compare("-v " DATA "edge/zero.txt " DATA "edge/two.txt", &out), 0);
 	if (strstr(out, "nan") || !strstr(out, "= n/a [n/a, n/a]") || !strstr(out, "% of 1") ||
 	    !strstr(out, "n/a  " DATA "edge/two.txt"))
 		fail_msg("%s", out);
@@ -336,7 +606,7 @@ static void test_zero_baseline_and_overflow(void **state)
 		fail_msg("%s", out);
 	json_decref(root);
 	free(out);
-	compare(DATA "edge/huge1.txt " DATA "edge/huge2.txt", &out);
+	compare("-v " DATA "edge/huge1.txt " DATA "edge/huge2.txt", &out);
 	if (strstr(out, "neither case varies") || !strstr(out, "overflowed"))
 		fail_msg("%s", out);
 	free(out);
@@ -356,6 +626,10 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_no_partial_output),
 		cmocka_unit_test(test_zero_baseline_and_overflow),
+		cmocka_unit_test(test_runs_in_one_file),
+		cmocka_unit_test(test_two_runs_no_verdict),
+		cmocka_unit_test(test_dir_of_number_files),
+		cmocka_unit_test(test_real_aa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,8 @@ static const struct target fixed_targets[] = {
 	{ { "decode", "--to", "standard", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 24, NULL },
 	{ { "decode", "--to", "compacted", "-o", "@OUT", "@IMAGE" }, SAME, "--to", 12, NULL },
 	{ { "run", "--quick", "-q", "--budget", "0.05", "-o", "@OUT" }, RESULTS, "-o FILE", 4, NULL },
+	{ { "run", "--quick", "-q", "--budget", "0.05", "--runs", "2", "-o", "@OUT" }, RESULTS,
+	  "--runs N", 4, NULL },
 	{ { "plot", "@NUMS", "@NUMS", "-o", "@DIR/../plot.svg" }, SAME, "--output", 12, "plot.svg" },
 };
 
@@ -156,6 +158,9 @@ static void check_litter(const struct fixtures *fx, const char *out, const char 
 			known = !strcmp(d->d_name, fx_table[i].file);
 		if (!known && out && !strcmp(d->d_name, out))
 			known = true;
+		/* the partial result of a run that found a file there (kept) */
+		if (!known && !strcmp(d->d_name, "out.json.interrupted"))
+			known = true;
 		if (!known)
 			bad("%s, SIGINT at %.4f s: left %s behind", line, at, d->d_name);
 	}
@@ -246,6 +251,15 @@ static void check_target(const struct target *t, unsigned *runs)
 			bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
 		}
 		free(got);
+		/* An interrupted run keeps the file it found and writes its own beside it. */
+		fx_path(&fx, "out.json.interrupted", out_path, sizeof(out_path));
+		if (!access(out_path, F_OK)) {
+			if (t->kind != RESULTS || !existed)
+				bad("%s, SIGINT at %.4f s: wrote %s, but no file was there", line, at,
+				    out_path);
+			else if (!whole_results(out_path, why, sizeof(why)))
+				bad("%s, SIGINT at %.4f s: the partial file %s", line, at, why);
+		}
 		check_litter(&fx, t->out, line, at);
 		fx_destroy(&fx);
 	}

@@ -456,6 +456,22 @@ static void lazy_table_has_report_lines(void **state)
 	fpl_result_free(r);
 }
 
+/* A benchmark's own option check (descriptor .check) refuses under `run` before any calibration. */
+static void run_bench_check_before_calibration(void **state)
+{
+	static const char *const lines[][2] = {
+		{ "run xor --impl nosuch", "--impl" },
+		{ "run section --chunks 100", "--chunks" },
+		{ "run ctxsw --state nosuch", "--state" },
+		{ "xor --impl nosuch", "--impl" },
+	};
+	char *why;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!fplrun_rejected_early(lines[i][0], lines[i][1], &why))
+			fail_msg("%s: %s", lines[i][0], why ? why : "(no stderr)");
+}
+
 /* A per-section cost whose interval lies below zero (Intel, issue 14): an anomaly, never a speedup. */
 static void lazy_table_refuses_negative_cost(void **state)
 {
@@ -512,6 +528,7 @@ int main(void)
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
+		cmocka_unit_test(run_bench_check_before_calibration),
 		cmocka_unit_test(repro_bad_input_exits_2),
 		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
 		cmocka_unit_test(plot_bad_input_exits_2),

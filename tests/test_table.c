@@ -304,20 +304,6 @@ static char *row_of(const char *t, const char *insn, const char *label)
 	return NULL;
 }
 
-static bool summary(const struct fpl_metric *m, struct fpl_summary *s)
-{
-	double *fin = calloc(m->n + 1, sizeof(*fin));
-	size_t k = 0;
-	bool ok;
-
-	for (size_t i = 0; i < m->n; i++)
-		if (isfinite(m->samples[i]))
-			fin[k++] = m->samples[i];
-	ok = k && !fpl_summarize(fin, k, 10, s);
-	free(fin);
-	return ok;
-}
-
 /* A real run of every instruction this CPU has: every cell of the JSON is in its row. */
 static void test_xsave_real_run(void **state)
 {
@@ -358,12 +344,21 @@ static void test_xsave_real_run(void **state)
 		struct fpl_summary s;
 		char label[64], cellt[64], *l;
 
+		/*
+		 * A cell this CPU cannot measure (an XSAVEOPT "modified" loop for a
+		 * component without one, AMX tiles without permission) is a skipped
+		 * run with its reason and no metric: the table's business is the rest.
+		 */
+		if (run->skipped) {
+			assert_non_null(run->skip_reason);
+			continue;
+		}
 		assert_true(insn && mask && name && m);
 		snprintf(label, sizeof(label), "%-4s %s", mask, name);
 		l = row_of(t, insn, label);
 		if (!l)
 			fail_msg("no row for %s %s", insn, label);
-		assert_true(summary(m, &s));
+		assert_int_equal(fpl_metric_summary(m, 10, &s), 0);
 		snprintf(cellt, sizeof(cellt), "%.1f (", s.median);
 		if (!strstr(l, cellt))
 			fail_msg("%s %s: %s not in '%s'", insn, label, cellt, l);

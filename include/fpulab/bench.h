@@ -12,6 +12,7 @@
 #include "fpulab/result.h"
 
 struct fpl_clock;	/* fpulab/clock.h: created once per process */
+struct fpl_ktrace;	/* fpulab/ktrace.h: the kernel's x86_fpu events, when traced */
 
 enum fpl_opt_type {
 	FPL_OPT_INT,	/* integer in [min, max]; accepts 0x.. and k/M/G suffixes (1024) */
@@ -51,6 +52,11 @@ struct fpl_bench_env {
 	void *progress_arg;
 	/* Set asynchronously (SIGINT/SIGTERM): stop soon, keep what was measured. */
 	volatile sig_atomic_t *stop;
+	/*
+	 * --kernel-trace: one extra bracketed batch after the measurement, its
+	 * x86_fpu events in the run's observed.kernel. NULL: not traced.
+	 */
+	struct fpl_ktrace *ktrace;
 };
 
 struct fpl_bench {

@@ -31,15 +31,28 @@ struct fpl_cmp_opts {
 	const char *metric;	/* fnmatch(3) pattern, NULL for every metric */
 	size_t bootstrap;	/* resamples for the ratio interval, 0 for none */
 	unsigned long seed;	/* of the bootstrap */
+	bool within_run;	/* test every sample pooled, ignoring run-to-run variation */
+	bool verbose;		/* table: every metric's full block */
+	bool per_metric;	/* table: one line per metric however many */
 };
 
-/* One metric in one case. */
+/*
+ * One metric in one case: its runs. A run contributes one value (the median
+ * of its samples, or their trimmed mean with --trim); the tests run on those.
+ */
 struct fpl_cmp_series {
-	double *raw;		/* input order (files in name order, lines in order) */
-	double *sorted;
-	size_t n;
-	struct fpl_summary sum;
-	double center;		/* trimmed mean when trimming, else mean */
+	double *raw;		/* every sample in input order, one run after another */
+	size_t n;		/* samples */
+	size_t *run_len;	/* samples of each run */
+	size_t nruns;
+	double *run_values;	/* one per run, input order */
+	double *values;		/* tested, input order: run_values, or raw with within_run */
+	double *sorted;		/* values sorted */
+	size_t nv;
+	struct fpl_summary sum;	/* of the tested values */
+	double center;		/* their trimmed mean when trimming, else their mean */
+	double between_cv;	/* percent: stddev / |mean| of the run values; NaN below 2 runs */
+	double within_cv;	/* percent: median over runs of 1.4826 MAD / |median|; NaN if none */
 };
 
 /* One case against the baseline, for one metric. diff is case - baseline. */
@@ -49,7 +62,10 @@ struct fpl_cmp_test {
 	struct fpl_boot boot;	/* when opts.bootstrap */
 	double p_holm;		/* t.p after Holm's correction over every comparison */
 	double pct, pct_half;	/* diff and CI half-width, percent of the baseline's center */
-	bool proven;		/* p_holm < 1 - confidence */
+	bool verdict;		/* enough runs (FPL_MIN_RUNS in both cases) or within_run */
+	bool proven;		/* verdict and p_holm < 1 - confidence: "different" */
+	double cv;		/* between-run CV of the two cases together, percent */
+	size_t runs_needed[2];	/* per case, for half-widths of 0.5% and 0.2%; 0 unknown */
 };
 
 struct fpl_cmp_metric {
@@ -70,7 +86,9 @@ struct fpl_cmp {
 	size_t *nfiles;		/* files read per case */
 	struct fpl_cmp_metric *m;
 	size_t nm;
-	size_t family;		/* comparisons under Holm's correction */
+	size_t family;		/* comparisons under Holm's correction (those with a verdict) */
+	size_t no_verdict;	/* comparisons without one: fewer than FPL_MIN_RUNS runs */
+	size_t different;	/* comparisons proven different */
 	char **notes;		/* metrics left out and why */
 	size_t nnotes;
 };

@@ -64,6 +64,13 @@ struct fpl_harness_cfg {
 	 * clock's start figure (tests with a made-up clock).
 	 */
 	bool ratio_at_start;
+	/*
+	 * With env->ktrace (default true): after the samples, one more body(N)
+	 * of each variant bracketed by trace markers, its x86_fpu events in the
+	 * run's observed.kernel, against the prediction that a body without
+	 * system calls makes the kernel save and restore nothing.
+	 */
+	bool kernel_trace;
 };
 
 /* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
+#include "fpulab/stats.h"
 
 #define FPL_RESULT_SCHEMA "fpulab/2"
 /* Still read: params then held measured values too; the reader moves them to observed. */
@@ -71,6 +72,15 @@ struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *na
 
 int fpl_metric_add(struct fpl_metric *m, double sample);
 int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n);
+
+/*
+ * The one summary of a metric: over its finite samples only (NaN marks a
+ * sample that could not be taken), trim in percent for the trimmed mean.
+ * 0; -ENODATA when no sample is finite; -ENOMEM. fpl_metric_median() is its
+ * median, NaN without one.
+ */
+int fpl_metric_summary(const struct fpl_metric *m, double trim, struct fpl_summary *s);
+double fpl_metric_median(const struct fpl_metric *m);
 
 /* Parameters: 0 or -ENOMEM. */
 int fpl_run_param_int(struct fpl_run *run, const char *key, long long v);

@@ -126,6 +126,53 @@ int fpl_bootstrap_ratio_sorted(const double *a, size_t na, const double *b, size
 int fpl_holm(const double *p, size_t n, double *adj);
 
 /*
+ * The run as the unit of replication (docs/compare.md). A run's value is the
+ * median of its samples, or with trim > 0 their trimmed mean, so that a
+ * preempted sample (a negative N/2N difference) cannot move it far. sorted
+ * ascending; NaN when n == 0.
+ */
+double fpl_run_value_sorted(const double *sorted, size_t n, double trim);
+/*
+ * Robust within-run spread in percent: 1.4826 MAD / |median| (the normal
+ * stddev for normal data). work holds n values. NaN for n < 2 or a zero median.
+ */
+double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work);
+/* Fewer runs than this per case: no verdict. */
+#define FPL_MIN_RUNS 3
+/*
+ * Runs per case (two cases of n runs, equal spread, Welch's df 2n - 2) for a
+ * between-run CV of cv percent to give a conf-percent interval half-width of at
+ * most target percent (before any multiple-comparison correction). At least
+ * FPL_MIN_RUNS; 0 when cv is not finite; SIZE_MAX beyond 10^7.
+ */
+size_t fpl_runs_needed(double cv, double target, double conf);
+
+/*
+ * A seeded simulation of the method (GSL's MT19937 and Gaussian): each trial
+ * draws two cases of `metrics` metrics, each case `runs` runs of `samples`
+ * samples around 100; each run has its own offset (between_cv percent) and
+ * each sample its own noise (within_cv percent); a fraction `outliers` of
+ * samples is preempted (-3 times its value). Metric 0 of case 2 is `effect`
+ * percent higher. Welch (Yuen with trim) on the run values (every sample
+ * pooled when `pooled`), Holm over the metrics, a claim at Holm p < 1 - conf.
+ */
+struct fpl_sim_opts {
+	size_t trials, runs, samples, metrics;
+	double between_cv, within_cv, effect, outliers;	/* percent, fraction */
+	double trim, conf;
+	bool pooled;
+	unsigned long seed;
+};
+struct fpl_sim_result {
+	size_t trials;
+	size_t false_claims;	/* trials with a claim on a metric without an effect */
+	size_t found;		/* trials that claimed the planted effect, right sign */
+	double half_pct;	/* mean interval half-width of metric 0, percent */
+};
+/* 0; -EINVAL for runs < 2, no samples or metrics, conf outside (0, 100); -ENOMEM. */
+int fpl_sim_runs(const struct fpl_sim_opts *o, struct fpl_sim_result *r);
+
+/*
  * ministat's own conventions, to reproduce its output: median is sorted[n/2]
  * (upper median), variance from running sums in input order, t quantile
  * rounded to 3 decimals, the normal quantile beyond 100 df. Its "99.5%" level

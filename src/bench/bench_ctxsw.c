@@ -12,6 +12,7 @@
 #include "fpulab/bench.h"
 #include "fpulab/stats.h"
 #include "abdiff.h"
+#include "ktpass.h"
 #include "pingpong.h"
 
 #define BATCH_NS	1000000.0	/* auto batch: about 1 ms of round trips */
@@ -478,6 +479,36 @@ static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct
 	return 0;
 }
 
+#define KT_ROUND_TRIPS	2000	/* the traced batch: 8000 events, well inside the buffer */
+
+/*
+ * --kernel-trace: one more batch of state A, bracketed by markers. The
+ * model: each task's registers are saved once when it is switched out
+ * (regs_deactivated) and restored once on its way back to user space
+ * (regs_activated, load 1): 2 and 2 per round trip.
+ */
+static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
+		       const struct ctxsw_cfg *c, struct fpl_run *run, unsigned long n)
+{
+	static const struct fpl_kt_model model = {
+		2, 2, "one save at each switch-out and one restore on the way back to user "
+		"space, for each of the two tasks (switch_fpu_prepare, fpregs_restore_userregs)"
+	};
+	unsigned long k = n < KT_ROUND_TRIPS ? n : KT_ROUND_TRIPS;
+	struct fpl_ktpass p;
+	double t;
+	int err;
+
+	if (!fpl_ktpass_begin(env, &p, run, "ctxsw"))
+		return 0;
+	fpl_ktpass_add_tid(&p, pp->sh->seen[1].tid);
+	err = fpl_pp_batch(pp, 0, k, &t, NULL);
+	if (err)
+		return err;
+	return fpl_ktpass_end(env, &p, run, c->ab ? "state_a" : "batch", (double)k, "round trip",
+			      &model);
+}
+
 static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const struct ctxsw_cfg *c,
 		    struct fpl_run *run)
 {
@@ -506,6 +537,8 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const st
 		err = make_metrics(run, c, pp, &m, n);
 	if (!err)
 		err = measure(pp, c, env, &m, n, &elapsed);
+	if (!err)
+		err = ctxsw_trace(env, pp, c, run, n);
 	pp->sh->seen[0].cpu_end = sched_getcpu();
 	fpl_pp_stop_echo(pp);
 	if (err == -EPIPE)

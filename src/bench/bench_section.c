@@ -11,6 +11,7 @@
 #include "fpulab/harness.h"
 #include "fpulab/model.h"
 #include "fpulab/xstate.h"
+#include "ktpass.h"
 
 #define FPL_NOVEC __attribute__((target("general-regs-only")))
 #define MAX_WORKS 32
@@ -40,7 +41,7 @@ static const struct fpl_opt section_opts[] = {
 	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
 	  "the user task's state before the call: init, or AVX-512 registers live" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
@@ -306,8 +307,33 @@ static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunk
 	return flag_anomaly(run);
 }
 
+#define KT_CALLS	64	/* calls in a traced batch */
+
+/*
+ * --kernel-trace: KT_CALLS more calls of a mode, bracketed by markers, next
+ * to what the model counted for one call (lazy: the owner saved once and
+ * restored once on the way out). The model runs in user space: a difference
+ * from the kernel's count says what the model stands for, not a bug.
+ */
+static int section_trace(const struct fpl_bench_env *env, struct fpl_run *run, struct cell *c,
+			 enum mode m, uint64_t saves, uint64_t restores)
+{
+	const struct fpl_kt_model model = {
+		(double)saves, (double)restores,
+		"fpulab's model (src/model) of kernel_fpu_begin/end and the return to user: "
+		"its own saves and restores of the owner's registers per call, done in user "
+		"space, which the kernel does not see"
+	};
+	struct fpl_ktpass p;
+
+	if (!fpl_ktpass_begin(env, &p, run, mode_names[m]))
+		return 0;
+	body(c, KT_CALLS, m);
+	return fpl_ktpass_end(env, &p, run, mode_names[m], KT_CALLS, "call", &model);
+}
+
 /* What the model did in one call of each mode: the evidence that eager and lazy differ. */
-static int record_counts(struct fpl_run *run, struct cell *c)
+static int record_counts(const struct fpl_bench_env *env, struct fpl_run *run, struct cell *c)
 {
 	char key[32];
 	uint64_t xinuse = 0;
@@ -320,6 +346,9 @@ static int record_counts(struct fpl_run *run, struct cell *c)
 		err = fpl_run_obs_int(run, key, (long long)c->ctx.st.saves);
 		snprintf(key, sizeof(key), "%s_restores", mode_names[m]);
 		err = err ? err : fpl_run_obs_int(run, key, (long long)c->ctx.st.restores);
+		if (!err)
+			err = section_trace(env, run, c, (enum mode)m, c->ctx.st.saves,
+					    c->ctx.st.restores);
 	}
 	set_owner(c);
 	if (!err && fpl_xinuse(c->cpu, &xinuse)) {
@@ -406,6 +435,7 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 		return -ENOMEM;
 	}
 	fpl_harness_defaults(env, &cfg);
+	cfg.kernel_trace = false;	/* section_trace() instead */
 	cfg.budget_s = budget;
 	cfg.warmup_s = budget * 0.1;
 	memset(v, 0, sizeof(v));
@@ -425,19 +455,15 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	if (!err)
 		err = add_derived(run, v, c->total / c->chunk);
 	if (!err)
-		err = record_counts(run, c);
+		err = record_counts(env, run, c);
 	fpl_fpu_ctx_destroy(&c->ctx);
 	return err;
 }
 
+/* The owner's components: this task's active mask, without PKRU (a pattern there could lock memory). */
 static uint64_t user_mask(const struct fpl_xstate *xs)
 {
-	uint64_t m = xs->xsave ? xs->xcr0 : FPL_XFEATURE_MASK_FPSSE;
-
-	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++)
-		if (xs->comp[i].xfd || xs->comp[i].supervisor)
-			m &= ~(1ull << i);
-	return m & ~FPL_XFEATURE_MASK_PKRU;
+	return fpl_xstate_active(xs) & ~FPL_XFEATURE_MASK_PKRU;
 }
 
 static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
@@ -510,5 +536,6 @@ const struct fpl_bench fpl_bench_section = {
 	.name = "section",
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
+	.check = fpl_section_check,
 	.run = section_run,
 };

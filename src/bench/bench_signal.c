@@ -16,6 +16,7 @@
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
 #include "fpulab/sigframe.h"
+#include "ktpass.h"
 #include "livestate.h"
 #include "tasks.h"
 
@@ -254,6 +255,25 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 			     fi->frame_bytes, min);
 }
 
+/* What was wrong, in values and in words: components missing from the frame or extra in it. */
+static void verify_warn(struct fpl_run *run, const struct sigctx *s, uint64_t mask,
+			uint64_t others)
+{
+	uint64_t claimed = mask & ~FPL_XFEATURE_MASK_FPSSE;
+	char names[160], w1[400], w2[400], xin[480] = "";
+
+	if (s->live.xinuse && s->checks && ((mask & ~s->xin_and) || (s->xin_and & others)))
+		snprintf(xin, sizeof(xin), "; XINUSE after sigreturn and 0x%" PRIx64 ", or 0x%"
+			 PRIx64 "%s", s->xin_and, s->xin_or,
+			 fpl_live_diff_words(mask & ~s->xin_and, s->xin_and & others, w2,
+					     sizeof(w2)));
+	fpl_run_warn(run, "state 0x%" PRIx64 " (%s) not seen live in every signal frame: "
+		     "XSTATE_BV and 0x%" PRIx64 ", or 0x%" PRIx64 "%s%s",
+		     mask, fpl_xfeature_mask_names(mask, names, sizeof(names)), hs.bv_and,
+		     hs.bv_or, fpl_live_diff_words(claimed & ~hs.bv_and, hs.bv_and & others, w1,
+						   sizeof(w1)), xin);
+}
+
 /* The frame's XSTATE_BV (every signal) and XINUSE after sigreturn (every sample). */
 static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 {
@@ -279,8 +299,7 @@ static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 	}
 	fpl_run_obs_str(run, "state_verified", ok ? "yes" : "NO");
 	if (!ok)
-		fpl_run_warn(run, "state 0x%" PRIx64 " not seen live in every signal frame "
-			     "(XSTATE_BV %s)", mask, buf);
+		verify_warn(run, s, mask, others);
 }
 
 struct sig_metrics {
@@ -342,6 +361,30 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 		if (fpl_metric_add(m->ns, m->total->samples[i] * (t1 - t0) / (double)(c1 - c0)))
 			return -ENOMEM;
 	return err;
+}
+
+#define KT_SIGNALS	1000	/* the traced batch */
+
+/*
+ * --kernel-trace: one more batch, bracketed by markers. The model: with the
+ * registers live, delivery XSAVEs them straight into the user frame and
+ * sigreturn XRSTORs them from it; the task's fpstate is neither saved to
+ * (regs_deactivated) nor loaded from (regs_activated with load 1).
+ */
+static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run)
+{
+	static const struct fpl_kt_model model = {
+		0, 0, "delivery XSAVEs the live registers into the frame, sigreturn XRSTORs them "
+		"from it (copy_fpstate_to_sigframe, restore_fpregs_from_user): no fpstate save "
+		"or load"
+	};
+	struct fpl_ktpass p;
+	struct sig_sample smp;
+
+	if (!fpl_ktpass_begin(env, &p, run, "signal"))
+		return 0;
+	sig_batch(s, KT_SIGNALS, &smp);
+	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", &model);
 }
 
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
@@ -435,6 +478,8 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	err = make_metrics(run, &m, n, altsize > 0);
 	if (!err)
 		err = measure(env, &s, run, &m, n, budget);
+	if (!err)
+		err = signal_trace(env, &s, run);
 	if (!err || err == -EINTR)
 		verify(run, &s, mask);
 out:

@@ -8,6 +8,7 @@
 
 #include "fpulab/harness.h"
 #include "fpulab/stats.h"
+#include "ktpass.h"
 
 #define REPS_MAX	(1ull << 32)
 #define RATIO_RING	7
@@ -196,6 +197,29 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 	cfg->min_samples = 11;
 	cfg->max_samples = 1000;
 	cfg->warmup_s = cfg->budget_s * 0.05;
+	cfg->kernel_trace = true;
+}
+
+/* The traced passes (--kernel-trace): one body of N per variant, the empty body not subtracted. */
+static int trace_variants(const struct fpl_bench_env *env, struct fpl_variant *v, size_t nv)
+{
+	static const struct fpl_kt_model model = {
+		0, 0, "the body makes no system call: the kernel saves or restores the task's "
+		"registers only when it is preempted or interrupted into a switch"
+	};
+	int err = 0;
+
+	for (size_t i = 0; i < nv && !err; i++) {
+		struct fpl_ktpass p;
+
+		if (!v[i].run || !fpl_ktpass_begin(env, &p, v[i].run, v[i].name))
+			continue;
+		v[i].timed(v[i].arg, v[i].reps);
+		err = fpl_ktpass_end(env, &p, v[i].run, v[i].name,
+				     (double)v[i].reps * (v[i].ops_per_rep > 0 ? v[i].ops_per_rep : 1),
+				     "operation", &model);
+	}
+	return err;
 }
 
 /* Smallest power-of-two N whose body takes at least the clock's minimum sample. */
@@ -344,6 +368,8 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	}
 	ratio_record(c, &rt, v, nv);
 	quiet_record(&rt, v, nv);
+	if (!err && env->ktrace && cfg->kernel_trace)
+		err = trace_variants(env, v, nv);
 	free(rt.all);
 	free(rt.quiet);
 	return err;

@@ -108,3 +108,18 @@ void fpl_live_obs_extra(struct fpl_run *run, const char *key, uint64_t and_seen,
 		 (and_seen & others) == (or_seen & others) ? "at every check" : "at some checks");
 	fpl_run_obs_str(run, key, buf);
 }
+
+const char *fpl_live_diff_words(uint64_t missing, uint64_t extra, char *buf, size_t n)
+{
+	char a[160], b[160];
+	int k = 0;
+
+	buf[0] = 0;
+	if (missing)
+		k = snprintf(buf, n, "; set up but found in init: %s (0x%" PRIx64 ")",
+			     fpl_xfeature_mask_names(missing, a, sizeof(a)), missing);
+	if (extra && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "; in use though not set up: %s (0x%" PRIx64 ")",
+			 fpl_xfeature_mask_names(extra, b, sizeof(b)), extra);
+	return buf;
+}

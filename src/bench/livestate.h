@@ -63,6 +63,13 @@ struct fpl_run;
 void fpl_live_obs_extra(struct fpl_run *run, const char *key, uint64_t and_seen,
 			uint64_t or_seen, uint64_t others);
 
+/*
+ * A state that did not match, in words: "; set up but found in init: AVX
+ * (0x4); in use though not set up: AVX-512 opmask (0x20)" (either part only
+ * when its mask is not 0; "" when both are 0). Returns buf.
+ */
+const char *fpl_live_diff_words(uint64_t missing, uint64_t extra, char *buf, size_t n);
+
 /* "0xe7" or "init"; buf of 24 bytes at least. */
 const char *fpl_live_mask_str(uint64_t mask, char *buf, unsigned len);
 

@@ -86,6 +86,7 @@ int fpl_pp_echo(void *arg)
 		close(pp->p2[0]);
 	}
 	fpl_pp_seen_start(s);
+	s->tid = (int)syscall(SYS_gettid);
 	for (;;) {
 		if (sys_rw(SYS_read, pp->p1[0], &c) != 1 || c == FPL_PP_QUIT)
 			break;

@@ -16,6 +16,7 @@ struct fpl_pp_seen {
 	char cpus[64];			/* sched_getaffinity at start, as a CPU list */
 	int ncpus;
 	int cpu_end;			/* sched_getcpu when it stopped */
+	int tid;			/* its thread id (for the kernel trace) */
 	uint64_t xin_and[FPL_LIVE_MAX], xin_or[FPL_LIVE_MAX], checks[FPL_LIVE_MAX];
 };
 

@@ -5,12 +5,20 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/host.h"
+#include "fpulab/kernelview.h"
+#include "fpulab/ktrace.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
@@ -22,6 +30,60 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/*
+ * The tracefs instance is removed by fpl_session_end(), which SIGINT and
+ * SIGTERM reach too (they only set stop_flag). An exit() on another path
+ * still removes it here.
+ */
+static struct fpl_ktrace *ktrace_open;
+
+static void ktrace_atexit(void)
+{
+	fpl_ktrace_remove_instance(ktrace_open);
+}
+
+static void ktrace_start(struct fpl_session *s)
+{
+	static bool hooked;
+	struct fpl_diag diag = { "" };
+
+	if (!s->kernel_trace)
+		return;
+	if (fpl_ktrace_open(&s->ktrace, &diag)) {
+		snprintf(s->ktrace_skip, sizeof(s->ktrace_skip), "%s", diag.msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: --kernel-trace skipped: %s\n", s->cmd, diag.msg);
+		return;
+	}
+	ktrace_open = s->ktrace;
+	if (!hooked && !atexit(ktrace_atexit))
+		hooked = true;
+	if (!s->quiet)
+		fprintf(stderr, "fpulab %s: kernel trace: %s (trace_clock %s)\n", s->cmd,
+			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
+}
+
+void fpl_session_ktrace_end(struct fpl_session *s)
+{
+	fpl_ktrace_close(s->ktrace);
+	s->ktrace = NULL;
+	ktrace_open = NULL;
+}
+
+/* Every run this benchmark added gets a kernel object: the pass it traced, or why not. */
+static void ktrace_mark_runs(struct fpl_session *s, size_t first)
+{
+	for (size_t i = first; s->kernel_trace && i < s->result->nruns; i++) {
+		struct fpl_run *run = s->result->runs[i];
+
+		if (run->skipped || fpl_run_obs_get(run, "kernel"))
+			continue;
+		fpl_run_obs_json(run, "kernel", json_pack("{s:s, s:s}", "status", "skipped",
+							  "reason", s->ktrace ? "this benchmark has no "
+							  "traced pass" : s->ktrace_skip));
+	}
 }
 
 /* /proc/loadavg's three figures as a JSON array; NULL where it cannot be read. */
@@ -58,6 +120,66 @@ static void note_load(struct fpl_session *s, const char *key)
 				"figures may include contention from other work", key, one, ncpu);
 }
 
+bool fpl_cli_amx_global;
+
+/* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
+static void cpus_allowed(char *buf, size_t n)
+{
+	cpu_set_t set;
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && len < n; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > c ? "%s%d-%d" : "%s%d",
+					len ? "," : "", c, e);
+		c = e;
+	}
+}
+
+/*
+ * What this process was, for telling runs apart: its id, whether its
+ * address space is randomised, and where its stack, heap and a fresh
+ * mapping landed (buffers allocated the same way land relative to these, so
+ * two runs whose values differ can be checked for a layout effect).
+ */
+static json_t *process_json(void)
+{
+	int pers = personality(0xffffffff), local = 0;
+	long long rva = -1;
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	void *heap = malloc(4096), *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char st[24], hp[24], mp[24], cpus[256];
+	json_t *o;
+
+	if (f) {
+		if (fscanf(f, "%lld", &rva) != 1)
+			rva = -1;
+		fclose(f);
+	}
+	snprintf(st, sizeof(st), "0x%" PRIxPTR, (uintptr_t)&local);
+	snprintf(hp, sizeof(hp), "0x%" PRIxPTR, (uintptr_t)heap);
+	snprintf(mp, sizeof(mp), "0x%" PRIxPTR, map == MAP_FAILED ? (uintptr_t)0 : (uintptr_t)map);
+	cpus_allowed(cpus, sizeof(cpus));
+	o = json_pack("{s:I, s:b, s:I, s:b, s:s, s:s, s:s, s:s}", "pid", (json_int_t)getpid(),
+		      "aslr", pers >= 0 && !(pers & ADDR_NO_RANDOMIZE) && rva != 0,
+		      "randomize_va_space", (json_int_t)rva,
+		      "addr_no_randomize", pers >= 0 && (pers & ADDR_NO_RANDOMIZE),
+		      "addr_stack", st, "addr_heap", hp, "addr_mmap", mp, "cpus_allowed", cpus);
+	free(heap);
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	return o;
+}
+
 void fpl_session_init(struct fpl_session *s, const char *cmd)
 {
 	memset(s, 0, sizeof(*s));
@@ -65,6 +187,81 @@ void fpl_session_init(struct fpl_session *s, const char *cmd)
 	s->format = FPL_FMT_TABLE;
 	s->cpu_id = -1;
 	s->stop = &stop_flag;
+	if (fpl_cli_amx_global) {
+		s->amx = true;
+		snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
+	}
+}
+
+bool fpl_cli_names_amx(const char *value)
+{
+	static const char *const names[] = { "amx", "tilecfg", "tiledata", "amx_tilecfg",
+					     "amx_tiledata" };
+	const char *p = value;
+
+	if (!p)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",+:/ ");
+
+		for (unsigned i = 0; i < FPL_ARRAY_SIZE(names); i++)
+			if (n == strlen(names[i]) && !strncasecmp(p, names[i], n))
+				return true;
+		p += n + (p[n] != 0);
+	}
+	return false;
+}
+
+void fpl_session_amx(struct fpl_session *s)
+{
+	struct fpl_cpu *cpu;
+	struct fpl_xstate *xs;
+	struct fpl_diag diag = { "" };
+
+	if (!s->amx || s->amx_asked)
+		return;
+	s->amx_asked = true;
+	cpu = malloc(sizeof(*cpu));
+	xs = malloc(sizeof(*xs));
+	if (!cpu || !xs) {
+		s->amx_err = -ENOMEM;
+		snprintf(s->amx_msg, sizeof(s->amx_msg), "out of memory");
+	} else {
+		fpl_cpu_read(cpu);
+		fpl_xstate_init(xs, cpu);
+		s->amx_err = fpl_amx_request_perm(xs, &s->amx_perm_before, &s->amx_perm_after,
+						  &diag);
+		snprintf(s->amx_msg, sizeof(s->amx_msg), "%s", s->amx_err ? diag.msg : "granted");
+	}
+	free(cpu);
+	free(xs);
+}
+
+/* What --amx did, for the host object: who asked, the answer, permitted before and after. */
+static json_t *amx_json(const struct fpl_session *s)
+{
+	char b[24], a[24];
+
+	if (!s->amx_asked)
+		return json_pack("{s:b}", "requested", 0);
+	snprintf(b, sizeof(b), "0x%" PRIx64, s->amx_perm_before);
+	snprintf(a, sizeof(a), "0x%" PRIx64, s->amx_perm_after);
+	return json_pack("{s:b, s:s, s:b, s:s, s:s, s:s}", "requested", 1, "by", s->amx_by,
+			 "granted", !s->amx_err, "result", s->amx_msg, "permitted_before", b,
+			 "permitted_after", a);
+}
+
+/* The three masks now, for the host object (start and end of the session). */
+static json_t *masks_now(const struct fpl_cpu *cpu)
+{
+	struct fpl_xstate *xs = malloc(sizeof(*xs));
+	struct fpl_xstate_masks m;
+	json_t *o = NULL;
+
+	if (xs && !fpl_xstate_init(xs, cpu) && !fpl_xstate_masks(xs, &m))
+		o = fpl_host_masks_json(xs, &m);
+	free(xs);
+	return o;
 }
 
 void fpl_cli_common_help(FILE *f)
@@ -78,7 +275,15 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all (the JSON and CSV always have all three)\n"
-	      "  -q                no self-check lines or progress on stderr\n", f);
+	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
+	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
+	      "  -q                no self-check lines or progress on stderr\n"
+	      "  --runs N          N runs, each a freshly executed process, into one result\n"
+	      "                    (the unit fpulab compare tests); 1: this process only\n"
+	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n"
+	      "  --amx             ask for AMX tile data (ARCH_REQ_XCOMP_PERM) first; implied\n"
+	      "                    by naming amx, tilecfg or tiledata in an option's value.\n"
+	      "                    Without it \"all\" means the permitted set (no tile data)\n", f);
 }
 
 /* Value of an option given as "--name value" or "--name=value". */
@@ -106,6 +311,8 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 		s->quiet = true;
 	} else if (IS("--quick") && !eq) {
 		s->quick = true;
+	} else if (IS("--kernel-trace") && !eq) {
+		s->kernel_trace = true;
 	} else if (IS("-o") || IS("--output")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || !*v)
@@ -124,6 +331,10 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 			return -fpl_cli_usage_error(s->cmd, "--units: '%s' is not cycles, tsc, ns "
 						    "or all", v ? v : "");
 		s->units = (enum fpl_units)fpl_units_by_name(v);
+	} else if (IS("--amx") && !eq) {
+		s->amx = true;
+		if (!s->amx_by[0])
+			snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
 	} else if (IS("--cpu")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || fpl_parse_int(v, &n) || n < 0 || n >= CPU_SETSIZE)
@@ -175,6 +386,26 @@ out:
 	return err;
 }
 
+const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
+				 size_t n)
+{
+	struct stat st;
+
+	if (!s->out_path)
+		return NULL;
+	/* A good file from an earlier run is kept: the partial one goes beside it. */
+	if (interrupted && !stat(s->out_path, &st) && S_ISREG(st.st_mode) &&
+	    snprintf(buf, n, "%s.interrupted", s->out_path) < (int)n)
+		return buf;
+	return s->out_path;
+}
+
+/* Interrupted: a signal came, and not every benchmark finished. */
+static bool interrupted(const struct fpl_session *s, int rc)
+{
+	return *s->stop && rc != FPL_EXIT_OK && rc != FPL_EXIT_UNSUPPORTED;
+}
+
 int fpl_session_start(struct fpl_session *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -182,10 +413,26 @@ int fpl_session_start(struct fpl_session *s)
 	json_t *host = NULL;
 	int err;
 
+	/* Before anything else: no sigaltstack may be installed yet (ENOSPC otherwise). */
+	fpl_session_amx(s);
+	/* A path that cannot be written is found now, not after the measurement. */
+	if (s->out_path) {
+		int rc = fpl_cli_check_out_path(s->cmd, s->out_path);
+
+		if (rc)
+			return rc;
+	}
+	/* From here an ending signal stops the measurement and keeps what was taken. */
+	stop_flag = 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaction(fpl_cli_end_sigs[i], &sa, NULL);
+
 	s->cpu = malloc(sizeof(*s->cpu));
 	s->result = fpl_result_new();
 	if (!s->cpu || !s->result)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
+	json_object_set_new(s->result->host, "process", process_json());
 	fpl_cpu_read(s->cpu);
 	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
 	if (err)
@@ -194,11 +441,19 @@ int fpl_session_start(struct fpl_session *s)
 	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
 	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
-	    json_object_update(s->result->host, host)) {
+	    json_object_update_missing(s->result->host, host)) {
 		json_decref(host);
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
 	json_decref(host);
+	json_object_set_new(s->result->host, "amx_permission", amx_json(s));
+	if (s->amx_asked && s->amx_err) {
+		fpl_result_warn(s->result, "%s: AMX permission not given: %s", s->amx_by,
+				s->amx_msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: %s: AMX permission not given: %s\n", s->cmd,
+				s->amx_by, s->amx_msg);
+	}
 	note_load(s, "loadavg_start");
 	if (!s->selfcheck.ok)
 		fpl_result_warn(s->result, "%s", s->selfcheck.text);
@@ -214,10 +469,7 @@ int fpl_session_start(struct fpl_session *s)
 		fprintf(stderr, "fpulab %s: %s\n", s->cmd, s->selfcheck.text);
 	}
 	s->progress_tty = !s->quiet && isatty(STDERR_FILENO);
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	ktrace_start(s);
 	return FPL_EXIT_OK;
 }
 
@@ -235,7 +487,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
-		.progress_arg = s->progress_arg, .stop = s->stop,
+		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
 	const char *why = NULL;
 	struct fpl_run *run;
@@ -252,6 +504,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	}
 	nruns = s->result->nruns;
 	err = b->run(&env, s->result);
+	ktrace_mark_runs(s, nruns);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
 	if (err == -EINTR || *s->stop) {
@@ -314,8 +567,10 @@ static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
 }
 
-static int emit_all(struct fpl_session *s)
+static int emit_all(struct fpl_session *s, bool intr)
 {
+	char alt[4096];
+	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
 	struct fpl_diag diag = { "" };
 	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
 	/*
@@ -325,11 +580,21 @@ static int emit_all(struct fpl_session *s)
 	 */
 	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (s->out_path && file_fmt == FPL_FMT_TABLE && !s->print_table) {
-		if (fpl_write_file_atomic(s->out_path, table_cb, &ta, &diag))
+	if (path) {
+		sigset_t old;
+		int err;
+
+		fpl_cli_hold_signals(&old);
+		if (file_fmt == FPL_FMT_TABLE && !s->print_table)
+			err = fpl_write_file_atomic(path, table_cb, &ta, &diag);
+		else
+			err = fpl_emit_file(s->result, file_fmt, path, &diag);
+		fpl_cli_release_signals(&old);
+		if (err)
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-	} else if (s->out_path && fpl_emit_file(s->result, file_fmt, s->out_path, &diag)) {
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+		if (path != s->out_path)
+			fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in "
+				"%s\n", s->cmd, s->out_path, path);
 	}
 	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
@@ -350,32 +615,48 @@ static int emit_all(struct fpl_session *s)
 	return FPL_EXIT_OK;
 }
 
+void fpl_session_clock_end(struct fpl_session *s)
+{
+	struct fpl_selfcheck end;
+	json_t *cj;
+	bool have_end;
+
+	fpl_clock_finish(s->clock);
+	if (s->clock->suspect)
+		fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
+				"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
+				s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
+				FPL_CLOCK_DRIFT_MAX_PCT);
+	cj = fpl_clock_json(s->clock);
+	/* Again at the end: contention that came during the run shows here. */
+	have_end = !fpl_selfcheck_run(s->clock, &end);
+	if (have_end && !end.ok)
+		fpl_result_warn(s->result, "at the end: %s", end.text);
+	note_load(s, "loadavg_end");
+	if (cj) {
+		json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
+		if (have_end)
+			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
+	}
+	json_object_set_new(s->result->host, "clock", cj);
+}
+
 int fpl_session_end(struct fpl_session *s, int rc)
 {
+	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
+	fpl_session_ktrace_end(s);
 	if (s->clock && s->result) {
-		fpl_clock_finish(s->clock);
-		if (s->clock->suspect)
-			fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
-					"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
-					s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
-					FPL_CLOCK_DRIFT_MAX_PCT);
-		json_t *cj = fpl_clock_json(s->clock);
-		struct fpl_selfcheck end;
-
-		/* Again at the end: contention that came during the run shows here. */
-		if (!fpl_selfcheck_run(s->clock, &end) && !end.ok)
-			fpl_result_warn(s->result, "at the end: %s", end.text);
-		note_load(s, "loadavg_end");
-		if (cj) {
-			json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
-			json_object_set_new(cj, "selfcheck_end", fpl_selfcheck_json(&end));
-		}
-		json_object_set_new(s->result->host, "clock", cj);
+		fpl_session_clock_end(s);
+		/* Permitted and active again: a benchmark may have used tiles (active grows then). */
+		json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
-			int e = emit_all(s);
+			int e = emit_all(s, interrupted(s, rc));
 
 			if (e)
 				rc = e;
+			else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
+				 !(s->out_path && s->quiet && !s->format_given))
+				fpl_table_kernel(s->result, stdout);
 		}
 		print_warnings(s);
 	}

@@ -49,6 +49,24 @@ int fpl_cli_getopt_error(const char *cmd, int c, int argc, char **argv);
  * OK; USAGE when the path cannot be written (naming it); FAIL otherwise.
  */
 int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len);
+/* The signals that end a command (INT, TERM, HUP, QUIT): handled alike, held off while writing. */
+#define FPL_CLI_NEND_SIGS 4
+extern const int fpl_cli_end_sigs[FPL_CLI_NEND_SIGS];
+void fpl_cli_hold_signals(sigset_t *old);
+void fpl_cli_release_signals(const sigset_t *old);
+/*
+ * Before any measurement: can -o path be written (a temporary file beside it
+ * is created and removed)? Exit code: OK, or USAGE after naming the path.
+ */
+int fpl_cli_check_out_path(const char *cmd, const char *path);
+/*
+ * Where a result goes: s->out_path, or, when the run was interrupted and a
+ * file is already there, "<out_path>.interrupted" beside it (the existing
+ * file is kept). Into buf (n bytes); NULL when there is no -o.
+ */
+struct fpl_session;
+const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
+				 size_t n);
 /* msg without a leading "CMD: " (library messages name the benchmark; the prefix already does). */
 const char *fpl_cli_unprefix(const char *cmd, const char *msg);
 
@@ -77,6 +95,14 @@ struct fpl_session {
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
 	enum fpl_units units;		/* --units: what the table shows of cycles/tsc/ns */
+	/* --amx, or implied by naming amx/tilecfg/tiledata in an option value */
+	bool amx;
+	char amx_by[96];		/* "--amx" or "--mask tiledata" */
+	bool amx_asked;
+	int amx_err;			/* fpl_amx_request_perm(): 0 or -errno */
+	char amx_msg[sizeof(((struct fpl_diag *)0)->msg)];
+	uint64_t amx_perm_before, amx_perm_after;
+	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
 	/* The same from the report layer, with the table options (xsave); NULL: generic. */
@@ -88,12 +114,24 @@ struct fpl_session {
 	struct fpl_selfcheck selfcheck;
 	bool progress_tty;
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
+	struct fpl_ktrace *ktrace;	/* open from start to end with --kernel-trace */
+	char ktrace_skip[512];		/* why not, when it could not be opened */
 	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
 };
 
 void fpl_session_init(struct fpl_session *s, const char *cmd);
+/* `fpulab --amx COMMAND ...`: main() saw it before the command. */
+extern bool fpl_cli_amx_global;
+/* A value naming AMX state: a token amx, tilecfg, tiledata (or AMX_TILECFG...) split on , + : / space. */
+bool fpl_cli_names_amx(const char *value);
+/*
+ * If --amx was given or implied (s->amx), ask ARCH_REQ_XCOMP_PERM once, now:
+ * before any benchmark installs a sigaltstack. A refusal is a warning on
+ * stderr and in the result, not an error: cells needing tiles then skip.
+ */
+void fpl_session_amx(struct fpl_session *s);
 /*
  * If argv[*i] is a common flag, consume it (and its value: *i advances) and
  * return 1; 0 if it is not one; -FPL_EXIT_USAGE after printing the error.
@@ -114,6 +152,17 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
  * warnings, free. Returns the final exit code (rc unless emitting failed).
  */
 int fpl_session_end(struct fpl_session *s, int rc);
+/*
+ * The end of a session's measurement: clock drift, the self-check and the
+ * load again (host.clock.selfcheck_end, host.loadavg_end), warnings.
+ */
+void fpl_session_clock_end(struct fpl_session *s);
+
+/*
+ * Close the --kernel-trace session (its tracefs instance removed); the
+ * session's end does it, and commands with their own end call it first.
+ */
+void fpl_session_ktrace_end(struct fpl_session *s);
 
 /* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);
@@ -128,21 +177,27 @@ void fpl_cli_common_help(FILE *f);
 /* A benchmark command whose checks or table are its own (section, xor). */
 struct fpl_fpucmd {
 	const char *bench;
-	/* Checks beyond the descriptor's (size lists, names); -EINVAL with diag: exit 2. */
-	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
 	/* The table for people (--format table, the default); other formats use the emitters. */
 	void (*print)(const struct fpl_result *r, FILE *f);
 	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
 	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
 
+/*
+ * The benchmark's own check of its option values (descriptor .check), on
+ * the CPU read now, before any calibration: the usage error (exit 2) naming
+ * the option, from cmd (the benchmark's command, or "run").
+ */
+int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
+			const struct fpl_optval *opts, size_t nopts);
+
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
 int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 
-/* The command fpulab NAME for benchmark NAME, with its own check and table or NULL. */
-#define FPL_FPUCMD(n, sum, chk, prt)						\
+/* The command fpulab NAME for benchmark NAME, with its own table or NULL. */
+#define FPL_FPUCMD(n, sum, prt)							\
 	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
-		.bench = #n, .check = chk, .print = prt,			\
+		.bench = #n, .print = prt,					\
 	};									\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
@@ -158,6 +213,6 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 	}
 
 /* A benchmark command with the generic checks and table. */
-#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL, NULL)
+#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL)
 
 #endif

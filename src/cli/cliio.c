@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Helpers every command shares: getopt's errors in our words, atomic output files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -31,21 +37,66 @@ static int write_bytes(FILE *f, void *arg, struct fpl_diag *diag)
 	return fwrite(b->buf, 1, b->len, f) == b->len ? 0 : -EIO;
 }
 
+const int fpl_cli_end_sigs[FPL_CLI_NEND_SIGS] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+void fpl_cli_hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaddset(&set, fpl_cli_end_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void fpl_cli_release_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+int fpl_cli_check_out_path(const char *cmd, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char *dup, *tmp = NULL;
+	struct stat st;
+	int fd, e;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return fpl_cli_usage_error(cmd, "%s: names a directory, not a file", path);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return FPL_EXIT_OK;	/* a FIFO or device: written into, not replaced */
+	if (!*base)
+		return fpl_cli_usage_error(cmd, "%s: names a directory, not a file", path);
+	dup = strdup(path);
+	if (!dup || asprintf(&tmp, "%s/.%s.tmpXXXXXX", dirname(dup), base) < 0) {
+		free(dup);
+		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
+	}
+	/* What the atomic write will do at the end: a temporary file beside it. */
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(dup);
+	if (fd < 0)
+		return fpl_cli_usage_error(cmd, "-o %s: cannot be written: %s", path, strerror(e));
+	return FPL_EXIT_OK;
+}
+
 int fpl_cli_write_file(const char *cmd, const char *path, const void *buf, size_t len)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct fpl_diag diag = { "" };
 	struct bytes b = { buf, len };
-	sigset_t set, old;
+	sigset_t old;
 	int err;
 
 	/* Held off, not handled: they take effect once the file is whole or gone. */
-	sigemptyset(&set);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(sigs); i++)
-		sigaddset(&set, sigs[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	fpl_cli_hold_signals(&old);
 	err = fpl_write_file_atomic(path, write_bytes, &b, &diag);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	fpl_cli_release_signals(&old);
 	if (!err)
 		return FPL_EXIT_OK;
 	switch (-err) {

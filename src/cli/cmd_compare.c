@@ -68,6 +68,9 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "format", required_argument, NULL, 'f' },
 		{ "kernel-style", no_argument, NULL, 'k' },
 		{ "ministat", no_argument, NULL, 'M' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "per-metric", no_argument, NULL, 'P' },
+		{ "within-run", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n;
@@ -75,7 +78,7 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kM", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMv", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			o->metric = optarg;
@@ -112,6 +115,15 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			break;
 		case 'M':
 			*fmt = FPL_CMP_MINISTAT;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'P':
+			o->per_metric = true;
+			break;
+		case 'W':
+			o->within_run = true;
 			break;
 		default:
 			return fpl_cli_getopt_error("compare", opt, argc, argv);
@@ -164,37 +176,52 @@ static int compare_main(int argc, char **argv)
 
 const struct fpl_cmd fpl_cmd_compare = {
 	.name = "compare",
-	.summary = "A/B/C comparison of runs: trimmed statistics, significance, verdict",
+	.summary = "A/B/C comparison of cases of runs: run-level tests, Holm, verdicts",
 	.usage =
 	"Usage: fpulab compare [OPTIONS] CASE CASE...\n"
-	"Compare cases of runs; the first CASE is the baseline. A CASE is a file, or a\n"
-	"directory whose files are the runs of that case. Files are read by content:\n"
+	"Compare cases of runs; the first CASE is the baseline. A CASE is a set of runs:\n"
+	"a file, a directory (its files), or files joined by commas (a.json,b.json).\n"
+	"Files are read by content:\n"
 	"  fpulab results JSON  every metric, matched across cases by benchmark,\n"
-	"                       parameters and metric name\n"
+	"                       parameters and metric name; runs of one configuration\n"
+	"                       (in one file or several) are the runs of the case\n"
 	"  will-it-scale output its 'average:' line, one run per file\n"
-	"  plain numbers        one a line, '#' starts a comment (as ministat reads)\n"
+	"  plain numbers        one a line, '#' starts a comment (as ministat reads):\n"
+	"                       each number a run, or one run per file of a directory\n"
 	"\n"
-	"Per metric: N, min, max, median, mean, trimmed mean, stddev and each case's\n"
-	"central value as a percentage of the baseline's; the difference to the\n"
-	"baseline with its confidence interval (Welch's t, or Yuen's trimmed t when\n"
-	"trimming), Mann-Whitney U alongside, Holm's correction across every\n"
-	"comparison, a verdict, and ministat's distribution plot.\n"
+	"The run is the unit: each run gives one value per metric (the median of its\n"
+	"samples, or their trimmed mean with --trim), and the cases are tested on\n"
+	"those values: Welch's t (Yuen's trimmed t when trimming), Mann-Whitney U\n"
+	"alongside, a bootstrap over runs on request, Holm's correction across every\n"
+	"comparison. With fewer than 3 runs in a case there is no verdict; one line\n"
+	"says how many runs the between-run spread seen would need.\n"
+	"The output starts with a summary (metrics, how many differ, the differing\n"
+	"ones by effect), then one line per metric (per benchmark above 40 metrics).\n"
 	"\n"
 	"Options:\n"
 	"  -m, --metric PATTERN   only metrics whose name, bench/name or label match\n"
 	"                         the shell PATTERN\n"
-	"  -t, --trim P           cut P percent of the values from each end (default 0;\n"
-	"                         the central value is then the trimmed mean)\n"
+	"  -t, --trim P           each run's value is the P%-trimmed mean of its\n"
+	"                         samples, and the test between cases Yuen's with P%\n"
+	"                         cut from each end of the run values (default 0)\n"
 	"  -c, --confidence C     confidence level in percent (default 95)\n"
 	"  -b, --bootstrap[=N]    also a percentile bootstrap interval of the ratio of\n"
-	"                         central values, N resamples (default 2000); costs\n"
-	"                         about 10 ns per value per resample\n"
+	"                         central values over the runs, N resamples (default\n"
+	"                         2000)\n"
 	"      --seed S           bootstrap seed (default 1: the same answer every run)\n"
-	"  -f, --format FMT       table (default), json or csv\n"
+	"  -v, --verbose          every metric's full block: distribution plot, every\n"
+	"                         statistic, the tests, the verdict; every note\n"
+	"      --per-metric       one line per metric however many there are\n"
+	"      --within-run       test every sample pooled instead of the run values:\n"
+	"                         ignores run-to-run variation (a verdict then says\n"
+	"                         only that these runs differ), needs no 3 runs\n"
+	"  -f, --format FMT       table (default), json or csv (both carry everything,\n"
+	"                         a 'different' flag per metric and case)\n"
 	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"
-	"  -M, --ministat         ministat's output: its statistics (pooled Student's t,\n"
-	"                         upper median), layout and plot; with --trim, of the\n"
-	"                         values left after trimming. Levels 80 90 95 98 99 99.5\n"
+	"  -M, --ministat         ministat's output on the run values: its statistics\n"
+	"                         (pooled Student's t, upper median), layout and plot;\n"
+	"                         with --trim, of the values left after trimming.\n"
+	"                         Levels 80 90 95 98 99 99.5\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 bad usage or bad input (a line that is not a\n"

@@ -17,6 +17,48 @@
 
 #define MAX_PANELS 6
 
+/*
+ * An ending signal (INT, TERM, HUP, QUIT) while drawing: gnuplot is killed,
+ * so that it cannot create the temporary file again, then the temporary file
+ * is removed and the signal takes effect (plot_end_on_signal).
+ */
+static volatile sig_atomic_t plot_signo;
+static volatile pid_t plot_child;
+static const int plot_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction plot_old[FPL_ARRAY_SIZE(plot_sigs)];
+
+static void plot_on_signal(int sig)
+{
+	plot_signo = sig;
+	if (plot_child > 0)
+		kill(plot_child, SIGKILL);
+}
+
+static void plot_catch(bool on)
+{
+	struct sigaction sa = { .sa_handler = plot_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(plot_sigs); i++) {
+		if (on)
+			sigaction(plot_sigs[i], &sa, &plot_old[i]);
+		else
+			sigaction(plot_sigs[i], &plot_old[i], NULL);
+	}
+}
+
+/* After the temporary file is gone: end as the signal would have ended us. */
+static void plot_end_on_signal(void)
+{
+	int sig = plot_signo;
+
+	plot_catch(false);
+	if (!sig)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* gnuplot from $FPL_GNUPLOT or the PATH; NULL when there is none. */
 static char *find_gnuplot(void)
 {
@@ -63,6 +105,9 @@ static int run_gnuplot(const char *gp, const char *script, size_t len)
 		execl(gp, "gnuplot", (char *)NULL);
 		_exit(127);
 	}
+	plot_child = pid;
+	if (plot_signo)
+		kill(pid, SIGKILL);
 	close(fd[0]);
 	old = signal(SIGPIPE, SIG_IGN);
 	for (size_t off = 0; off < len;) {
@@ -74,8 +119,12 @@ static int run_gnuplot(const char *gp, const char *script, size_t len)
 	}
 	close(fd[1]);
 	signal(SIGPIPE, old);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	plot_child = 0;
+	if (plot_signo)
+		return -EINTR;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }
 
@@ -141,10 +190,12 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 		free(dir);
 		return fpl_cli_error("plot", FPL_EXIT_FAIL, "out of memory");
 	}
+	plot_catch(true);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = fpl_cli_error("plot", FPL_EXIT_USAGE, "%s: cannot write there: %s", out,
 				   strerror(errno));
+		plot_catch(false);
 		goto out;
 	}
 	{
@@ -155,8 +206,10 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 	}
 	close(fd);
 	rc = make_script(paths, n, charts, metric, trim, term, tmp, &script, &len);
-	if (rc == FPL_EXIT_OK && run_gnuplot(gp, script, len)) {
-		rc = fpl_cli_error("plot", FPL_EXIT_FAIL, "gnuplot (%s) failed; its messages are "
+	if (plot_signo) {
+		rc = FPL_EXIT_FAIL;
+	} else if (rc == FPL_EXIT_OK && run_gnuplot(gp, script, len)) {
+		rc = plot_signo ? FPL_EXIT_FAIL : fpl_cli_error("plot", FPL_EXIT_FAIL, "gnuplot (%s) failed; its messages are "
 				   "above; 'fpulab plot --script' prints what it was given", gp);
 	} else if (rc == FPL_EXIT_OK) {
 		struct stat st;
@@ -167,8 +220,9 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 					   "file could not be renamed: %s",
 					   out, strerror(errno));
 	}
-	if (rc != FPL_EXIT_OK)
+	if (rc != FPL_EXIT_OK || plot_signo)
 		unlink(tmp);
+	plot_end_on_signal();
 out:
 	free(script);
 	free(tmp);

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fpulab/kernelview.h"
 #include "fpulab/repro.h"
+#include "fpulab/xstate.h"
 #include "fpulab/stats.h"
 #include "cli.h"
 #include "ownreport.h"
@@ -20,6 +22,8 @@ struct repro {
 	long runs;			/* --runs, 0: the experiment's default */
 	struct fpl_result *out;		/* what is printed and saved */
 	unsigned done;			/* experiments measured */
+	struct fpl_result *traced;	/* --kernel-trace: one traced ctxsw run per case */
+	bool cet_s, amx;		/* the components in question on this CPU */
 };
 
 /* Move runs [from, nruns) of src to the end of dst (or free them when dst is NULL). */
@@ -58,12 +62,6 @@ static void say(const struct fpl_session *s, const char *text)
 	fflush(stderr);
 }
 
-static double median_of(const struct fpl_metric *m)
-{
-	struct fpl_summary s;
-
-	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
-}
 
 /* The context-switch cases: state init, then each wider state the CPU has. */
 struct ctx_case {
@@ -74,7 +72,8 @@ struct ctx_case {
 };
 
 /* One context_switch1-style run of every case, in an order that rotates each round. */
-static int rfbm_ctx_round(struct fpl_session *s, struct ctx_case *cc, size_t nc, long round)
+static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s, struct ctx_case *cc, size_t nc,
+			  long round)
 {
 	const struct fpl_bench *b = fpl_bench_find("ctxsw");
 
@@ -92,11 +91,16 @@ static int rfbm_ctx_round(struct fpl_session *s, struct ctx_case *cc, size_t nc,
 		} else if (rc) {
 			return rc;
 		} else {
-			double ns = median_of(fpl_run_find_metric(s->result->runs[from], "switch"));
+			double ns = fpl_metric_median(fpl_run_find_metric(s->result->runs[from], "switch"));
 
 			c->v[c->n++] = 1e9 / ns;
 		}
-		if (move_runs(NULL, s->result, from))
+		/* The first round's traced runs are kept for the kernel's xcomp_bv line. */
+		if (!round && rp->traced && s->result->nruns > from &&
+		    fpl_run_obs_get(s->result->runs[from], "kernel")) {
+			if (move_runs(rp->traced, s->result, from))
+				return FPL_EXIT_FAIL;
+		} else if (move_runs(NULL, s->result, from))
 			return FPL_EXIT_FAIL;
 	}
 	return FPL_EXIT_OK;
@@ -139,8 +143,8 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 			 json_string_value(json_object_get(last->params, "rfbm_with")));
 		snprintf(xc[k].without, sizeof(xc[k].without), "%s",
 			 json_string_value(json_object_get(last->params, "rfbm_without")));
-		xc[k].v[0][xc[k].n] = median_of(fpl_run_find_metric(last, "without_cycles"));
-		xc[k].v[1][xc[k].n] = median_of(fpl_run_find_metric(last, "with_cycles"));
+		xc[k].v[0][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "without_cycles"));
+		xc[k].v[1][xc[k].n] = fpl_metric_median(fpl_run_find_metric(last, "with_cycles"));
 		xc[k].n++;
 	}
 	return move_runs(NULL, s->result, from) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
@@ -210,7 +214,7 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 		snprintf(line, sizeof(line), "repro rfbm: round %ld of %ld", r + 1, n);
 		say(s, line);
 		if (ctx)
-			rc = rfbm_ctx_round(s, cc, FPL_ARRAY_SIZE(cc), r);
+			rc = rfbm_ctx_round(rp, s, cc, FPL_ARRAY_SIZE(cc), r);
 		if (xs && rc == FPL_EXIT_OK)
 			rc = rfbm_xsave_round(s, xc, FPL_ARRAY_SIZE(xc));
 	}
@@ -269,6 +273,32 @@ static int lazy(struct repro *rp, struct fpl_session *s)
 	return rc;
 }
 
+/* What the kernel's XSAVES covered for the measured tasks (--kernel-trace). */
+static void kernel_lines(const struct repro *rp, FILE *f)
+{
+	char line[512];
+	bool any = false;
+
+	if (rp->cet_s && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
+					       sizeof(line)) > 0) {
+		fprintf(f, "%s\n", line);
+		any = true;
+	}
+	if (rp->amx && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_XTILE_DATA, "AMX_TILEDATA",
+					     line, sizeof(line)) > 0) {
+		fprintf(f, "%s\n", line);
+		any = true;
+	}
+	if (!any && fpl_kview_xcomp_line(rp->traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
+					 sizeof(line)) > 0)
+		fprintf(f, "%s (CET_S is not enumerated on this CPU)\n", line);
+	else if (!any)
+		fprintf(f, "kernel xcomp_bv: not traced (%s)\n",
+			rp->traced->nruns ? "the traced runs saw no x86_fpu event" :
+			"--kernel-trace found no tracefs or no x86_fpu events: see the run's "
+			"observed.kernel");
+}
+
 static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 {
 	const struct repro *rp = arg;
@@ -279,6 +309,8 @@ static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 		fprintf(
 		    f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
 		err = fpl_repro_rfbm_write(r, f, &diag);
+		if (!err && rp->traced)
+			kernel_lines(rp, f);
 	}
 	if (!err && (rp->done & KFPU) && fpl_repro_has_kfpu(r)) {
 		fprintf(f, "%s== FNINIT and MXCSR in kernel_fpu_begin (2021 report)\n\n",
@@ -375,6 +407,15 @@ static int repro_main(int argc, char **argv)
 	if (!rp.out)
 		return fpl_cli_error("repro", FPL_EXIT_FAIL, "out of memory");
 	rc = fpl_session_start(&s);
+	if (rc == FPL_EXIT_OK && s.kernel_trace) {
+		struct fpl_xstate xs;
+
+		rp.traced = fpl_result_new();
+		if (!fpl_xstate_init(&xs, s.cpu)) {
+			rp.cet_s = xs.supervisor >> FPL_XFEATURE_CET_KERNEL & 1;
+			rp.amx = xs.xcr0 >> FPL_XFEATURE_XTILE_DATA & 1;
+		}
+	}
 	for (unsigned e = RFBM; e <= LAZY && rc == FPL_EXIT_OK && !*s.stop; e <<= 1) {
 		if (!(rp.what & e) || missing(e))
 			continue;
@@ -389,6 +430,7 @@ static int repro_main(int argc, char **argv)
 				   "this CPU with the benchmarks built in");
 	rc = fpl_cli_end_own(&s, rc, rp.out, print_repro, &rp);
 	fpl_result_free(rp.out);
+	fpl_result_free(rp.traced);
 	return rc;
 }
 
@@ -424,6 +466,8 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"  --format F        table (every figure, then the tables), json or csv\n"
 	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
 	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
+	"  --kernel-trace    rfbm: also the xcomp_bv the kernel used for the measured tasks\n"
+	"                    and whether CET_S (bit 12) or AMX_TILEDATA is in it (root)\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 usage, 77 the experiment's benchmark is not\n"

@@ -11,6 +11,7 @@
 #include "fpulab/summary.h"
 #include "cli.h"
 #include "ownreport.h"
+#include "runs.h"
 
 #define MAX_OPTS 16
 
@@ -205,6 +206,9 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 
 		if (fpl_bench_check_opts(p->e[i].b, p->e[i].opts, p->e[i].nopts, &diag))
 			return fpl_cli_usage_error("run", "%s", diag.msg);
+		rc = fpl_cli_bench_check("run", p->e[i].b, p->e[i].opts, p->e[i].nopts);
+		if (rc)
+			return rc;
 	}
 	return FPL_EXIT_OK;
 }
@@ -290,7 +294,7 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	return err;
 }
 
-static int run_main(int argc, char **argv)
+static int run_once(int argc, char **argv)
 {
 	struct plan p = { 0 };
 	struct fpl_session s;
@@ -315,6 +319,17 @@ out:
 	return rc;
 }
 
+/* --runs N: the whole line N times, each a fresh process (runs.c); without it or 1: once, here. */
+static int run_main(int argc, char **argv)
+{
+	struct fpl_runs_opt o;
+	int rc = fpl_runs_take("run", &argc, argv, &o);
+
+	if (rc)
+		return rc;
+	return o.n > 1 ? fpl_runs_main("run", argc, argv, &o) : run_once(argc, argv);
+}
+
 const struct fpl_cmd fpl_cmd_run = {
 	.name = "run",
 	.summary = "the default suite (every benchmark, quick) or named benchmarks; a summary",
@@ -336,10 +351,19 @@ const struct fpl_cmd fpl_cmd_run = {
 	"  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
 	"  --quick           quick settings for named benchmarks too\n"
 	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
-	"  --budget SECONDS  time for the whole run, shared among the benchmarks\n"
+	"  --budget SECONDS  time for the whole run, shared among the benchmarks; with\n"
+	"                    --runs, for each run\n"
+	"  --kernel-trace    each benchmark's kernel trace (tracefs x86_fpu events; root) and\n"
+	"                    the model against the kernel after the summary\n"
 	"  -q                no self-check lines or progress on stderr\n"
+	"  --runs N          the whole line N times, each run a freshly executed process,\n"
+	"                    the benchmarks in the same order in each; one file with\n"
+	"                    every run (observed.run_index); what fpulab compare tests\n"
+	"  --no-aslr         run without address-space randomisation (as setarch -R)\n"
 	"\n"
 	"Progress (benchmark, how far, time left) goes to stderr when it is a terminal.\n"
+	"With --runs, the report is one line per run (pid, CPU, core clock, load) and\n"
+	"each metric's run medians with their spread; SIGINT keeps the runs completed.\n"
 	"'fpulab list' names the benchmarks and their options.\n"
 	"Exit status: 0 ok, 1 a benchmark failed or was interrupted, 2 usage, 77 every\n"
 	"benchmark was skipped on this CPU.\n",

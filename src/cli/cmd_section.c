@@ -88,4 +88,4 @@ static void print_section(const struct fpl_result *r, FILE *f)
 }
 
 FPL_FPUCMD(section, "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
-	   fpl_section_check, print_section);
+	   print_section);

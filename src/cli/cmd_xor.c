@@ -308,4 +308,4 @@ static void print_xor(const struct fpl_result *r, FILE *f)
 }
 
 FPL_FPUCMD(xor, "the kernel's xor templates: calibration lines, FNINIT/MXCSR sections, sweep",
-	   fpl_xor_bench_check, print_xor);
+	   print_xor);

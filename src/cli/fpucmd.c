@@ -7,6 +7,7 @@
 
 #include "fpulab/stats.h"
 #include "fpucmd.h"
+#include "runs.h"
 
 static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, char **argv,
 		 struct fpl_optval *opts, size_t *nopts)
@@ -36,29 +37,39 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 			opts[*nopts - 1].value = argv[++i];
 		else if (o && o->type != FPL_OPT_FLAG)
 			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
+		/* Naming tile state asks for AMX permission, as --amx does. */
+		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
+			s->amx = true;
+			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
+				 opts[*nopts - 1].value);
+		}
 	}
 	return FPL_EXIT_OK;
 }
 
-/* The benchmark's own check of its values, on the CPU read now: before any calibration. */
-static int bench_check(const struct fpl_bench *b, const struct fpl_optval *opts, size_t nopts)
+int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
+			const struct fpl_optval *opts, size_t nopts)
 {
 	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
-	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_cpu *cpu;
 	struct fpl_diag diag = { "" };
 	int rc = FPL_EXIT_OK;
 
+	if (!b->check)
+		return FPL_EXIT_OK;
+	cpu = malloc(sizeof(*cpu));
 	if (!cpu)
-		return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
+		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	fpl_cpu_read(cpu);
 	env.cpu = cpu;
 	if (b->check(&env, &diag))
-		rc = fpl_cli_usage_error(b->name, "%s", diag.msg);
+		rc = strcmp(cmd, b->name) ? fpl_cli_usage_error(cmd, "%s: %s", b->name, diag.msg)
+					  : fpl_cli_usage_error(cmd, "%s", diag.msg);
 	free(cpu);
 	return rc;
 }
 
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
 	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
@@ -75,16 +86,13 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
 	}
 	rc = parse(b, &s, argc, argv, opts, &nopts);
+	/* Before the benchmark's check reads the permitted mask, and before any sigaltstack. */
+	if (rc == FPL_EXIT_OK)
+		fpl_session_amx(&s);
 	if (rc == FPL_EXIT_OK && fpl_bench_check_opts(b, opts, nopts, &diag))
 		rc = fpl_cli_usage_error(cmd->bench, "%s", fpl_cli_unprefix(cmd->bench, diag.msg));
-	if (rc == FPL_EXIT_OK && cmd->check) {
-		struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
-
-		if (cmd->check(&env, &diag))
-			rc = fpl_cli_usage_error(cmd->bench, "%s", diag.msg);
-	}
-	if (rc == FPL_EXIT_OK && b->check)
-		rc = bench_check(b, opts, nopts);
+	if (rc == FPL_EXIT_OK)
+		rc = fpl_cli_bench_check(cmd->bench, b, opts, nopts);
 	if (rc == FPL_EXIT_OK) {
 		rc = fpl_session_start(&s);
 		if (rc == FPL_EXIT_OK)
@@ -97,6 +105,17 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
 	return rc;
 }
 
+/* --runs N: N fresh processes of this command (runs.c); without it or with 1: this one. */
+int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+{
+	struct fpl_runs_opt o;
+	int rc = fpl_runs_take(cmd->bench, &argc, argv, &o);
+
+	if (rc)
+		return rc;
+	return o.n > 1 ? fpl_runs_main(cmd->bench, argc, argv, &o) : fpucmd_once(cmd, argc, argv);
+}
+
 const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char *name)
 {
 	return fpl_run_find_metric(run, name);
@@ -104,9 +123,7 @@ const struct fpl_metric *fpl_fpucmd_metric(const struct fpl_run *run, const char
 
 double fpl_fpucmd_median(const struct fpl_metric *m)
 {
-	struct fpl_summary s;
-
-	return m && m->n && !fpl_summarize(m->samples, m->n, 0, &s) ? s.median : NAN;
+	return fpl_metric_median(m);
 }
 
 bool fpl_fpucmd_ci(const struct fpl_metric *m, double *est, double *lo, double *hi)

@@ -6,16 +6,21 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fpl_version.h"
 
+/* The commands: one per src/cli/cmd_*.c (generated list), then will-it-scale's names. */
 #define FPL_CMD(n) extern const struct fpl_cmd fpl_cmd_##n;
+#define FPL_WIS_CMD(n, tcase, threads, what) FPL_CMD(n)
 #include "fpl_cmds.h"
+#include "wis_cmds.h"
 #undef FPL_CMD
 
 const struct fpl_cmd *const fpl_cmds[] = {
 #define FPL_CMD(n) &fpl_cmd_##n,
 #include "fpl_cmds.h"
-#include "fpl_version.h"
+#include "wis_cmds.h"
 #undef FPL_CMD
+#undef FPL_WIS_CMD
 	NULL
 };
 
@@ -77,6 +82,7 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; fpl_cmds[i]; i++)
 		fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+	fprintf(f, "\n--amx before COMMAND asks for AMX tile data (ARCH_REQ_XCOMP_PERM) first.\n");
 	fprintf(f, "\n'fpulab COMMAND --help' describes a command. Exit status: 0 ok, 1 failure,\n"
 		   "2 usage or bad input, 77 not supported on this CPU.\n");
 }
@@ -92,6 +98,13 @@ int main(int argc, char **argv)
 	if (cmd && strcmp(self, "fpulab"))
 		return cmd->main(argc, argv);
 
+	/* fpulab --amx COMMAND ...: the global form of the common --amx. */
+	if (argc >= 2 && !strcmp(argv[1], "--amx")) {
+		fpl_cli_amx_global = true;
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return FPL_EXIT_USAGE;

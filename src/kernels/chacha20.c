@@ -6,7 +6,7 @@
 #include "fpulab/chacha20.h"
 #include "fpulab/xstate.h"
 #include "kernels/chacha20_internal.h"
-#include "kernels/kernel_feat.h"
+#include "kernels/feat.h"
 
 static bool has_avx2(const struct fpl_cpu *cpu, const char **why)
 {

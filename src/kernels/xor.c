@@ -5,7 +5,7 @@
 
 #include "fpulab/xor.h"
 #include "fpulab/xstate.h"
-#include "kernels/kernel_feat.h"
+#include "kernels/feat.h"
 #include "kernels/xor_internal.h"
 
 static bool has_avx(const struct fpl_cpu *cpu, const char **why)

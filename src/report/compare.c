@@ -25,6 +25,8 @@ static void metric_free(struct fpl_cmp_metric *m, size_t ncases)
 	free(m->method);
 	for (size_t i = 0; m->s && i < ncases; i++) {
 		free(m->s[i].raw);
+		free(m->s[i].run_len);
+		free(m->s[i].run_values);
 		free(m->s[i].sorted);
 	}
 	free(m->s);
@@ -111,11 +113,25 @@ static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_ra
 	for (size_t i = 0; i < c->ncases; i++) {
 		struct fpl_cmp_raw *r = i ? find(&cases[i], base->key) : base;
 
+		size_t kept = 0, empty = 0;
+
+		/* a run with no sample left (all null) is no run */
+		for (size_t k = 0; k < r->nruns; k++)
+			if (r->runlen[k])
+				r->runlen[kept++] = r->runlen[k];
+			else
+				empty++;
 		m->s[i].raw = r->v;
 		m->s[i].n = r->n;
+		m->s[i].run_len = r->runlen;
+		m->s[i].nruns = kept;
 		r->v = NULL;
+		r->runlen = NULL;
 		if (r->dropped && note(c, "%s: case %zu: %zu null samples left out", m->label,
 				       i + 1, r->dropped))
+			return -ENOMEM;
+		if (empty && note(c, "%s: case %zu: %zu run%s without a sample left out", m->label,
+				  i + 1, empty, empty == 1 ? "" : "s"))
 			return -ENOMEM;
 	}
 	return 0;
@@ -172,52 +188,138 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 	return 0;
 }
 
+/* Each run's value and the within-run spread; the tested values. */
+static int run_values(const struct fpl_cmp *c, struct fpl_cmp_series *s)
+{
+	size_t maxlen = 1, off = 0, nw = 0;
+	double *buf, *work, *wcv;
+	int err = 0;
+
+	for (size_t k = 0; k < s->nruns; k++)
+		if (s->run_len[k] > maxlen)
+			maxlen = s->run_len[k];
+	s->run_values = malloc((s->nruns ? s->nruns : 1) * sizeof(*s->run_values));
+	buf = malloc(2 * maxlen * sizeof(*buf));
+	wcv = malloc((s->nruns ? s->nruns : 1) * sizeof(*wcv));
+	if (!s->run_values || !buf || !wcv) {
+		err = -ENOMEM;
+		goto out;
+	}
+	work = buf + maxlen;
+	for (size_t k = 0; k < s->nruns; k++) {
+		size_t len = s->run_len[k];
+		double cv;
+
+		memcpy(buf, s->raw + off, len * sizeof(*buf));
+		off += len;
+		fpl_sort(buf, len);
+		s->run_values[k] = fpl_run_value_sorted(buf, len, c->opts.trim);
+		cv = fpl_robust_cv_sorted(buf, len, work);
+		if (isfinite(cv))
+			wcv[nw++] = cv;
+	}
+	fpl_sort(wcv, nw);
+	s->within_cv = nw ? fpl_quantile_sorted(wcv, nw, 0.5) : NAN;
+	s->values = c->opts.within_run ? s->raw : s->run_values;
+	s->nv = c->opts.within_run ? s->n : s->nruns;
+out:
+	free(buf);
+	free(wcv);
+	return err;
+}
+
 static int summarise(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i,
 		     struct fpl_diag *diag)
 {
 	struct fpl_cmp_series *s = &m->s[i];
-	size_t g = fpl_trim_count(s->n, c->opts.trim);
+	size_t g;
+	int err;
 
-	if (!s->n)
+	if (!s->n || !s->nruns)
 		return fpl_diag_set(diag, -EINVAL, "case %zu (%s): empty case: no values of %s",
 				    i + 1, c->paths[i], m->label);
-	if (s->n - 2 * g < 2 || s->n < 2)
+	err = run_values(c, s);
+	if (err)
+		return err;
+	g = fpl_trim_count(s->nv, c->opts.trim);
+	/* the trim asked for leaves too little (one run alone is no error: no verdict) */
+	if (g && s->nv - 2 * g < 2)
 		return fpl_diag_set(diag, -EINVAL,
 				    "case %zu (%s): %s: %zu value%s, fewer than 2 left after trimming %g%% from each end",
-				    i + 1, c->paths[i], m->label, s->n, s->n == 1 ? "" : "s",
+				    i + 1, c->paths[i], m->label, s->nv, s->nv == 1 ? "" : "s",
 				    c->opts.trim);
-	s->sorted = malloc(s->n * sizeof(*s->sorted));
+	s->sorted = malloc(s->nv * sizeof(*s->sorted));
 	if (!s->sorted)
 		return -ENOMEM;
-	memcpy(s->sorted, s->raw, s->n * sizeof(*s->sorted));
-	fpl_sort(s->sorted, s->n);
-	if (fpl_summarize_sorted(s->sorted, s->n, c->opts.trim, &s->sum))
+	memcpy(s->sorted, s->values, s->nv * sizeof(*s->sorted));
+	fpl_sort(s->sorted, s->nv);
+	if (fpl_summarize_sorted(s->sorted, s->nv, c->opts.trim, &s->sum))
 		return -ENOMEM;
 	s->center = c->opts.trim > 0 ? s->sum.trimmed_mean : s->sum.mean;
+	if (s->nruns >= 2) {
+		double m2 = 0, mean = 0;
+
+		for (size_t k = 0; k < s->nruns; k++)
+			mean += s->run_values[k] / s->nruns;
+		for (size_t k = 0; k < s->nruns; k++)
+			m2 += (s->run_values[k] - mean) * (s->run_values[k] - mean);
+		s->between_cv = mean ? 100 * sqrt(m2 / (s->nruns - 1)) / fabs(mean) : NAN;
+	} else {
+		s->between_cv = NAN;
+	}
 	return 0;
+}
+
+/* The two cases' between-run spread together: for the runs a target needs. */
+static double pooled_cv(const struct fpl_cmp_series *a, const struct fpl_cmp_series *b)
+{
+	bool fa = isfinite(a->between_cv), fb = isfinite(b->between_cv);
+
+	if (fa && fb)
+		return sqrt((a->between_cv * a->between_cv + b->between_cv * b->between_cv) / 2);
+	return fa ? a->between_cv : fb ? b->between_cv : NAN;
+}
+
+static void no_test(struct fpl_cmp_test *t)
+{
+	t->t = (struct fpl_ttest){ .diff = NAN, .se = NAN, .df = NAN, .t = NAN, .p = NAN,
+				   .tcrit = NAN, .lo = NAN, .hi = NAN, .center_a = NAN,
+				   .center_b = NAN };
+	t->mw = (struct fpl_mwu){ .u = NAN, .mean = NAN, .sd = NAN, .z = NAN, .p = NAN };
+	t->boot = (struct fpl_boot){ .ratio = NAN, .lo = NAN, .hi = NAN };
 }
 
 static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 {
 	const struct fpl_cmp_series *a = &m->s[0], *b = &m->s[i];
 	struct fpl_cmp_test *t = &m->t[i];
-	int err;
+	int err = 0;
 
-	err = fpl_yuen_sorted(a->sorted, a->n, b->sorted, b->n, c->opts.trim, c->opts.confidence,
-			      &t->t);
-	if (!err)
-		err = fpl_mann_whitney_sorted(a->sorted, a->n, b->sorted, b->n, &t->mw);
-	if (!err && c->opts.bootstrap)
-		err = fpl_bootstrap_ratio_sorted(a->sorted, a->n, b->sorted, b->n, c->opts.trim,
-						 c->opts.confidence, c->opts.bootstrap,
-						 c->opts.seed, &t->boot);
+	t->verdict = c->opts.within_run || (a->nruns >= FPL_MIN_RUNS && b->nruns >= FPL_MIN_RUNS);
+	t->cv = pooled_cv(a, b);
+	t->runs_needed[0] = fpl_runs_needed(t->cv, 0.5, c->opts.confidence);
+	t->runs_needed[1] = fpl_runs_needed(t->cv, 0.2, c->opts.confidence);
+	if (a->nv < 2 || b->nv < 2) {
+		no_test(t);
+		t->t.diff = b->center - a->center;
+		t->verdict = false;
+	} else {
+		err = fpl_yuen_sorted(a->sorted, a->nv, b->sorted, b->nv, c->opts.trim,
+				      c->opts.confidence, &t->t);
+		if (!err)
+			err = fpl_mann_whitney_sorted(a->sorted, a->nv, b->sorted, b->nv, &t->mw);
+		if (!err && c->opts.bootstrap)
+			err = fpl_bootstrap_ratio_sorted(a->sorted, a->nv, b->sorted, b->nv,
+							 c->opts.trim, c->opts.confidence,
+							 c->opts.bootstrap, c->opts.seed, &t->boot);
+	}
 	/* A percentage of a zero baseline means nothing: NaN, shown as n/a (null in JSON). */
 	t->pct = a->center ? 100 * t->t.diff / a->center : NAN;
 	t->pct_half = a->center ? 100 * (t->t.hi - t->t.diff) / fabs(a->center) : NAN;
 	return err;
 }
 
-/* Holm over every case-versus-baseline comparison of every metric. */
+/* Holm over every case-versus-baseline comparison (of every metric) that has a verdict. */
 static int holm(struct fpl_cmp *c)
 {
 	size_t n = c->nm * (c->ncases - 1), k = 0;
@@ -229,19 +331,27 @@ static int holm(struct fpl_cmp *c)
 		goto out;
 	for (size_t j = 0; j < c->nm; j++)
 		for (size_t i = 1; i < c->ncases; i++)
-			p[k++] = c->m[j].t[i].t.p;
-	err = fpl_holm(p, n, adj);
+			if (c->m[j].t[i].verdict)
+				p[k++] = c->m[j].t[i].t.p;
+	err = fpl_holm(p, k, adj);
 	if (err)
 		goto out;
+	c->family = k;
 	k = 0;
 	for (size_t j = 0; j < c->nm; j++)
 		for (size_t i = 1; i < c->ncases; i++) {
 			struct fpl_cmp_test *t = &c->m[j].t[i];
 
+			if (!t->verdict) {
+				t->p_holm = NAN;
+				t->proven = false;
+				c->no_verdict++;
+				continue;
+			}
 			t->p_holm = adj[k++];
 			t->proven = !isnan(t->t.p) && t->p_holm < alpha;
+			c->different += t->proven;
 		}
-	c->family = n;
 out:
 	free(p);
 	free(adj);

@@ -31,6 +31,7 @@ void fpl_cmp_raw_free(struct fpl_cmp_raw *r)
 	free(r->method);
 	free(r->where);
 	free(r->v);
+	free(r->runlen);
 }
 
 void fpl_cmp_case_free(struct fpl_cmp_case *cs)
@@ -40,6 +41,22 @@ void fpl_cmp_case_free(struct fpl_cmp_case *cs)
 	free(cs->r);
 	cs->r = NULL;
 	cs->nr = 0;
+}
+
+/* A new run of this metric; push() adds to the last one. */
+static int begin_run(struct fpl_cmp_raw *r)
+{
+	if (r->nruns == r->runcap) {
+		size_t cap = r->runcap ? 2 * r->runcap : 16;
+		size_t *p = realloc(r->runlen, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->runlen = p;
+		r->runcap = cap;
+	}
+	r->runlen[r->nruns++] = 0;
+	return 0;
 }
 
 static int push(struct fpl_cmp_raw *r, double v)
@@ -54,25 +71,38 @@ static int push(struct fpl_cmp_raw *r, double v)
 		r->cap = cap;
 	}
 	r->v[r->n++] = v;
+	r->runlen[r->nruns - 1]++;
 	return 0;
 }
 
-/* Room for one value per line of buf, so that a million lines cost one allocation. */
-static int reserve(struct fpl_cmp_raw *r, const char *buf)
+/*
+ * Room for one value per line of buf (and one run per line when each line is
+ * a run), so that a million lines cost one allocation.
+ */
+static int reserve(struct fpl_cmp_raw *r, const char *buf, bool runs)
 {
 	size_t lines = 1, want;
-	double *p;
 
 	for (const char *q = buf; (q = strchr(q, '\n')); q++)
 		lines++;
 	want = r->n + lines;
-	if (want <= r->cap)
-		return 0;
-	p = realloc(r->v, want * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	r->v = p;
-	r->cap = want;
+	if (want > r->cap) {
+		double *p = realloc(r->v, want * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->v = p;
+		r->cap = want;
+	}
+	want = r->nruns + lines;
+	if (runs && want > r->runcap) {
+		size_t *p = realloc(r->runlen, want * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->runlen = p;
+		r->runcap = want;
+	}
 	return 0;
 }
 
@@ -215,6 +245,10 @@ static int parse_number(char *s, double *v, const char *path, size_t line,
 	return 0;
 }
 
+/*
+ * A file of numbers given alone as a case: each number is one run's value (as
+ * ministat reads them). One of several files of a case: the file is one run.
+ */
 static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 			struct fpl_diag *diag)
 {
@@ -223,10 +257,12 @@ static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 	int err;
 
 	err = series(cs, "value", "", path, &r, diag);
-	if (err || (err = set_text(r, "value", "plain numbers, one per line")))
+	if (err || (err = set_text(r, "value", cs->many ?
+				   "plain numbers, one file per run, its median (trimmed mean with --trim)" :
+				   "plain numbers, one run per line")))
 		return err;
-	err = reserve(r, buf);
-	if (err)
+	err = reserve(r, buf, !cs->many);
+	if (err || (cs->many && (err = begin_run(r))))
 		return err;
 	for (char *p = buf, *next; p && *p; p = next) {
 		char *hash, *q;
@@ -244,7 +280,7 @@ static int read_numbers(struct fpl_cmp_case *cs, char *buf, const char *path,
 		if (!*q)
 			continue;
 		err = parse_number(q, &v, path, line, diag);
-		if (err || (err = push(r, v)))
+		if (err || (!cs->many && (err = begin_run(r))) || (err = push(r, v)))
 			return err;
 	}
 	return 0;
@@ -280,7 +316,8 @@ static int read_wis(struct fpl_cmp_case *cs, char *buf, const char *path,
 	if (err || (err = set_text(r, "average",
 				   "will-it-scale 'average:' line, one run per file")))
 		return err;
-	return push(r, v);
+	err = begin_run(r);
+	return err ? err : push(r, v);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -367,7 +404,9 @@ static int read_results(struct fpl_cmp_case *cs, const char *path, struct fpl_di
 				if (!label || !r->bench || !r->name || !r->params || !r->method)
 					err = -ENOMEM;
 			}
-			/* The reader turns a null sample (not taken) into NaN. */
+			/* Each fpl_run is one run; the reader turns a null sample into NaN. */
+			if (!err)
+				err = begin_run(r);
 			for (size_t k = 0; k < m->n && !err; k++)
 				if (isfinite(m->samples[k]))
 					err = push(r, m->samples[k]);
@@ -439,6 +478,36 @@ static int read_dir(struct fpl_cmp_case *cs, const char *path, size_t idx,
 	return err;
 }
 
+/* One file or directory of a case. */
+static int read_path(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		     struct fpl_diag *diag)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return fpl_diag_set(diag, -EINVAL, "case %zu: %s: %s", idx + 1, path,
+				    strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		cs->many = true;
+	return S_ISDIR(st.st_mode) ? read_dir(cs, path, idx, diag) : read_file(cs, path, idx, diag);
+}
+
+/* "a.json,b.json": files (or directories) that together are one case. */
+static int read_list(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		     struct fpl_diag *diag)
+{
+	char *copy = strdup(path), *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	cs->many = true;
+	for (char *p = strtok_r(copy, ",", &save); p && !err; p = strtok_r(NULL, ",", &save))
+		err = read_path(cs, p, idx, diag);
+	free(copy);
+	return err;
+}
+
 int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
 		      struct fpl_diag *diag)
 {
@@ -447,10 +516,10 @@ int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
 
 	memset(cs, 0, sizeof(*cs));
 	cs->path = path;
-	if (stat(path, &st))
-		return fpl_diag_set(diag, -EINVAL, "case %zu: %s: %s", idx + 1, path,
-				    strerror(errno));
-	err = S_ISDIR(st.st_mode) ? read_dir(cs, path, idx, diag) : read_file(cs, path, idx, diag);
+	if (strchr(path, ',') && stat(path, &st))
+		err = read_list(cs, path, idx, diag);
+	else
+		err = read_path(cs, path, idx, diag);
 	if (err)
 		return err;
 	if (!cs->nfiles)

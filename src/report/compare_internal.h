@@ -9,8 +9,10 @@ struct fpl_cmp_raw {
 	char *key;		/* bench, params and name joined; "value" or "average" */
 	char *label, *bench, *name, *params, *unit, *method;
 	char *where;		/* the first file that had it, for messages */
-	double *v;
+	double *v;		/* every sample, one run after another */
 	size_t n, cap;
+	size_t *runlen;		/* samples per run */
+	size_t nruns, runcap;
 	size_t dropped;		/* null (NaN) samples of results JSON, left out */
 };
 
@@ -18,6 +20,7 @@ struct fpl_cmp_case {
 	const char *path;
 	enum fpl_cmp_kind kind;
 	bool kind_set;
+	bool many;		/* several files (a directory or a list): a numbers file is a run */
 	size_t nfiles;
 	struct fpl_cmp_raw *r;
 	size_t nr;

@@ -12,10 +12,18 @@
 
 static const char plot_sym[] = " x+*%#@O";
 
-/* Column of v; C's truncation toward zero, as ministat converts. */
-static int column(double v, double x0, double dx)
+/*
+ * Column of v; C's truncation toward zero, as ministat converts. v lies in
+ * [lo, hi] but v - x0 (x0 = lo - dx / 2) can still overflow to inf near
+ * DBL_MAX: clamped before the conversion, which is undefined out of range.
+ */
+static int column(double v, double x0, double dx, int width)
 {
-	return (int)((v - x0) / dx);
+	double c = (v - x0) / dx;
+
+	if (!(c >= 0))
+		return 0;
+	return c >= width ? width - 1 : (int)c;
 }
 
 /* Points per column; ministat stacks a column's points in rows 1, 2, ... */
@@ -26,7 +34,7 @@ static int column_counts(const struct fpl_plot_set *s, double x0, double dx, int
 
 	memset(count, 0, width * sizeof(*count));
 	for (size_t k = 0; k < s->n; k++) {
-		int x = column(s->sorted[k], x0, dx);
+		int x = column(s->sorted[k], x0, dx, width);
 
 		if (++count[x] > best)
 			best = count[x];
@@ -34,10 +42,11 @@ static int column_counts(const struct fpl_plot_set *s, double x0, double dx, int
 	return best > (size_t)INT32_MAX - 1 ? -1 : (int)best;
 }
 
-static void draw_bar(char *bar, const struct fpl_plot_set *s, double x0, double dx)
+static void draw_bar(char *bar, const struct fpl_plot_set *s, double x0, double dx, int w)
 {
 	if (!isnan(s->stddev)) {
-		int l = column(s->mean - s->stddev, x0, dx), r = column(s->mean + s->stddev, x0, dx);
+		int l = column(s->mean - s->stddev, x0, dx, w);
+		int r = column(s->mean + s->stddev, x0, dx, w);
 
 		bar[r] = '|';
 		bar[l] = '|';
@@ -45,8 +54,8 @@ static void draw_bar(char *bar, const struct fpl_plot_set *s, double x0, double 
 			if (!bar[i])
 				bar[i] = '_';
 	}
-	bar[column(s->median, x0, dx)] = 'M';
-	bar[column(s->mean, x0, dx)] = 'A';
+	bar[column(s->median, x0, dx, w)] = 'M';
+	bar[column(s->mean, x0, dx, w)] = 'A';
 }
 
 static void border(FILE *out, int width)
@@ -149,7 +158,7 @@ int fpl_cmp_plot(FILE *out, const struct fpl_plot_set *sets, size_t nsets, int w
 		for (int x = 0; x < width; x++)
 			for (size_t row = 1; row <= count[x]; row++)
 				data[row * width + x] |= (char)(i + 1);
-		draw_bar(bar, s, x0, dx);
+		draw_bar(bar, s, x0, dx, width);
 	}
 	dump(out, data, height, bar, width);
 out:
@@ -159,14 +168,14 @@ out:
 	return err;
 }
 
-/* The values ministat would see: all of them, or the middle after trimming. */
+/* The values ministat would see (the tested ones): all of them, or the middle after trimming. */
 static void ministat_view(const struct fpl_cmp *c, const struct fpl_cmp_series *s,
 			  struct fpl_ministat *ms, struct fpl_plot_set *ps)
 {
-	size_t g = fpl_trim_count(s->n, c->opts.trim);
+	size_t g = fpl_trim_count(s->nv, c->opts.trim);
 	const double *mid = s->sorted + g;
 
-	fpl_ministat_set(g ? mid : s->raw, mid, s->n - 2 * g, ms);
+	fpl_ministat_set(g ? mid : s->values, mid, s->nv - 2 * g, ms);
 	ps->sorted = mid;
 	ps->n = ms->n;
 	ps->mean = fpl_ministat_avg(ms);
@@ -196,6 +205,10 @@ static int ministat_metric(const struct fpl_cmp *c, const struct fpl_cmp_metric 
 			ps[i].stddev);
 		if (!i)
 			continue;
+		if (ms[i].n + ms[0].n < 3) {
+			fputs("No test: one value in each case\n", out);
+			continue;
+		}
 		fpl_ministat_relative(&ms[i], &ms[0], c->opts.confidence, &r);
 		if (r.different) {
 			fprintf(out, "Difference at %.1f%% confidence\n", c->opts.confidence);

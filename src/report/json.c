@@ -17,27 +17,15 @@ static json_t *num(double v)
 
 static json_t *summary_json(const struct fpl_metric *m)
 {
-	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
 	struct fpl_summary s;
-	json_t *o = NULL;
-	size_t k = 0;
 
-	if (!fin)
-		return NULL;
-	for (size_t i = 0; i < m->n; i++)
-		if (isfinite(m->samples[i]))
-			fin[k++] = m->samples[i];
-	if (!k || fpl_summarize(fin, k, SUMMARY_TRIM, &s)) {
-		o = json_pack("{s:i}", "n", 0);
-	} else {
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o}",
-			      "n", (json_int_t)s.n, "min", num(s.min), "q1", num(s.q1),
-			      "median", num(s.median), "q3", num(s.q3), "mean", num(s.mean),
-			      "max", num(s.max), "stddev", num(s.stddev), "mad", num(s.mad),
-			      "trim", s.trim, "trimmed_mean", num(s.trimmed_mean));
-	}
-	free(fin);
-	return o;
+	if (fpl_metric_summary(m, SUMMARY_TRIM, &s))
+		return json_pack("{s:i}", "n", 0);
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o}",
+			 "n", (json_int_t)s.n, "min", num(s.min), "q1", num(s.q1),
+			 "median", num(s.median), "q3", num(s.q3), "mean", num(s.mean),
+			 "max", num(s.max), "stddev", num(s.stddev), "mad", num(s.mad),
+			 "trim", s.trim, "trimmed_mean", num(s.trimmed_mean));
 }
 
 static json_t *metric_json(const struct fpl_metric *m)

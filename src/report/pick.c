@@ -59,22 +59,7 @@ const struct fpl_run *fpl_pick_run(const struct fpl_result *r, const char *bench
 
 bool fpl_pick_stat(const struct fpl_run *run, const char *metric, struct fpl_summary *s)
 {
-	const struct fpl_metric *m = run ? fpl_run_find_metric(run, metric) : NULL;
-	double *fin;
-	size_t k = 0;
-	bool ok;
-
-	if (!m || !m->n)
-		return false;
-	fin = malloc(m->n * sizeof(*fin));
-	if (!fin)
-		return false;
-	for (size_t i = 0; i < m->n; i++)
-		if (isfinite(m->samples[i]))
-			fin[k++] = m->samples[i];
-	ok = k && !fpl_summarize(fin, k, 10, s);
-	free(fin);
-	return ok;
+	return run && !fpl_metric_summary(fpl_run_find_metric(run, metric), 10, s);
 }
 
 static json_t *extra_at(const struct fpl_run *run, const char *metric, const char *path)

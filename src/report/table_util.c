@@ -73,18 +73,7 @@ void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
 
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s)
 {
-	double *fin = malloc((m->n ? m->n : 1) * sizeof(*fin));
-	size_t k = 0;
-	bool ok;
-
-	if (!fin)
-		return false;
-	for (size_t i = 0; i < m->n; i++)
-		if (isfinite(m->samples[i]))
-			fin[k++] = m->samples[i];
-	ok = k && !fpl_summarize(fin, k, 10, s);
-	free(fin);
-	return ok;
+	return !fpl_metric_summary(m, 10, s);
 }
 
 /* The harness's texts (src/bench/harness.c): "<what>; N reps per sample ...; <unit part>". */

@@ -141,6 +141,32 @@ int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n)
 	return 0;
 }
 
+int fpl_metric_summary(const struct fpl_metric *m, double trim, struct fpl_summary *s)
+{
+	double *fin;
+	size_t k = 0;
+	int err;
+
+	if (!m || !m->n)
+		return -ENODATA;
+	fin = malloc(m->n * sizeof(*fin));
+	if (!fin)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			fin[k++] = m->samples[i];
+	err = k ? fpl_summarize(fin, k, trim, s) : -ENODATA;
+	free(fin);
+	return err;
+}
+
+double fpl_metric_median(const struct fpl_metric *m)
+{
+	struct fpl_summary s;
+
+	return fpl_metric_summary(m, 0, &s) ? NAN : s.median;
+}
+
 static int set_param(struct fpl_run *run, const char *key, json_t *v)
 {
 	return v && !json_object_set_new(run->params, key, v) ? 0 : -ENOMEM;

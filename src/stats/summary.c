@@ -84,6 +84,12 @@ double fpl_quantile_sorted(const double *sorted, size_t n, double p)
 	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p);
 }
 
+size_t fpl_trim_count(size_t n, double trim)
+{
+	/* n * trim first: exact for whole percentages, so 10% of 10 is 1, not 0.999... */
+	return (size_t)floor((double)n * trim / 100.0);
+}
+
 /*
  * Not gsl_stats_trmean_from_sorted_data(): its floor(alpha * n) cuts 28 of
  * 100 at 29% (0.29 * 100 < 29 in binary). One cut count, fpl_trim_count(),

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The running kernel's view: tracefs x86_fpu events of fpulab's own tasks, dmesg xstate lines. */
+#ifndef FPULAB_KTRACE_H
+#define FPULAB_KTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "fpulab/base.h"
+#include "fpulab/result.h"
+
+/* The x86_fpu trace events (include/trace/events/fpu.h), plus the trace_marker lines. */
+enum fpl_kt_type {
+	FPL_KT_REGS_ACTIVATED,		/* x86_fpu_regs_activated: on the way to user space */
+	FPL_KT_REGS_DEACTIVATED,	/* x86_fpu_regs_deactivated: the task's registers saved */
+	FPL_KT_DROPPED,			/* x86_fpu_dropped */
+	FPL_KT_COPY_DST,		/* x86_fpu_copy_dst: fork's copy */
+	FPL_KT_COPY_SRC,		/* x86_fpu_copy_src (older kernels) */
+	FPL_KT_BEFORE_SAVE,
+	FPL_KT_AFTER_SAVE,
+	FPL_KT_BEFORE_RESTORE,		/* older kernels */
+	FPL_KT_AFTER_RESTORE,
+	FPL_KT_INIT_STATE,
+	FPL_KT_XSTATE_CHECK_FAILED,
+	FPL_KT_OTHER,			/* an x86_fpu_* event this list does not know */
+	FPL_KT_NEVENTS,
+	FPL_KT_MARKER = FPL_KT_NEVENTS,	/* tracing_mark_write: text */
+};
+
+/* The event's name without the x86_fpu_ prefix ("regs_activated"). */
+const char *fpl_kt_type_name(enum fpl_kt_type t);
+
+/* One line of a tracefs `trace` file. */
+struct fpl_kt_event {
+	enum fpl_kt_type type;
+	char comm[32];
+	pid_t tid;
+	int cpu;
+	uint64_t ts;			/* trace_clock units: TSC ticks with x86-tsc */
+	/* x86_fpu events */
+	bool load;			/* "load: 1": the registers were restored (activated) */
+	uint64_t xfeatures;		/* the fpstate's XSTATE_BV */
+	uint64_t xcomp_bv;		/* its XCOMP_BV: bit 63 compacted, the rest the RFBM */
+	/* markers */
+	char text[96];
+};
+
+/*
+ * Parse one line (without the newline). 1: an event or marker in *ev;
+ * 0: a line that carries none (empty, a '#' header, another subsystem's
+ * event); -EINVAL: not a trace line (malformed).
+ */
+int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev);
+
+#define FPL_KT_MAX_TASKS	16
+#define FPL_KT_MAX_MASKS	8
+
+/* What one task's events said. */
+struct fpl_kt_task {
+	pid_t tid;
+	char comm[32];
+	uint64_t count[FPL_KT_NEVENTS];
+	uint64_t restores;		/* regs_activated with load 1 */
+	uint64_t no_load;		/* regs_activated with load 0 */
+	uint64_t xfeatures[FPL_KT_MAX_MASKS], xcomp_bv[FPL_KT_MAX_MASKS];
+	unsigned nxfeatures, nxcomp_bv;
+	uint64_t first_ts, last_ts;
+};
+
+/*
+ * The events of the listed tasks between two markers, as read from one
+ * `trace` file. Pure data: filled by fpl_kt_tally() from text.
+ */
+struct fpl_kt_tally {
+	struct fpl_kt_task task[FPL_KT_MAX_TASKS];
+	unsigned ntasks;
+	uint64_t saves, restores, no_load, drops, copies;	/* all listed tasks */
+	uint64_t count[FPL_KT_NEVENTS];
+	uint64_t others;		/* x86_fpu events of tasks not listed, inside the window */
+	uint64_t begin_ts, end_ts;	/* the markers' timestamps (0 if not seen) */
+	bool begin_seen, end_seen;
+	long long entries, written;	/* the header's entries-in-buffer/entries-written, -1 */
+	uint64_t lines;
+};
+
+/*
+ * Count the x86_fpu events of tasks tids[0..ntids) (every task when ntids is
+ * 0) in text: after the marker whose text starts with begin (from the start
+ * when NULL) up to the marker starting with end (to the end when NULL).
+ * -EINVAL with diag naming the line number of a malformed line; -E2BIG when
+ * more than FPL_KT_MAX_TASKS tasks are seen.
+ */
+int fpl_kt_tally(const char *text, size_t len, const pid_t *tids, size_t ntids,
+		 const char *begin, const char *end, struct fpl_kt_tally *t,
+		 struct fpl_diag *diag);
+
+/* Names of the components of a mask ("x87,SSE,AVX"), as fpl_xfeature_mask_names. */
+typedef char *(*fpl_kt_namer)(uint64_t mask, char *buf, size_t len);
+
+/*
+ * The `kernel` object of a run (docs/results-schema.md): counts over ops
+ * operations, per-op figures, the masks each task had with their component
+ * names (namer may be NULL), the timestamps. NULL on ENOMEM.
+ */
+json_t *fpl_kt_tally_json(const struct fpl_kt_tally *t, double ops, const char *op,
+			  fpl_kt_namer namer);
+
+/*
+ * A session on the running kernel's tracefs. Opening finds tracefs in
+ * /proc/mounts, or mounts it in a private mount namespace: the calling
+ * thread then leaves the parent's mount namespace for the rest of its life
+ * (unshare(CLONE_NEWNS), / made private; nothing changes outside the
+ * process). The environment variable FPL_TRACEFS names a tracefs root to
+ * use instead (tests point it at a directory without tracefs). An instance
+ * instances/fpulab-PID of its own is created with trace_clock x86-tsc
+ * where offered, a 16 MiB buffer (smaller per CPU on large machines) and
+ * the x86_fpu events enabled, tracing off until fpl_ktrace_begin().
+ *
+ * The library installs no signal handler: the caller must call
+ * fpl_ktrace_close() on every exit path (fpulab's CLI does it from its
+ * session end, which SIGINT/SIGTERM reach, and from atexit()).
+ */
+struct fpl_ktrace;
+
+/* 0, or -EPERM (not root), -ENODEV (no tracefs), -ENOENT (no x86_fpu events) ... with diag. */
+int fpl_ktrace_open(struct fpl_ktrace **out, struct fpl_diag *diag);
+/* Remove the instance (tracing off first), unmap, free. NULL is allowed. */
+void fpl_ktrace_close(struct fpl_ktrace *kt);
+/* Async-signal-safe and idempotent: just the rmdir of the instance (for a last-resort hook). */
+void fpl_ktrace_remove_instance(struct fpl_ktrace *kt);
+/* The tracefs root and instance path in use. */
+const char *fpl_ktrace_root(const struct fpl_ktrace *kt);
+const char *fpl_ktrace_instance(const struct fpl_ktrace *kt);
+/* The trace_clock in use ("x86-tsc", else the kernel's default). */
+const char *fpl_ktrace_clock(const struct fpl_ktrace *kt);
+
+/* Clear the buffer, tracing on, write the marker "fpulab-begin TAG". 0 or -errno. */
+int fpl_ktrace_begin(struct fpl_ktrace *kt, const char *tag);
+/*
+ * Marker "fpulab-end TAG", tracing off, read the buffer and tally the events
+ * of tids between the two markers. 0 or -errno with diag.
+ */
+int fpl_ktrace_end(struct fpl_ktrace *kt, const char *tag, const pid_t *tids, size_t ntids,
+		   struct fpl_kt_tally *t, struct fpl_diag *diag);
+
+/*
+ * The calling task's own events over a few short sleeps (each one a
+ * switch out and back): what the kernel keeps for it (xcomp_bv). 0 or -errno.
+ */
+int fpl_ktrace_probe_self(struct fpl_ktrace *kt, struct fpl_kt_tally *t, struct fpl_diag *diag);
+
+/*
+ * The names of the instances under root/instances starting with prefix
+ * ("fpulab-"), comma-separated into buf. Count found, or -errno.
+ */
+int fpl_ktrace_list_instances(const char *root, const char *prefix, char *buf, size_t len);
+
+/* The calling thread's id. */
+pid_t fpl_ktrace_gettid(void);
+
+/* ---- dmesg: the kernel's own "x86/fpu:" lines ---- */
+
+#define FPL_KT_DMESG_MAX	64
+
+struct fpl_kt_dmesg {
+	uint64_t features;			/* "Supporting XSAVE feature 0x..." lines, ORed */
+	unsigned nfeatures;
+	int offset[FPL_KT_DMESG_MAX];		/* xstate_offset[i], -1 if not printed */
+	int size[FPL_KT_DMESG_MAX];		/* xstate_sizes[i], -1 if not printed */
+	uint64_t enabled;			/* "Enabled xstate features 0x..." */
+	long context_size;			/* "context size is N bytes", -1 */
+	char format[16];			/* "compacted" or "standard" */
+	unsigned lines;				/* x86/fpu lines read */
+};
+
+/*
+ * Parse dmesg text (any lines; only "x86/fpu:" ones are read). 0, or
+ * -EINVAL with diag naming the line number of an x86/fpu line that does not
+ * parse, or -ENOENT when there is none.
+ */
+int fpl_kt_dmesg_parse(const char *text, size_t len, struct fpl_kt_dmesg *d,
+		       struct fpl_diag *diag);
+/*
+ * The kernel log (klogctl SYSLOG_ACTION_READ_ALL) into a malloc'ed buffer.
+ * 0 or -errno (-EPERM without the right).
+ */
+int fpl_kt_dmesg_read(char **text, size_t *len);
+
+#endif

@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* --runs N: the command N times, each a freshly executed process, merged into one results file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fpulab/stats.h"
+#include "cli.h"
+#include "runs.h"
+
+static volatile sig_atomic_t runs_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	runs_stop = 1;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void drop_arg(int *argc, char **argv, int i, int k)
+{
+	memmove(&argv[i], &argv[i + k], (size_t)(*argc - i - k + 1) * sizeof(*argv));
+	*argc -= k;
+}
+
+int fpl_runs_take(const char *cmd, int *argc, char **argv, struct fpl_runs_opt *o)
+{
+	o->n = 1;
+	o->no_aslr = false;
+	for (int i = 1; i < *argc;) {
+		const char *a = argv[i], *v = NULL;
+		long long n;
+		int k = 1;
+
+		if (!strcmp(a, "--no-aslr")) {
+			o->no_aslr = true;
+			drop_arg(argc, argv, i, 1);
+			continue;
+		}
+		if (!strncmp(a, "--runs=", 7)) {
+			v = a + 7;
+		} else if (!strcmp(a, "--runs")) {
+			v = i + 1 < *argc ? argv[i + 1] : "";
+			k = i + 1 < *argc ? 2 : 1;
+		} else {
+			i++;
+			continue;
+		}
+		if (fpl_parse_int(v, &n) || n < 1 || n > FPL_RUNS_MAX)
+			return fpl_cli_usage_error(cmd, "--runs: '%s' is not a number of runs in "
+						   "[1, %d]", v, FPL_RUNS_MAX);
+		o->n = (long)n;
+		drop_arg(argc, argv, i, k);
+	}
+	if (o->no_aslr) {
+		int p = personality(0xffffffff);
+
+		if (p < 0)
+			return fpl_cli_error(cmd, FPL_EXIT_FAIL, "--no-aslr: personality: %s",
+					     strerror(errno));
+		if (!(p & ADDR_NO_RANDOMIZE)) {
+			/*
+			 * The layout is chosen at exec: turn randomisation off, then
+			 * start again as that process (what setarch -R does). The
+			 * flag is inherited, so the new process does not come here.
+			 */
+			char **nargv = calloc((size_t)*argc + 4, sizeof(*nargv)), runs[32];
+			int k = *argc + 1;
+
+			if (!nargv || personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0)
+				return fpl_cli_error(cmd, FPL_EXIT_FAIL, "--no-aslr: %s",
+						     strerror(nargv ? errno : ENOMEM));
+			nargv[0] = "fpulab";
+			for (int i = 0; i < *argc; i++)
+				nargv[i + 1] = argv[i];
+			snprintf(runs, sizeof(runs), "--runs=%ld", o->n);
+			nargv[k++] = runs;
+			nargv[k] = "--no-aslr";
+			fflush(NULL);
+			execv("/proc/self/exe", nargv);
+			free(nargv);
+			return fpl_cli_error(cmd, FPL_EXIT_FAIL, "--no-aslr: executing myself: %s",
+					     strerror(errno));
+		}
+	}
+	return FPL_EXIT_OK;
+}
+
+/* What the parent needs of the common flags, and the arguments each child gets. */
+struct runs_ctx {
+	const char *cmd;
+	struct fpl_session s;		/* the common flags only: parsed, never started */
+	char **child_argv;
+	const struct fpl_runs_opt *o;
+	struct fpl_result *merged;
+	double run_s_sum;		/* wall seconds of the completed runs */
+	long done;
+	double t0, t_run, shown_frac;
+	bool progress, progress_shown;
+};
+
+/* The options that say where and how the result goes: the parent's, not the child's. */
+static int output_opt(const char *a, bool *takes_value)
+{
+	static const char *const with_value[] = { "-o", "--output", "--format", "--units" };
+	static const char *const flags[] = { "--json", "-q" };
+	const char *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(with_value); i++)
+		if (len == strlen(with_value[i]) && !strncmp(a, with_value[i], len)) {
+			*takes_value = !eq;
+			return 1;
+		}
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(flags); i++)
+		if (!strcmp(a, flags[i])) {
+			*takes_value = false;
+			return 1;
+		}
+	return 0;
+}
+
+static int parse(struct runs_ctx *c, int argc, char **argv)
+{
+	size_t k = 0;
+
+	c->child_argv = calloc((size_t)argc + 5, sizeof(*c->child_argv));
+	if (!c->child_argv)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	c->child_argv[k++] = "fpulab";
+	c->child_argv[k++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		bool value;
+		int j = i, rc = fpl_session_common_opt(&c->s, argc, argv, &j);
+
+		if (rc < 0)
+			return -rc;
+		if (rc && output_opt(argv[i], &value)) {
+			i = j;		/* the parent's: not passed on */
+			continue;
+		}
+		for (; i <= j; i++)
+			c->child_argv[k++] = argv[i];
+		i--;
+	}
+	c->child_argv[k++] = "--json";	/* the document on stdout: the pipe */
+	c->child_argv[k++] = "-q";
+	c->child_argv[k] = NULL;
+	return FPL_EXIT_OK;
+}
+
+/* The output file can be written: before anything is measured. */
+static int check_out_path(const struct runs_ctx *c)
+{
+	const char *p = c->s.out_path;
+	struct stat st;
+	char *copy, *dir;
+	int rc = FPL_EXIT_OK;
+
+	if (!p)
+		return FPL_EXIT_OK;
+	if (!stat(p, &st) && S_ISDIR(st.st_mode))
+		return fpl_cli_usage_error(c->cmd, "-o %s: is a directory", p);
+	copy = strdup(p);
+	if (!copy)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	dir = dirname(copy);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
+		rc = fpl_cli_usage_error(c->cmd, "-o %s: cannot write in %s (%s)", p, dir,
+					 errno ? strerror(errno) : "not a directory");
+	free(copy);
+	return rc;
+}
+
+static void show_progress(struct runs_ctx *c, bool force)
+{
+	double now = mono_s(), el = now - c->t_run, per, cur, frac, left;
+
+	if (!c->progress || (!force && now - c->t0 < 2))
+		return;
+	/* Per run: the mean of those done; before the first, the budget's guess. */
+	per = c->done ? c->run_s_sum / (double)c->done :
+	      c->s.budget_s > 0 ? c->s.budget_s * 1.3 + 1 : 0;
+	/* a run that takes longer than the others: its own time so far, and some */
+	cur = per > 0 ? fmax(per, el * 1.1) : 0;
+	frac = cur > 0 ? el / cur : 0;
+	frac = ((double)c->done + frac) / (double)c->o->n;
+	if (frac < c->shown_frac)
+		frac = c->shown_frac;	/* never backwards */
+	c->shown_frac = frac;
+	left = per > 0 ? cur - el + per * (double)(c->o->n - c->done - 1) : NAN;
+	fprintf(stderr, "\r\033[Kfpulab %s: run %ld/%ld %3.0f%%", c->cmd, c->done + 1, c->o->n,
+		frac * 100);
+	if (isfinite(left))
+		fprintf(stderr, ", about %.0f s left", left);
+	else
+		fprintf(stderr, ", %.0f s (first run)", now - c->t0);
+	fflush(stderr);
+	c->progress_shown = true;
+}
+
+static void clear_progress(struct runs_ctx *c)
+{
+	if (c->progress_shown)
+		fputs("\r\033[K", stderr);
+	c->progress_shown = false;
+}
+
+static void append(char **buf, size_t *n, size_t *cap, const char *p, size_t k)
+{
+	if (*n + k + 1 > *cap) {
+		size_t nc = *cap ? *cap : 65536;
+		char *b;
+
+		while (nc < *n + k + 1)
+			nc *= 2;
+		b = realloc(*buf, nc);
+		if (!b)
+			return;		/* a truncated document fails to parse: reported */
+		*buf = b;
+		*cap = nc;
+	}
+	memcpy(*buf + *n, p, k);
+	*n += k;
+	(*buf)[*n] = 0;
+}
+
+#define STEAL_CPUS 256
+
+/*
+ * Steal time from /proc/stat (USER_HZ ticks): the time the hypervisor gave
+ * a vCPU's physical CPU to something else. [0]: all CPUs, [1 + n]: CPU n;
+ * -1 where not read.
+ */
+static void read_steal(long long *steal)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+
+	for (int i = 0; i < STEAL_CPUS + 1; i++)
+		steal[i] = -1;
+	while (f && fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
+		long long v[8];
+		int cpu = -1, off = 0;
+
+		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &cpu, &off) != 1)
+			continue;
+		if (line[3] == ' ')
+			off = 0;
+		if (sscanf(line + 3 + off, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 && cpu < STEAL_CPUS)
+			steal[cpu + 1] = v[7];
+	}
+	if (f)
+		fclose(f);
+}
+
+struct child {
+	pid_t pid;
+	int status;
+	char *out, *err;
+	size_t nout, nerr;
+	bool interrupted;
+	struct rusage ru;	/* of the child and its waited-for tasks (ctxsw's) */
+	long long steal0[STEAL_CPUS + 1], steal1[STEAL_CPUS + 1];
+};
+
+/* One run: start the child, collect stdout (the document) and stderr, wait. 0 or -errno. */
+static int run_child(struct runs_ctx *c, struct child *ch)
+{
+	int po[2], pe[2], open_fds = 2;
+	size_t cout = 0, cerr = 0;
+
+	memset(ch, 0, sizeof(*ch));
+	if (pipe2(po, O_CLOEXEC))
+		return -errno;
+	if (pipe2(pe, O_CLOEXEC)) {
+		close(po[0]);
+		close(po[1]);
+		return -errno;
+	}
+	read_steal(ch->steal0);
+	fflush(NULL);
+	ch->pid = fork();
+	if (ch->pid < 0) {
+		int e = errno;
+
+		close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+		return -e;
+	}
+	if (!ch->pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		dup2(po[1], STDOUT_FILENO);
+		dup2(pe[1], STDERR_FILENO);
+		execv("/proc/self/exe", c->child_argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	while (open_fds) {
+		struct pollfd p[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+		char buf[65536];
+
+		if (runs_stop && !ch->interrupted) {
+			kill(ch->pid, SIGINT);	/* it writes what it has; we drop it */
+			ch->interrupted = true;
+		}
+		if (poll(p, 2, 500) < 0 && errno != EINTR)
+			break;
+		show_progress(c, false);
+		for (int i = 0; i < 2; i++) {
+			ssize_t k;
+
+			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			k = read(p[i].fd, buf, sizeof(buf));
+			if (k > 0 && i == 0)
+				append(&ch->out, &ch->nout, &cout, buf, (size_t)k);
+			else if (k > 0)
+				append(&ch->err, &ch->nerr, &cerr, buf, (size_t)k);
+			else if (k == 0 || errno != EINTR) {
+				close(p[i].fd);
+				*(i ? &pe[0] : &po[0]) = -1;
+				open_fds--;
+			}
+		}
+	}
+	if (po[0] >= 0)
+		close(po[0]);
+	if (pe[0] >= 0)
+		close(pe[0]);
+	while (wait4(ch->pid, &ch->status, 0, &ch->ru) < 0 && errno == EINTR)
+		;
+	read_steal(ch->steal1);
+	ch->interrupted |= runs_stop;
+	return 0;
+}
+
+static const json_t *host_get(const struct fpl_result *r, const char *obj, const char *key)
+{
+	return json_object_get(obj ? json_object_get(r->host, obj) : r->host, key);
+}
+
+/* The per-process facts of a child's host object, on each of its runs. */
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+}
+
+static int stamp(struct fpl_run *run, const struct fpl_result *cr, long index, double wall_s,
+		 const char *started, pid_t pid, const struct child *ch)
+{
+	const struct rusage *ru = &ch->ru;
+	long long cpu = json_integer_value(host_get(cr, "clock", "cpu")), tick = sysconf(_SC_CLK_TCK);
+	static const struct { const char *obs, *obj, *key; } facts[] = {
+		{ "run_cpu", "clock", "cpu" },
+		{ "run_tsc_hz", "clock", "tsc_hz" },
+		{ "run_core_hz", "clock", "core_hz_start" },
+		{ "run_core_hz_end", "clock", "core_hz_end" },
+		{ "run_core_drift_pct", "clock", "drift_pct" },
+		{ "run_loadavg_start", NULL, "loadavg_start" },
+		{ "run_loadavg_end", NULL, "loadavg_end" },
+		{ "run_aslr", "process", "aslr" },
+		{ "run_addr_stack", "process", "addr_stack" },
+		{ "run_addr_heap", "process", "addr_heap" },
+		{ "run_addr_mmap", "process", "addr_mmap" },
+		{ "run_cpus_allowed", "process", "cpus_allowed" },
+	};
+	int err = fpl_run_obs_int(run, "run_index", index);
+
+	err = err ? err : fpl_run_obs_int(run, "run_pid", pid);
+	err = err ? err : fpl_run_obs_str(run, "run_started", started);
+	err = err ? err : fpl_run_obs_real(run, "run_wall_s", wall_s);
+	/*
+	 * Involuntary switches: how often other work preempted the run (its
+	 * own waits, a ping-pong's, are the voluntary ones). The first thing
+	 * to look at when one run's value stands out.
+	 */
+	err = err ? err : fpl_run_obs_int(run, "run_preempted", ru->ru_nivcsw);
+	err = err ? err : fpl_run_obs_int(run, "run_waits", ru->ru_nvcsw);
+	err = err ? err : fpl_run_obs_real(run, "run_user_s", tv_s(ru->ru_utime));
+	err = err ? err : fpl_run_obs_real(run, "run_sys_s", tv_s(ru->ru_stime));
+	/* in a VM: time the host ran something else on this vCPU's CPU */
+	if (tick > 0 && ch->steal0[0] >= 0 && ch->steal1[0] >= 0)
+		err = err ? err : fpl_run_obs_real(run, "run_steal_s_all",
+						   (double)(ch->steal1[0] - ch->steal0[0]) /
+						   (double)tick);
+	if (tick > 0 && cpu >= 0 && cpu < STEAL_CPUS && ch->steal0[cpu + 1] >= 0 &&
+	    ch->steal1[cpu + 1] >= 0)
+		err = err ? err : fpl_run_obs_real(run, "run_steal_s",
+						   (double)(ch->steal1[cpu + 1] -
+							    ch->steal0[cpu + 1]) / (double)tick);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(facts) && !err; i++) {
+		const json_t *v = host_get(cr, facts[i].obj, facts[i].key);
+
+		if (v)
+			err = fpl_run_obs_json(run, facts[i].obs, json_deep_copy(v));
+	}
+	return err;
+}
+
+/* Per-process keys of the host object: they go to each run's observed instead. */
+static void host_once(json_t *host)
+{
+	static const char *const per_run[] = { "clock", "loadavg_start", "loadavg_end", "process" };
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(per_run); i++)
+		json_object_del(host, per_run[i]);
+}
+
+static int merge(struct runs_ctx *c, struct child *ch, long index, double wall_s,
+		 const char *started)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *cr = NULL;
+	json_error_t je;
+	json_t *doc = ch->out ? json_loadb(ch->out, ch->nout, 0, &je) : NULL;
+	struct fpl_run **nr;
+	size_t i;
+	json_t *w;
+	int err;
+
+	if (!doc)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: no results document (%s)%s%s",
+				     index, ch->out ? je.text : "no output",
+				     ch->nerr ? ":\n" : "", ch->nerr ? ch->err : "");
+	err = fpl_result_from_json(doc, &cr, &diag);
+	json_decref(doc);
+	if (err)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: %s", index, diag.msg);
+	if (!c->merged->nruns && !json_object_size(c->merged->host)) {
+		json_object_update(c->merged->host, cr->host);
+		host_once(c->merged->host);
+	}
+	for (i = 0; i < cr->nruns; i++)
+		if (stamp(cr->runs[i], cr, index, wall_s, started,
+			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) ?
+			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) : ch->pid,
+			  ch)) {
+			fpl_result_free(cr);
+			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+		}
+	nr = realloc(c->merged->runs, (c->merged->nruns + cr->nruns + 1) * sizeof(*nr));
+	if (!nr) {
+		fpl_result_free(cr);
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	}
+	c->merged->runs = nr;
+	memcpy(nr + c->merged->nruns, cr->runs, cr->nruns * sizeof(*nr));
+	c->merged->nruns += cr->nruns;
+	cr->nruns = 0;
+	json_array_foreach(cr->warnings, i, w)
+		fpl_result_warn(c->merged, "run %ld: %s", index, json_string_value(w));
+	fpl_result_free(cr);
+	return FPL_EXIT_OK;
+}
+
+/* Group key of a run's metric: bench, params (sorted, compact), metric name. */
+static char *group_key(const struct fpl_run *run, const struct fpl_metric *m)
+{
+	char *p = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT), *k = NULL;
+
+	if (p && asprintf(&k, "%s %s %s", run->bench, p, m->name) < 0)
+		k = NULL;
+	free(p);
+	return k;
+}
+
+/* A params key whose value is not the same in every run of this benchmark. */
+static bool varies(const struct fpl_result *r, const char *bench, const char *key)
+{
+	const json_t *first = NULL;
+	bool any = false;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const json_t *v;
+
+		if (strcmp(r->runs[i]->bench, bench))
+			continue;
+		v = json_object_get(r->runs[i]->params, key);
+		if (any && !(v && first ? json_equal(v, first) : v == first))
+			return true;
+		first = v;
+		any = true;
+	}
+	return false;
+}
+
+/* The configuration in a few words: the params that tell this benchmark's runs apart, as k=v. */
+static void config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n)
+{
+	const char *key;
+	json_t *v;
+	size_t len = 0;
+	bool all = true;
+
+	json_object_foreach(run->params, key, v)
+		all &= !varies(r, run->bench, key);
+	buf[0] = 0;
+	json_object_foreach(run->params, key, v) {
+		char *s;
+
+		if (!all && !varies(r, run->bench, key))
+			continue;
+		s = json_is_string(v) ? strdup(json_string_value(v)) :
+		    json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		if (s && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "",
+						key, s);
+		free(s);
+	}
+}
+
+#define SPREAD_ROWS 48
+#define SPREAD_ROWS_BENCH 8
+
+/* For people: one line per run, then each metric's run medians (their spread is what compare tests). */
+static int print_runs(const struct runs_ctx *c, FILE *f)
+{
+	const struct fpl_result *r = c->merged;
+	size_t rows = 0, groups = 0, bench_rows = 0;
+	const char *bench_now = "";
+	size_t nseen = 0, cap = 1;
+	char **seen;
+	long last = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		cap += r->runs[i]->nmetrics;
+	seen = calloc(cap, sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	fprintf(f, "%ld of %ld runs, each a fresh process, benchmarks in the same order in each:\n",
+		c->done, c->o->n);
+	fprintf(f, "%4s %8s %4s %9s %9s %-16s %7s %10s\n", "run", "pid", "CPU", "core GHz",
+		"drift %", "load 1/5/15 min", "wall s", "preempted");
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const json_t *l = fpl_run_obs_get(run, "run_loadavg_start");
+		long idx = fpl_run_obs_get_int(run, "run_index", 0);
+
+		if (idx == last)
+			continue;
+		last = idx;
+		fprintf(f, "%4ld %8lld %4lld %9.3f %+9.2f %5.2f/%4.2f/%4.2f %7.1f %10lld\n", idx,
+			fpl_run_obs_get_int(run, "run_pid", 0), fpl_run_obs_get_int(run, "run_cpu", -1),
+			json_number_value(fpl_run_obs_get(run, "run_core_hz")) / 1e9,
+			json_number_value(fpl_run_obs_get(run, "run_core_drift_pct")),
+			json_number_value(json_array_get(l, 0)), json_number_value(json_array_get(l, 1)),
+			json_number_value(json_array_get(l, 2)),
+			json_number_value(fpl_run_obs_get(run, "run_wall_s")),
+			fpl_run_obs_get_int(run, "run_preempted", 0));
+	}
+	fprintf(f, "\nEach metric over the runs (one value per run: its median; CV: the spread "
+		   "between runs):\n%-8s %-44s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
+		"configuration", "metric", "runs", "median", "CV %", "min", "max", "unit");
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+
+		for (size_t m = 0; m < run->nmetrics; m++) {
+			char *key = group_key(run, run->metrics[m]), cfg[256], cv[16];
+			double v[FPL_RUNS_MAX], mean = 0, sd = 0;
+			struct fpl_summary s;
+			size_t n = 0;
+			bool dup = false;
+
+			for (size_t k = 0; key && k < nseen && !dup; k++)
+				dup = !strcmp(seen[k], key);
+			if (!key || dup || nseen == cap) {
+				free(key);
+				continue;
+			}
+			seen[nseen++] = key;
+			groups++;
+			if (strcmp(run->bench, bench_now)) {
+				bench_now = run->bench;
+				bench_rows = 0;
+			}
+			if (rows >= SPREAD_ROWS || bench_rows >= SPREAD_ROWS_BENCH)
+				continue;
+			/* the same metric of the same configuration in every run */
+			for (size_t j = i; j < r->nruns && n < FPL_RUNS_MAX; j++) {
+				const struct fpl_metric *mm = fpl_run_find_metric(r->runs[j],
+										 run->metrics[m]->name);
+				char *k2 = mm ? group_key(r->runs[j], mm) : NULL;
+
+				if (k2 && !strcmp(k2, key) && mm->n &&
+				    !fpl_summarize(mm->samples, mm->n, 0, &s))
+					v[n++] = s.median;
+				free(k2);
+			}
+			if (!n)
+				continue;
+			for (size_t k = 0; k < n; k++)
+				mean += v[k] / (double)n;
+			for (size_t k = 0; k < n && n > 1; k++)
+				sd += (v[k] - mean) * (v[k] - mean) / (double)(n - 1);
+			fpl_summarize(v, n, 0, &s);
+			config_str(r, run, cfg, sizeof(cfg));
+			if (n > 1 && mean)
+				snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
+			else
+				snprintf(cv, sizeof(cv), "-");
+			fprintf(f, "%-8s %-44.44s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n",
+				run->bench, cfg, run->metrics[m]->name, n, s.median, cv, s.min, s.max,
+				run->metrics[m]->unit);
+			rows++;
+			bench_rows++;
+		}
+	}
+	if (groups > rows)
+		fprintf(f, "(%zu of %zu metrics shown, the first of each benchmark; all are in the "
+			   "file (-o) or --json)\n", rows, groups);
+	fprintf(f, "\n'fpulab compare A.json B.json' tests two such files run by run.\n");
+	for (size_t k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Warnings once each, with how many runs had them. */
+static void print_warnings(const struct runs_ctx *c)
+{
+	const struct fpl_result *r = c->merged;
+	size_t i;
+	json_t *w;
+
+	size_t shown = 0, more = 0;
+
+	/* "run K: text": once per text, with the runs that had it */
+	json_array_foreach(r->warnings, i, w) {
+		const char *t = json_string_value(w), *body = strstr(t, ": ");
+		size_t k, blen;
+		json_t *w2;
+		bool before = false;
+		char runs[128] = "";
+
+		body = !strncmp(t, "run ", 4) && body ? body + 2 : t;
+		blen = strlen(body);
+		json_array_foreach(r->warnings, k, w2) {
+			const char *t2 = json_string_value(w2), *b2 = strstr(t2, ": ");
+
+			b2 = !strncmp(t2, "run ", 4) && b2 ? b2 + 2 : t2;
+			if (strlen(b2) != blen || strcmp(b2, body))
+				continue;
+			if (k < i)
+				before = true;
+			else if (body != t && strlen(runs) < sizeof(runs) - 16)
+				snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%ld",
+					 runs[0] ? "," : "run ", strtol(t2 + 4, NULL, 10));
+		}
+		if (before)
+			continue;
+		if (strchr(runs, ','))		/* "run 1,2" -> "runs 1,2" */
+			memmove(runs + 4, runs + 3, strlen(runs + 3) + 1), runs[3] = 's';
+		if (shown++ >= 8) {
+			more++;
+			continue;
+		}
+		fprintf(stderr, "fpulab %s: warning: %s%s%s\n", c->cmd, runs, runs[0] ? ": " : "",
+			body);
+	}
+	if (more)
+		fprintf(stderr, "fpulab %s: and %zu more warnings (in the results)\n", c->cmd, more);
+	for (size_t a = 0; a < r->nruns; a++) {
+		json_array_foreach(r->runs[a]->warnings, i, w) {
+			const char *t = json_string_value(w);
+			size_t times = 0, k;
+			bool before = false;
+			json_t *w2;
+
+			for (size_t b = 0; b < r->nruns && !before; b++)
+				json_array_foreach(r->runs[b]->warnings, k, w2)
+					if (!strcmp(t, json_string_value(w2)) &&
+					    !strcmp(r->runs[a]->bench, r->runs[b]->bench)) {
+						before |= b < a || (b == a && k < i);
+						times++;
+					}
+			if (!before)
+				fprintf(stderr, "fpulab %s: warning (%s, %zu of %ld runs): %s\n", c->cmd,
+					r->runs[a]->bench, times, c->done, t);
+		}
+	}
+}
+
+static int emit(struct runs_ctx *c)
+{
+	struct fpl_diag diag = { "" };
+	const struct fpl_session *s = &c->s;
+
+	if (s->out_path && fpl_emit_file(c->merged, s->format_given ? s->format : FPL_FMT_JSON,
+					 s->out_path, &diag))
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (s->json_stdout || (s->format_given && s->format != FPL_FMT_TABLE)) {
+		if (fpl_emit(c->merged, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
+			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+		return FPL_EXIT_OK;
+	}
+	if (s->out_path && s->quiet && !s->format_given)
+		return FPL_EXIT_OK;
+	if (s->format_given) {
+		struct fpl_table_opts to = { .units = s->units, .warnings = true };
+
+		if (fpl_emit_table(c->merged, &to, stdout))
+			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "writing the table failed");
+		fputc('\n', stdout);
+	}
+	if (print_runs(c, stdout) || fflush(stdout))
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "writing the report failed");
+	return FPL_EXIT_OK;
+}
+
+int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_opt *o)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct runs_ctx c = { .cmd = cmd, .o = o };
+	int rc, worst = FPL_EXIT_OK;
+	long skipped = 0;
+	json_t *info;
+
+	fpl_session_init(&c.s, cmd);
+	rc = parse(&c, argc, argv);
+	if (!rc)
+		rc = check_out_path(&c);
+	if (rc) {
+		free(c.child_argv);
+		return rc;
+	}
+	c.merged = fpl_result_new();
+	if (!c.merged) {
+		free(c.child_argv);
+		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
+	}
+	c.progress = !c.s.quiet && isatty(STDERR_FILENO);
+	runs_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);	/* no SA_RESTART: poll returns */
+	sigaction(SIGTERM, &sa, &old_term);
+	c.t0 = mono_s();
+	/*
+	 * Run k is the whole command line again, benchmarks in the order given:
+	 * drift over the series (clock, load, thermal) then hits every
+	 * benchmark alike, and each benchmark keeps its place in the run, so
+	 * its value does not move with what ran before it.
+	 */
+	for (long k = 1; k <= o->n && !runs_stop; k++) {
+		struct child ch;
+		char started[40];
+		struct timespec now;
+		struct tm tm;
+		double wall;
+		int code;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now.tv_sec, &tm));
+		snprintf(started + strlen(started), sizeof(started) - strlen(started), ".%03ldZ",
+			 now.tv_nsec / 1000000);
+		c.t_run = mono_s();
+		show_progress(&c, false);
+		rc = run_child(&c, &ch);
+		wall = mono_s() - c.t_run;
+		clear_progress(&c);
+		if (rc) {
+			worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "run %ld: cannot start: %s", k,
+					      strerror(-rc));
+			break;
+		}
+		code = WIFEXITED(ch.status) ? WEXITSTATUS(ch.status) : -1;
+		if (ch.interrupted) {
+			fpl_result_warn(c.merged, "interrupted: run %ld of %ld stopped; its partial "
+					"samples are not kept", k, o->n);
+		} else if (code == FPL_EXIT_USAGE) {
+			/* the first run refuses what every run would: before measuring */
+			fputs(ch.err ? ch.err : "", stderr);
+			worst = FPL_EXIT_USAGE;
+		} else if (code == FPL_EXIT_OK || code == FPL_EXIT_UNSUPPORTED ||
+			   code == FPL_EXIT_FAIL) {
+			rc = merge(&c, &ch, k, wall, started);
+			if (rc || code == FPL_EXIT_FAIL) {
+				if (!rc && ch.nerr)
+					fputs(ch.err, stderr);
+				worst = FPL_EXIT_FAIL;
+			} else {
+				c.done++;
+				c.run_s_sum += wall;
+				skipped += code == FPL_EXIT_UNSUPPORTED;
+			}
+		} else {
+			fputs(ch.err ? ch.err : "", stderr);
+			worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "run %ld: %s %d", k,
+					      WIFSIGNALED(ch.status) ? "killed by signal" : "exit",
+					      WIFSIGNALED(ch.status) ? WTERMSIG(ch.status) : code);
+		}
+		free(ch.out);
+		free(ch.err);
+		if (worst)
+			break;
+	}
+	clear_progress(&c);
+	info = json_pack("{s:I, s:I, s:b, s:s, s:b}", "requested", (json_int_t)o->n,
+			 "completed", (json_int_t)c.done, "interrupted", (bool)runs_stop,
+			 "order", "the same in every run", "no_aslr", o->no_aslr);
+	if (info)
+		json_object_set_new(c.merged->host, "runs", info);
+	if (runs_stop)
+		worst = FPL_EXIT_FAIL;
+	if (worst != FPL_EXIT_USAGE && (c.done || runs_stop)) {
+		rc = emit(&c);
+		print_warnings(&c);
+		if (rc)
+			worst = rc;
+	}
+	if (!worst && c.done && skipped == c.done)
+		worst = FPL_EXIT_UNSUPPORTED;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	fpl_result_free(c.merged);
+	free(c.child_argv);
+	return worst;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The run as the unit of replication: a run's value, its spreads, the runs a target needs. */
+#include <math.h>
+#include <stdint.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "fpulab/stats.h"
+
+double fpl_run_value_sorted(const double *sorted, size_t n, double trim)
+{
+	if (!n)
+		return NAN;
+	return trim > 0 ? fpl_trimmed_mean_sorted(sorted, n, trim) :
+			  fpl_quantile_sorted(sorted, n, 0.5);
+}
+
+double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work)
+{
+	double med;
+
+	if (n < 2)
+		return NAN;
+	med = fpl_quantile_sorted(sorted, n, 0.5);
+	if (!med)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		work[i] = fabs(sorted[i] - med);
+	fpl_sort(work, n);
+	return 100 * 1.4826 * fpl_quantile_sorted(work, n, 0.5) / fabs(med);
+}
+
+/* Welch's half-width for two cases of n runs each, equal spread: t(df = 2n - 2) cv sqrt(2/n). */
+static double half_width(double cv, size_t n, double conf)
+{
+	double alpha = 1 - conf / 100;
+
+	return gsl_cdf_tdist_Qinv(alpha / 2, 2.0 * n - 2) * cv * sqrt(2.0 / n);
+}
+
+#define RUNS_MAX 10000000
+
+size_t fpl_runs_needed(double cv, double target, double conf)
+{
+	size_t lo = FPL_MIN_RUNS, hi;
+
+	if (!isfinite(cv) || cv < 0 || !(target > 0) || !(conf > 0 && conf < 100))
+		return 0;
+	if (half_width(cv, lo, conf) <= target)
+		return lo;
+	/* the half-width falls with n: double to a bracket, then bisect */
+	for (hi = lo * 2; half_width(cv, hi, conf) > target; hi *= 2)
+		if (hi > RUNS_MAX)
+			return SIZE_MAX;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (half_width(cv, mid, conf) <= target)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}

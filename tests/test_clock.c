@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/clock: TSC rate, timer floor and step, pinning, the known-latency chains, JSON. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fpulab/clock.h"
+
+static struct fpl_clock *clk;
+
+static int setup(void **state)
+{
+	struct fpl_diag d = { "" };
+
+	return fpl_clock_create(&clk, -1, &d);
+}
+
+static int teardown(void **state)
+{
+	fpl_clock_free(clk);
+	return 0;
+}
+
+/* TSC ticks per second over about 50 ms against CLOCK_MONOTONIC_RAW, counted here. */
+static double tsc_hz_here(void)
+{
+	struct timespec a, b;
+	uint64_t t0, t1;
+	double ns;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	t0 = fpl_tsc_begin();
+	usleep(50000);
+	t1 = fpl_tsc_end();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+	return (double)(t1 - t0) * 1e9 / ns;
+}
+
+/* The TSC rate in use agrees with an independent count (the closest of 5: preemption only adds error). */
+static void test_tsc_rate(void **state)
+{
+	double best = INFINITY;
+
+	assert_true(clk->tsc_hz > 1e8 && clk->tsc_hz < 1e11);
+	if (clk->tsc_hz_cpuid > 0)
+		assert_float_equal(clk->tsc_hz_disagree_pct,
+				   fabs(clk->tsc_hz_cpuid - clk->tsc_hz_measured) /
+				   clk->tsc_hz_measured * 100, 1e-9);
+	for (int i = 0; i < 5; i++)
+		best = fmin(best, fabs(tsc_hz_here() - clk->tsc_hz) / clk->tsc_hz);
+	assert_true(best < 0.01);
+	assert_float_equal(fpl_clock_tsc_to_ns(clk, clk->tsc_hz), 1e9, 1e-3);
+}
+
+/* Floor and step as the header defines them; reads never go backwards on the pinned CPU. */
+static void test_floor_step_monotonic(void **state)
+{
+	uint64_t prev = fpl_tsc_end(), now;
+
+	assert_true(clk->step_tsc >= 1);
+	assert_true(clk->floor_tsc >= clk->step_tsc);
+	assert_float_equal(clk->min_sample_tsc, clk->step_tsc / FPL_CLOCK_STEP_FRACTION, 1e-6);
+	for (int i = 0; i < 100000; i++) {
+		now = fpl_tsc_end();
+		assert_true(now >= prev);
+		prev = now;
+	}
+}
+
+static void test_pinning(void **state)
+{
+	int cpu = fpl_current_cpu();
+
+	assert_true(cpu >= 0);
+	assert_int_equal(clk->cpu, cpu);
+	assert_int_equal(fpl_pin_cpu(cpu), 0);
+	assert_int_equal(fpl_current_cpu(), cpu);
+	assert_int_equal(fpl_pin_cpu(1 << 20), -EINVAL);
+}
+
+/* The fastest of many runs of a chain: immune to preemption, which only adds time. */
+static double fastest(uint64_t (*chain)(void *, uint64_t), uint64_t reps)
+{
+	double best = INFINITY;
+
+	for (int i = 0; i < 200; i++) {
+		double t = (double)chain(NULL, reps);
+
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * Not circular (METHOD.md): the core clock comes from the ADD chain, so an
+ * ADD chain proves nothing; IMUL's 3-cycle latency checks it. The loop's own
+ * cost is removed by the empty chain.
+ */
+static void test_chains_known_latency(void **state)
+{
+	uint64_t reps = 200;
+	double add = fastest(fpl_chain_add100, reps), imul = fastest(fpl_chain_imul100, reps);
+	double empty = fastest(fpl_chain_empty, reps), ratio;
+
+	assert_true(add > empty && imul > add);
+	ratio = (imul - empty) / (add - empty);
+	assert_true(ratio > 2.7 && ratio < 3.3);
+	/* core cycles of 100 adds x reps, through the clock's own ratio */
+	assert_true(clk->core_per_tsc > 0.2 && clk->core_per_tsc < 5);
+}
+
+static void test_finish_and_json(void **state)
+{
+	json_t *j;
+
+	assert_int_equal(fpl_clock_finish(clk), 0);
+	assert_true(clk->finished);
+	assert_float_equal(clk->drift_pct,
+			   (clk->core_per_tsc_end - clk->core_per_tsc_start) /
+			   clk->core_per_tsc_start * 100, 1e-9);
+	assert_int_equal(clk->suspect, fabs(clk->drift_pct) > FPL_CLOCK_DRIFT_MAX_PCT);
+	j = fpl_clock_json(clk);
+	assert_non_null(j);
+	assert_float_equal(json_number_value(json_object_get(j, "tsc_hz")), clk->tsc_hz, 0);
+	assert_float_equal(json_number_value(json_object_get(j, "step_tsc")), clk->step_tsc, 0);
+	assert_non_null(json_object_get(j, "drift_pct"));
+	assert_int_equal(json_integer_value(json_object_get(j, "cpu")), clk->cpu);
+	json_decref(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tsc_rate),
+		cmocka_unit_test(test_floor_step_monotonic),
+		cmocka_unit_test(test_pinning),
+		cmocka_unit_test(test_chains_known_latency),
+		cmocka_unit_test(test_finish_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

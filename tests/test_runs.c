@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests: --runs N (run and the benchmark commands): one file, N processes, bad values, SIGINT. */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/result.h"
+#include "fplrun.h"
+
+static char dir[] = "/tmp/fpl-test-runs-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* The runs of r whose observed.run_index is idx, in file order. */
+static size_t runs_of(const struct fpl_result *r, long long idx, const struct fpl_run **out,
+		      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		if (fpl_run_obs_get_int(r->runs[i], "run_index", -1) == idx && n < max)
+			out[n++] = r->runs[i];
+	return n;
+}
+
+#define MAXR 4096
+
+/*
+ * `run --runs 3`: one file; every benchmark built in has a run in each of
+ * the 3; each run index is one process (one pid), a different one each; the
+ * k-th run of every index is the same benchmark with equal params.
+ */
+static void run_runs_3_one_file_three_processes(void **state)
+{
+	static const struct fpl_run *a[MAXR], *b[MAXR];
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	long long pids[3];
+	size_t na;
+	int rc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/runs3.json", dir);
+	snprintf(args, sizeof(args), "run --runs 3 --budget 0.2 -q -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r->host, "runs"),
+							    "completed")), 3);
+	/* host facts once, per-process ones in each run */
+	assert_non_null(json_object_get(r->host, "xcr0"));
+	assert_null(json_object_get(r->host, "process"));
+	na = runs_of(r, 1, a, MAXR);
+	assert_true(na > 0);
+	assert_int_equal(na * 3, r->nruns);
+	for (long long idx = 1; idx <= 3; idx++) {
+		size_t nb = runs_of(r, idx, b, MAXR);
+
+		assert_int_equal(nb, na);
+		pids[idx - 1] = fpl_run_obs_get_int(b[0], "run_pid", -1);
+		assert_true(pids[idx - 1] > 0);
+		for (size_t k = 0; k < nb; k++) {
+			assert_string_equal(b[k]->bench, a[k]->bench);
+			if (!json_equal(b[k]->params, a[k]->params))
+				fail_msg("run %lld, %s #%zu: params differ from run 1's", idx,
+					 b[k]->bench, k);
+			assert_int_equal(fpl_run_obs_get_int(b[k], "run_pid", -1), pids[idx - 1]);
+			assert_non_null(fpl_run_obs_get(b[k], "run_core_hz"));
+			assert_non_null(fpl_run_obs_get(b[k], "run_cpu"));
+			assert_non_null(fpl_run_obs_get(b[k], "run_aslr"));
+			assert_non_null(fpl_run_obs_get_str(b[k], "run_started"));
+		}
+	}
+	assert_true(pids[0] != pids[1] && pids[1] != pids[2] && pids[0] != pids[2]);
+	for (size_t bi = 0; bi < fpl_nbenches; bi++) {
+		bool found = false;
+
+		for (size_t k = 0; k < na; k++)
+			found |= !strcmp(a[k]->bench, fpl_benches[bi]->name);
+		if (!found)
+			fail_msg("benchmark %s has no run in run 1", fpl_benches[bi]->name);
+	}
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+/* A benchmark command with --runs: the same, and the table has one line per run. */
+static void bench_runs_one_file(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	int rc;
+
+	(void)state;
+	if (!fpl_bench_find("signal"))
+		skip();
+	snprintf(path, sizeof(path), "%s/sig.json", dir);
+	snprintf(args, sizeof(args), "signal --state init --budget 0.1 --runs=2 -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc == 77)
+		skip();
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_non_null(strstr(out, "2 of 2 runs"));
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_int_equal(r->nruns, 2);
+	assert_int_equal(fpl_run_obs_get_int(r->runs[0], "run_index", 0), 1);
+	assert_int_equal(fpl_run_obs_get_int(r->runs[1], "run_index", 0), 2);
+	assert_true(json_equal(r->runs[0]->params, r->runs[1]->params));
+	assert_true(fpl_run_obs_get_int(r->runs[0], "run_pid", 0) !=
+		    fpl_run_obs_get_int(r->runs[1], "run_pid", 0));
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+/* --runs 1 is today's single run: no run_index, the usual table. */
+static void runs_1_is_one_run_here(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err;
+	int rc;
+
+	(void)state;
+	if (!fpl_bench_find("signal"))
+		skip();
+	snprintf(path, sizeof(path), "%s/one.json", dir);
+	snprintf(args, sizeof(args), "signal --state init --budget 0.1 --runs 1 -q -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc == 77)
+		skip();
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_int_equal(r->nruns, 1);
+	assert_null(fpl_run_obs_get(r->runs[0], "run_index"));
+	assert_null(json_object_get(r->host, "runs"));
+	/* the process facts are in the host object of a single run */
+	assert_non_null(json_object_get(json_object_get(r->host, "process"), "pid"));
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
+static void rejected(const char *args, const char *names, const char *path)
+{
+	char *why = NULL;
+
+	if (!fplrun_rejected_early(args, names, &why))
+		fail_msg("fpulab %s: not refused early naming '%s': %s", args, names,
+			 why ? why : "");
+	free(why);
+	if (path)
+		assert_false(exists(path));
+}
+
+/* A bad --runs, a bad option of the benchmark, an output that cannot be written: exit 2, no file. */
+static void bad_runs_exit_2_before_measuring(void **state)
+{
+	static const char *const bad[] = { "0", "-1", "1001", "x", "2.5", "", "3x" };
+	char args[512], path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/never.json", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "run --runs '%s' -o '%s'", bad[i], path);
+		rejected(args, "--runs", path);
+		snprintf(args, sizeof(args), "ctxsw --runs='%s' -o '%s'", bad[i], path);
+		rejected(args, "--runs", path);
+	}
+	snprintf(args, sizeof(args), "run -o '%s' --runs", path);
+	rejected(args, "--runs", path);
+	/* the first run refuses what every run would, and nothing is written */
+	snprintf(args, sizeof(args), "ctxsw --runs 3 --state bogus -o '%s'", path);
+	rejected(args, "bogus", path);
+	snprintf(args, sizeof(args), "run --runs 3 nosuchbench -o '%s'", path);
+	rejected(args, "nosuchbench", path);
+	snprintf(args, sizeof(args), "run --runs 2 --budget 0.1 -o '%s/no/such/dir/x.json'", dir);
+	rejected(args, "no/such/dir", NULL);
+	snprintf(args, sizeof(args), "run --runs 2 --budget 0.1 -o '%s'", dir);
+	rejected(args, "directory", NULL);
+}
+
+/* Children of pid now (from /proc: ppid == pid). */
+static size_t children(pid_t pid, pid_t *out, size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char p[300], buf[512], *rp;
+		int ppid = 0;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/stat", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
+		    sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == pid)
+			out[n++] = (pid_t)atoi(e->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * SIGINT once the second run's process exists (so the first is complete):
+ * a valid file with the completed runs, marked interrupted, exit 1.
+ */
+static void sigint_keeps_completed_runs(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char path[128];
+	const char *argv[] = { fplrun_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
+			       "--runs", "50", "-q", "-o", path, NULL };
+	pid_t pid, first = 0, kids[16];
+	bool sent = false;
+	int st;
+	long long completed, maxidx = 0;
+	json_t *w;
+	size_t i;
+	bool marked = false;
+	struct timespec t0, t;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/int.json", dir);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(126);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!sent) {
+		size_t n = children(pid, kids, 16);
+
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			fail_msg("fpulab ctxsw --runs 50 ended before it was interrupted");
+		for (size_t k = 0; k < n; k++) {
+			if (!first)
+				first = kids[k];
+			else if (kids[k] != first && !sent) {
+				kill(pid, SIGINT);
+				sent = true;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 300) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			fail_msg("no second run started in 300 s");
+		}
+		usleep(2000);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 1);
+	if (fpl_result_load(path, &r, &diag))
+		fail_msg("the interrupted --runs wrote no valid file: %s", diag.msg);
+	completed = json_integer_value(json_object_get(json_object_get(r->host, "runs"),
+						       "completed"));
+	assert_true(json_is_true(json_object_get(json_object_get(r->host, "runs"),
+						 "interrupted")));
+	assert_true(completed >= 1 && completed < 50);
+	assert_int_equal((long long)r->nruns, completed);
+	for (size_t k = 0; k < r->nruns; k++) {
+		long long idx = fpl_run_obs_get_int(r->runs[k], "run_index", -1);
+
+		assert_int_equal(idx, (long long)k + 1);
+		assert_false(r->runs[k]->skipped);
+		maxidx = idx;
+	}
+	assert_int_equal(maxidx, completed);
+	json_array_foreach(r->warnings, i, w)
+		marked |= !strncmp(json_string_value(w), "interrupted", 11);
+	assert_true(marked);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bad_runs_exit_2_before_measuring),
+		cmocka_unit_test(runs_1_is_one_run_here),
+		cmocka_unit_test(bench_runs_one_file),
+		cmocka_unit_test(run_runs_3_one_file_three_processes),
+		cmocka_unit_test(sigint_keeps_completed_runs),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
