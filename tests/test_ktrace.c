@@ -234,6 +234,20 @@ static void dmesg_against(const char *dmesg, const char *cpuid, uint64_t enabled
 	assert_int_equal(fpl_kview_dmesg_check(&d, &xs, &c), 0);
 	assert_int_equal(json_integer_value(json_object_get(c, "mismatches")), 1);
 	json_decref(c);
+	/*
+	 * The ring buffer dropped the first 'Supporting' lines (x87 and SSE
+	 * gone, the rest kept): no mismatch claimed for what the log lost.
+	 */
+	assert_true(d.features & 1);
+	d.features &= ~(uint64_t)3;
+	for (int i = 2; i < FPL_KT_DMESG_MAX; i++)
+		if (d.offset[i] >= 0) {
+			d.offset[i] -= 64;
+			break;
+		}
+	assert_int_equal(fpl_kview_dmesg_check(&d, &xs, &c), 0);
+	assert_int_equal(json_integer_value(json_object_get(c, "mismatches")), 0);
+	json_decref(c);
 	free(text);
 }
 

@@ -506,6 +506,15 @@ static bool varies(const struct fpl_result *r, const char *bench, const char *ke
 	return false;
 }
 
+/* value is the default of the benchmark's option key. */
+static bool is_default(const char *bench, const char *key, const char *value)
+{
+	const struct fpl_bench *b = fpl_bench_find(bench);
+	const struct fpl_opt *o = b ? fpl_bench_find_opt(b, key) : NULL;
+
+	return o && o->def && !strcmp(o->def, value);
+}
+
 /* The configuration in a few words: the params that tell this benchmark's runs apart, as k=v. */
 static void config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n)
 {
@@ -523,7 +532,11 @@ static void config_str(const struct fpl_result *r, const struct fpl_run *run, ch
 		if (!all && !varies(r, run->bench, key))
 			continue;
 		s = json_is_string(v) ? strdup(json_string_value(v)) :
-		    json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		    json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
+		if (all && s && is_default(run->bench, key, s)) {
+			free(s);
+			continue;	/* the same in every run and the default: says nothing */
+		}
 		if (s && len < n)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "",
 						key, s);
@@ -620,7 +633,7 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 				snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
 			else
 				snprintf(cv, sizeof(cv), "-");
-			fprintf(f, "%-8s %-44.44s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n",
+			fprintf(f, "%-8s %-52.52s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n",
 				run->bench, cfg, run->metrics[m]->name, n, s.median, cv, s.min, s.max,
 				run->metrics[m]->unit);
 			rows++;
@@ -638,46 +651,90 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 }
 
 /* Warnings once each, with how many runs had them. */
+/* The text after "run K: ", and K (0 when there is no such prefix). */
+static const char *warn_body(const char *t, long *k)
+{
+	const char *colon = strstr(t, ": ");
+
+	*k = 0;
+	if (strncmp(t, "run ", 4) || !colon)
+		return t;
+	*k = strtol(t + 4, NULL, 10);
+	return colon + 2;
+}
+
+/* Equal but for the figures in them ("load average 5.48" and "5.68"). */
+static bool same_but_numbers(const char *a, const char *b)
+{
+	while (*a && *b) {
+		bool da = (*a >= '0' && *a <= '9') || *a == '.', db = (*b >= '0' && *b <= '9') || *b == '.';
+
+		if (da && db) {
+			while ((*a >= '0' && *a <= '9') || *a == '.')
+				a++;
+			while ((*b >= '0' && *b <= '9') || *b == '.')
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+/* Append run k to a list of runs as ranges: "1-4,7". */
+static void add_run(char *buf, size_t n, long *last, long *start, long k, bool flush)
+{
+	size_t len = strlen(buf);
+
+	if (!flush && *last && k == *last + 1) {
+		*last = k;
+		return;
+	}
+	if (*last && len < n)
+		len += (size_t)snprintf(buf + len, n - len, *start == *last ? "%s%ld" : "%s%ld-%ld",
+					len ? "," : "", *start, *last);
+	*start = *last = k;
+}
+
 static void print_warnings(const struct runs_ctx *c)
 {
 	const struct fpl_result *r = c->merged;
-	size_t i;
+	size_t i, shown = 0, more = 0;
 	json_t *w;
 
-	size_t shown = 0, more = 0;
-
-	/* "run K: text": once per text, with the runs that had it */
+	/* Result-wide warnings of the runs ("run K: text"): once per text, with its runs. */
 	json_array_foreach(r->warnings, i, w) {
-		const char *t = json_string_value(w), *body = strstr(t, ": ");
-		size_t k, blen;
-		json_t *w2;
+		long k0, k2, last = 0, start = 0, nk = 0;
+		const char *body = warn_body(json_string_value(w), &k0);
+		char runs[160] = "";
 		bool before = false;
-		char runs[128] = "";
+		size_t k;
+		json_t *w2;
 
-		body = !strncmp(t, "run ", 4) && body ? body + 2 : t;
-		blen = strlen(body);
 		json_array_foreach(r->warnings, k, w2) {
-			const char *t2 = json_string_value(w2), *b2 = strstr(t2, ": ");
+			const char *b2 = warn_body(json_string_value(w2), &k2);
 
-			b2 = !strncmp(t2, "run ", 4) && b2 ? b2 + 2 : t2;
-			if (strlen(b2) != blen || strcmp(b2, body))
+			if (!same_but_numbers(b2, body) || !k0 != !k2)
 				continue;
-			if (k < i)
+			if (k < i) {
 				before = true;
-			else if (body != t && strlen(runs) < sizeof(runs) - 16)
-				snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%ld",
-					 runs[0] ? "," : "run ", strtol(t2 + 4, NULL, 10));
+				break;
+			}
+			if (k2 && k2 != last) {
+				add_run(runs, sizeof(runs), &last, &start, k2, false);
+				nk++;
+			}
 		}
 		if (before)
 			continue;
-		if (strchr(runs, ','))		/* "run 1,2" -> "runs 1,2" */
-			memmove(runs + 4, runs + 3, strlen(runs + 3) + 1), runs[3] = 's';
+		add_run(runs, sizeof(runs), &last, &start, 0, true);
 		if (shown++ >= 8) {
 			more++;
 			continue;
 		}
-		fprintf(stderr, "fpulab %s: warning: %s%s%s\n", c->cmd, runs, runs[0] ? ": " : "",
-			body);
+		fprintf(stderr, "fpulab %s: warning: %s%s%s%s\n", c->cmd, k0 ? (nk > 1 ? "runs " : "run ") : "",
+			runs, k0 ? ": " : "", body);
 	}
 	if (more)
 		fprintf(stderr, "fpulab %s: and %zu more warnings (in the results)\n", c->cmd, more);
