@@ -79,6 +79,24 @@ static void test_outliers(void **state)
 	assert_true(r.found >= 0.9 * r.trials);
 }
 
+/* --trim 10: runs valued by trimmed means, Yuen on the run values (1 of 10 cut each end). */
+static void test_trimmed(void **state)
+{
+	struct fpl_sim_opts o = base(10, 0);
+	struct fpl_sim_result r;
+
+	(void)state;
+	o.trim = 10;
+	o.outliers = 0.03;
+	o.trials = 400;
+	r = sim(&o);
+	assert_true(r.false_claims <= 0.07 * r.trials);
+	o.effect = 2;
+	r = sim(&o);
+	/* Yuen on 8 of 10 runs has less power than Welch on 10: 80%, not 90% */
+	assert_true(r.found >= 0.8 * r.trials);
+}
+
 /*
  * Why: pooling the samples of runs treats 300 samples as independent when
  * they share 10 offsets; the A/A false-claim rate is then far above 5%.
@@ -146,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_aa_false_claims),
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_trimmed),
 		cmocka_unit_test(test_pooled_samples_mislead),
 		cmocka_unit_test(test_runs_needed),
 		cmocka_unit_test(test_run_value),

@@ -392,7 +392,43 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	return 0;
 }
 
-static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctxsw_cfg *c,
+/* Each task's signal-frame xstate_size after the run: the state the kernel keeps for it. */
+static void record_frames(struct fpl_run *run, struct fpl_pp *pp)
+{
+	static const char *const who[2] = { "initiator", "echo" };
+	struct fpl_pp_seen *s = pp->sh->seen;
+	char key[48], buf[24];
+
+	if (fpl_xstate_sigframe_probe(&s[0].frame_xfeatures, &s[0].frame_xstate_size))
+		s[0].frame_xstate_size = 0;
+	for (unsigned t = 0; t < 2; t++) {
+		if (!s[t].frame_xstate_size)
+			continue;
+		snprintf(key, sizeof(key), "frame_xstate_size_%s", who[t]);
+		fpl_run_obs_int(run, key, s[t].frame_xstate_size);
+		snprintf(key, sizeof(key), "frame_xfeatures_%s", who[t]);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, s[t].frame_xfeatures);
+		fpl_run_obs_str(run, key, buf);
+	}
+}
+
+/* AMX: the permitted mask around the request, the echo task's own first tile use. */
+static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
+{
+	int fu = pp->sh->seen[1].amx_first_use;
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, pp->live.perm_before);
+	fpl_run_obs_str(run, "permitted_before", buf);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, pp->live.perm_after);
+	fpl_run_obs_str(run, "permitted_after", buf);
+	snprintf(buf, sizeof(buf), "failed: %s", fu < 0 ? strerror(-fu) : "not run");
+	fpl_run_obs_str(run, "amx_first_use_echo", fu == 0 ? "ok" : buf);
+	if (fu)
+		fpl_run_warn(run, "echo task: AMX first tile use %s", buf);
+}
+
+static int record(struct fpl_run *run, struct fpl_pp *pp, const struct ctxsw_cfg *c,
 		  const struct pp_metrics *m, unsigned long n, double elapsed)
 {
 	char buf[32];
@@ -408,6 +444,10 @@ static int record(struct fpl_run *run, const struct fpl_pp *pp, const struct ctx
 			fpl_run_obs_str(run, c->ab ? (st ? "mask_b" : "mask_a") : "mask",
 					  fpl_live_mask_str(c->mask[st], buf, sizeof(buf)));
 	}
+	if (pp->nstates)
+		record_frames(run, pp);
+	if (pp->live.amx)
+		record_amx(run, pp);
 	param_seen(run, "initiator", &pp->sh->seen[0]);
 	param_seen(run, "echo", &pp->sh->seen[1]);
 	verify_state(run, pp, c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/bench.h"
 #include "fpulab/fpubench.h"
 #include "fpulab/harness.h"
@@ -23,7 +24,7 @@
 static const char *const workload_choices[] = { "all", "xor", "chacha20", NULL };
 static const char *const policy_choices[] = { "both", "eager", "lazy", NULL };
 static const char *const insn_choices[] = { "xsavec", "xsaveopt", "xsave", "fxsave", "all", NULL };
-static const char *const owner_choices[] = { "init", "avx512", "both", NULL };
+static const char *const owner_choices[] = { "init", "avx512", "amx", "both", "all", NULL };
 
 static const struct fpl_opt section_opts[] = {
 	{ "workload", FPL_OPT_STR, "all", 0, 0, workload_choices, "work inside the sections" },
@@ -40,11 +41,15 @@ static const struct fpl_opt section_opts[] = {
 	{ "insn", FPL_OPT_STR, "xsavec", 0, 0, insn_choices,
 	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
-	  "the user task's state before the call: init, or AVX-512 registers live" },
+	  "the user task's state before the call: init, AVX-512 registers live, AMX tiles live "
+	  "(asks for AMX permission), both (init and avx512) or all three" },
 	{ .name = NULL },
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
+/* The user task's state: everything init, AVX-512 live, or AMX tiles live (the rest init). */
+enum owner { O_INIT, O_AVX512, O_AMX, O_NR };
+static const char *const owner_names[O_NR] = { "init", "avx512", "amx" };
 static const char *const mode_names[M_NR] = { "inside", "outside", "bare" };
 
 struct plan {
@@ -57,7 +62,7 @@ struct plan {
 	size_t nkfpu;
 	enum fpl_save_insn insn[4];
 	size_t ninsn;
-	bool owner_avx512[2];
+	enum owner owner[O_NR];
 	size_t nowner;
 };
 
@@ -180,10 +185,12 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 		p->insn[0] = (enum fpl_save_insn)fpl_save_insn_by_name(insn);
 		p->ninsn = 1;
 	}
-	if (strcmp(owner, "avx512"))
-		p->owner_avx512[p->nowner++] = false;
-	if (strcmp(owner, "init"))
-		p->owner_avx512[p->nowner++] = true;
+	if (!strcmp(owner, "init") || !strcmp(owner, "both") || !strcmp(owner, "all"))
+		p->owner[p->nowner++] = O_INIT;
+	if (!strcmp(owner, "avx512") || !strcmp(owner, "both") || !strcmp(owner, "all"))
+		p->owner[p->nowner++] = O_AVX512;
+	if (!strcmp(owner, "amx") || !strcmp(owner, "all"))
+		p->owner[p->nowner++] = O_AMX;
 	return plan_works(env, p, diag);
 }
 
@@ -208,14 +215,23 @@ struct cell {
 	const uint8_t *src;
 	size_t total, chunk;
 	unsigned kfpu;
+	enum owner owner;
 	uint64_t owner_mask;	/* components made live with a pattern; 0: all at init */
 	uint64_t init_mask;
+	const char *amx_why;	/* why there is no AMX owner here; NULL: tiles usable */
 };
 
-/* The user task's registers as the call finds them: re-made before every timing. */
+/*
+ * The user task's registers as the call finds them: re-made before every
+ * timing. The AMX owner has tiles live and everything else init, in one
+ * XRSTOR; the model's sections save and restore the tiles with the rest (the
+ * kernel's fpstate holds them) and its work never touches them.
+ */
 static void set_owner(struct cell *c)
 {
-	if (c->owner_mask)
+	if (c->owner == O_AMX)
+		fpl_regs_set_exact(c->xs, c->owner_mask, OWNER_SEED);
+	else if (c->owner_mask)
 		fpl_regs_set(c->xs, c->owner_mask, OWNER_SEED);
 	else
 		fpl_regs_init(c->xs, c->init_mask);
@@ -342,6 +358,12 @@ static int record_counts(const struct fpl_bench_env *env, struct fpl_run *run, s
 	for (int m = M_INSIDE; m <= M_OUTSIDE && !err; m++) {
 		fpl_fpu_reset_stats(&c->ctx);
 		body(c, 1, (enum mode)m);
+		/* Tiles are never touched by the section's work: the owner's must be back. */
+		if (c->owner == O_AMX && fpl_xinuse(c->cpu, &xinuse) &&
+		    (xinuse & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
+			fpl_run_warn(run, "owner amx: XINUSE 0x%" PRIx64 " after a %s call: the "
+				     "tile state did not survive the modelled sections", xinuse,
+				     mode_names[m]);
 		snprintf(key, sizeof(key), "%s_saves", mode_names[m]);
 		err = fpl_run_obs_int(run, key, (long long)c->ctx.st.saves);
 		snprintf(key, sizeof(key), "%s_restores", mode_names[m]);
@@ -370,12 +392,12 @@ static int params(struct fpl_run *run, const struct cell *c, enum fpl_fpu_policy
 	       fpl_run_param_str(run, "policy", fpl_fpu_policy_name(pol)) ||
 	       fpl_run_param_str(run, "mask", fpl_kfpu_mask_name(c->kfpu)) ||
 	       fpl_run_param_str(run, "insn", fpl_save_insn_name(insn)) ||
-	       fpl_run_param_str(run, "owner", c->owner_mask ? "avx512" : "init") ? -ENOMEM : 0;
+	       fpl_run_param_str(run, "owner", owner_names[c->owner]) ? -ENOMEM : 0;
 }
 
 /* Why this cell cannot run here, or NULL. */
 static const char *cell_skip(const struct fpl_bench_env *env, const struct cell *c,
-			     enum fpl_save_insn insn, bool avx512, char *buf, size_t size)
+			     enum fpl_save_insn insn, char *buf, size_t size)
 {
 	const char *why = NULL;
 
@@ -403,8 +425,14 @@ static const char *cell_skip(const struct fpl_bench_env *env, const struct cell 
 				 why ? why : "not usable");
 		return buf;
 	}
-	if (avx512 && !fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F))
+	if (c->owner == O_AVX512 && !fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F))
 		return "owner state avx512 needs AVX-512";
+	if (c->owner == O_AMX && c->amx_why) {
+		snprintf(buf, size, "owner state amx: %s", c->amx_why);
+		return buf;
+	}
+	if (c->owner == O_AMX && insn == FPL_INSN_FXSAVE)
+		return "owner state amx: FXSAVE cannot hold tile state";
 	return NULL;
 }
 
@@ -422,7 +450,7 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 
 	if (!run || params(run, c, pol, insn))
 		return -ENOMEM;
-	skip = cell_skip(env, c, insn, c->owner_mask != 0, why, sizeof(why));
+	skip = cell_skip(env, c, insn, why, sizeof(why));
 	if (skip)
 		return fpl_run_skip(run, "%s", skip);
 	err = fpl_fpu_ctx_init(&c->ctx, env->cpu, c->xs, pol, insn, &diag);
@@ -466,6 +494,32 @@ static uint64_t user_mask(const struct fpl_xstate *xs)
 	return fpl_xstate_active(xs) & ~FPL_XFEATURE_MASK_PKRU;
 }
 
+static bool plan_has_amx(const struct plan *p)
+{
+	for (size_t i = 0; i < p->nowner; i++)
+		if (p->owner[i] == O_AMX)
+			return true;
+	return false;
+}
+
+/*
+ * The AMX owner: permission, then this task's first tile use (the XFD trap),
+ * before anything is timed. NULL when tiles are usable, else why not.
+ */
+static const char *amx_owner_setup(const struct fpl_xstate *xs, char *buf, size_t len)
+{
+	struct fpl_diag diag = { "" };
+	const char *why = NULL;
+
+	if (!fpl_amx_supported(xs, &why))
+		return why;
+	if (fpl_amx_request_perm(xs, NULL, NULL, &diag) || fpl_amx_first_use(xs, &diag)) {
+		snprintf(buf, len, "%s", diag.msg);
+		return buf;
+	}
+	return NULL;
+}
+
 static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 		    const struct plan *p, struct cell *c)
 {
@@ -485,8 +539,10 @@ static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 		c->w = p->work[w];
 		c->chunk = p->chunk[k];
 		c->kfpu = p->kfpu[m];
-		c->owner_mask = p->owner_avx512[o] ? c->init_mask & (FPL_XFEATURE_MASK_FPSSE |
-				FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_AVX512) : 0;
+		c->owner = p->owner[o];
+		c->owner_mask = c->owner == O_AVX512 ? c->init_mask & (FPL_XFEATURE_MASK_FPSSE |
+				FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_AVX512) :
+				c->owner == O_AMX ? c->init_mask & FPL_XFEATURE_MASK_XTILE : 0;
 		err = run_cell(env, result, c, p->pol[q], p->insn[i], budget);
 		fpl_bench_progress(env, (double)++done / (double)ncells, c->w->impl);
 	}
@@ -500,6 +556,7 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	struct plan *p = malloc(sizeof(*p));
 	struct cell *c = calloc(1, sizeof(*c));
 	uint8_t *dst = NULL, *src = NULL;
+	char amx_why[sizeof(diag.msg)];
 	int err = -ENOMEM;
 
 	if (!p || !c)
@@ -522,7 +579,11 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	c->dst = dst;
 	c->src = src;
 	c->total = p->total;
+	if (plan_has_amx(p))
+		c->amx_why = amx_owner_setup(&xs, amx_why, sizeof(amx_why));
 	c->init_mask = user_mask(&xs);
+	if (!c->amx_why && (c->init_mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
+		c->amx_why = "tile data not in this task's active state after its first use";
 	err = run_plan(env, result, p, c);
 out:
 	free(dst);

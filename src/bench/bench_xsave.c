@@ -12,7 +12,8 @@
 
 static const char *const parts[] = { "all", "matrix", "rfbm", "misc", NULL };
 static const char *const methods[] = { "both", "throughput", "latency", NULL };
-static const char *const states[] = { "all", "init", "live", "unmodified", NULL };
+static const char *const states[] = { "all", "init", "live", "unmodified", "released", "tilecfg",
+				      NULL };
 static const char *const insns[] = { "all", "fxsave", "fxrstor", "xsave", "xsaveopt", "xsavec",
 				     "xrstor", "xrstor-c", NULL };
 
@@ -21,9 +22,12 @@ static const struct fpl_opt xsave_opts[] = {
 	  "what to measure: the matrix, the RFBM experiment, the other instructions" },
 	{ "insn", FPL_OPT_STR, "all", 0, 0, insns, "one instruction of the matrix" },
 	{ "mask", FPL_OPT_STR, NULL, 0, 0, NULL,
-	  "one RFBM instead of the default list (hex, or names: sse+avx, avx512, all)" },
+	  "one RFBM instead of the default list (hex, or names: sse+avx, avx512, all, tilecfg, "
+	  "tiledata, amx; naming an AMX component asks for AMX permission)" },
 	{ "state", FPL_OPT_STR, "all", 0, 0, states,
-	  "components in RFBM: init, live, or (XSAVEOPT) live and unmodified since XRSTOR" },
+	  "components in RFBM: init, live, or (XSAVEOPT) live and unmodified since XRSTOR; "
+	  "with AMX in RFBM also released (the rest live, tiles put to init by TILERELEASE) and "
+	  "tilecfg (TILECFG live, tile data init)" },
 	{ "method", FPL_OPT_STR, "both", 0, 0, methods,
 	  "throughput: back-to-back; latency: state re-established before each, removed by difference" },
 	{ "samples", FPL_OPT_INT, NULL, 11, 100000, NULL, "at most this many samples per cell" },
@@ -52,8 +56,60 @@ static const struct {
 	{ "zmm_hi256", FPL_XFEATURE_MASK_ZMM_Hi256 },
 	{ "hi16_zmm", FPL_XFEATURE_MASK_Hi16_ZMM },
 	{ "avx512", FPL_XFEATURE_MASK_AVX512 },
+	{ "tilecfg", FPL_XFEATURE_MASK_XTILE_CFG },	/* these three only where AMX exists */
+	{ "tiledata", FPL_XFEATURE_MASK_XTILE_DATA },
+	{ "amx", FPL_XFEATURE_MASK_XTILE },
 	{ "all", ~0ull },
 };
+
+/*
+ * AMX where the CPU has it: permission when --mask names a tile component,
+ * then (when tile data is permitted, by this or by --amx) the first use,
+ * outside every timed region. What is missing is said in amx_why.
+ */
+static int amx_setup(struct fpl_xs_bench *x, struct fpl_result *r)
+{
+	struct fpl_diag diag = { "" };
+	const char *why = NULL;
+	int err;
+
+	if (!fpl_amx_supported(&x->xs, &why)) {
+		snprintf(x->amx_why, sizeof(x->amx_why), "%s", why ? why : "no AMX on this CPU");
+		return 0;
+	}
+	x->tilecfg = fpl_xs_alloc(x);
+	x->tile_src = fpl_xs_alloc(x);
+	if (!x->tilecfg || !x->tile_src)
+		return -ENOMEM;
+	if (fpl_tilecfg_make(&x->xs.amx, x->tilecfg)) {
+		snprintf(x->amx_why, sizeof(x->amx_why), "no valid palette-1 TILECFG (CPUID 0x1D)");
+		return 0;
+	}
+	for (size_t i = 0; i < 64u * 64u && i < x->size; i++)
+		x->tile_src[i] = (unsigned char)((i * 7 + 1) & 0xff);
+	x->amx_avail = true;
+	if (x->has_one_mask && (x->one_mask & FPL_XFEATURE_MASK_XTILE)) {
+		x->amx_asked = true;
+		err = fpl_amx_request_perm(&x->xs, &x->perm_before, &x->perm_after, &diag);
+		if (err)
+			snprintf(x->amx_why, sizeof(x->amx_why), "AMX permission: %s", diag.msg);
+	}
+	x->permitted = fpl_xstate_permitted(&x->xs);
+	if (!(x->permitted & FPL_XFEATURE_MASK_XTILE_DATA)) {
+		if (!x->amx_why[0])
+			snprintf(x->amx_why, sizeof(x->amx_why), "AMX tile data is not permitted in "
+				 "this process: name tiledata or amx in --mask, or give --amx");
+		return 0;
+	}
+	/* Tile data permitted: its XFD trap happens here, never in a timed loop. */
+	err = fpl_amx_first_use(&x->xs, &diag);
+	if (err) {
+		fpl_result_warn(r, "xsave: AMX first use: %s", diag.msg);
+		return err;
+	}
+	x->amx = true;
+	return 0;
+}
 
 static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
 {
@@ -69,14 +125,6 @@ static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	if (err)
 		return err;
 	x->permitted = fpl_xstate_permitted(&x->xs);
-	/* Tile data permitted: its XFD trap happens here, never in a timed loop. */
-	if (x->permitted & fpl_xstate_xfd_mask(&x->xs)) {
-		err = fpl_amx_first_use(&x->xs, &diag);
-		if (err) {
-			fpl_result_warn(r, "xsave: AMX first use: %s", diag.msg);
-			return err;
-		}
-	}
 	x->xgetbv1 = fpl_cpu_has(env->cpu, FPL_FEAT_XGETBV1);
 	x->avx = fpl_cpu_has(env->cpu, FPL_FEAT_AVX);
 	x->avx512 = fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F) &&
@@ -99,7 +147,7 @@ static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 		}
 		x->has_one_mask = true;
 	}
-	return 0;
+	return amx_setup(x, r);
 }
 
 /* The masks to measure: --mask, or the default list with what XCR0 lacks skipped. */
@@ -114,6 +162,9 @@ static size_t masks_of(struct fpl_xs_bench *x, uint64_t *out, const char **names
 	}
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(default_masks) && n < max; i++) {
 		uint64_t m = default_masks[i].mask == ~0ull ? x->permitted : default_masks[i].mask;
+
+		if ((m & FPL_XFEATURE_MASK_XTILE) && default_masks[i].mask != ~0ull && !x->amx_avail)
+			continue;
 
 		out[n] = m;
 		names[n++] = default_masks[i].name;

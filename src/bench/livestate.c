@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/result.h"
 #include "livestate.h"
 
-/* State a task cannot simply load: protection keys, AMX (needs permission), APX (GPRs). */
+/* State a task cannot simply load: protection keys, AMX (needs permission first), APX (GPRs). */
 #define NOT_LOADABLE	(FPL_XFEATURE_MASK_PKRU | FPL_XFEATURE_MASK_XTILE | \
 			 FPL_XFEATURE_MASK(APX))
 
@@ -18,9 +19,24 @@ static uint64_t loadable(const struct fpl_xstate *xs)
 	return xs->xcr0 & ~NOT_LOADABLE;
 }
 
+/* AMX tile state, where the CPU and the OS have it: offered, permission asked at init. */
+static uint64_t amx_offered(const struct fpl_xstate *xs, const char **why)
+{
+	if (!fpl_amx_supported(xs, why))
+		return 0;
+	return xs->xcr0 & FPL_XFEATURE_MASK_XTILE;
+}
+
+uint64_t fpl_live_offered(const struct fpl_xstate *xs)
+{
+	return loadable(xs) | amx_offered(xs, NULL);
+}
+
 int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
 		   struct fpl_diag *diag)
 {
+	const char *why = NULL;
+	uint64_t offered;
 	int err;
 
 	*none = false;
@@ -34,17 +50,41 @@ int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint6
 	err = fpl_xstate_parse_mask(xs, s, mask, diag);
 	if (err)
 		return err;
-	if (*mask & ~loadable(xs))
+	offered = loadable(xs) | amx_offered(xs, &why);
+	if ((*mask & FPL_XFEATURE_MASK_XTILE) && !(offered & FPL_XFEATURE_MASK_XTILE))
+		return fpl_diag_set(diag, -ENOTSUP, "state '%s': %s", s,
+				    why ? why : "no AMX tile state here (XCR0 bits 17 and 18)");
+	if (*mask & ~offered)
 		return fpl_diag_set(diag, -ENOTSUP,
 				    "state '%s': mask 0x%" PRIx64 " has components this task cannot "
-				    "make live here (usable: 0x%" PRIx64 "; PKRU, AMX and APX are not "
-				    "offered)", s, *mask, loadable(xs));
+				    "make live here (usable: 0x%" PRIx64 "; PKRU and APX are not "
+				    "offered)", s, *mask, offered);
 	return 0;
+}
+
+/* Ask for tile data once, before any alternate stack is installed (ENOSPC otherwise). */
+static int amx_permission(struct fpl_live *l, struct fpl_diag *diag)
+{
+	struct fpl_diag d = { "" };
+	int err = fpl_amx_request_perm(&l->xs, &l->perm_before, &l->perm_after, &d);
+
+	if (err == -ENOMEM)
+		return fpl_diag_set(diag, err, "%s", d.msg);
+	if (err)
+		return fpl_diag_set(diag, -ENOTSUP, "AMX permission: %s", d.msg);
+	return 0;
+}
+
+int fpl_live_first_use(const struct fpl_live *l, struct fpl_diag *diag)
+{
+	/* The XFD trap: the kernel enlarges this task's fpstate and disarms XFD. */
+	return l->amx ? fpl_amx_first_use(&l->xs, diag) : 0;
 }
 
 int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,
 		  unsigned n, struct fpl_diag *diag)
 {
+	uint64_t want = 0;
 	int err;
 
 	memset(l, 0, sizeof(*l));
@@ -55,6 +95,20 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 		return fpl_diag_set(diag, -ENOTSUP, "live state needs XSAVE (this CPU or OS lacks it)");
 	l->rfbm = loadable(&l->xs);
 	l->xinuse = fpl_cpu_has(cpu, FPL_FEAT_XGETBV1);
+	for (unsigned i = 0; i < n && i < FPL_LIVE_MAX; i++)
+		want |= masks[i];
+	if (want & FPL_XFEATURE_MASK_XTILE) {
+		const char *why = NULL;
+
+		if (!amx_offered(&l->xs, &why))
+			return fpl_diag_set(diag, -ENOTSUP, "%s", why ? why : "no AMX here");
+		/* Every state then loads the tile components too: init where not live. */
+		l->amx = true;
+		l->rfbm |= l->xs.xcr0 & FPL_XFEATURE_MASK_XTILE;
+		err = amx_permission(l, diag);
+		if (err)
+			return err;
+	}
 	for (unsigned i = 0; i < n && i < FPL_LIVE_MAX; i++) {
 		if (masks[i] & ~l->rfbm) {
 			fpl_live_free(l);
@@ -69,6 +123,17 @@ int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t 
 		fpl_xstate_pattern(&l->xs, masks[i], 0x5eed0000u + i, l->img[i]);
 		l->mask[i] = masks[i];
 		l->n++;
+	}
+	/* First tile use here, outside every timed region (and again in each new task). */
+	if (l->amx) {
+		struct fpl_diag d = { "" };
+
+		err = fpl_live_first_use(l, &d);
+		if (err) {
+			fpl_live_free(l);
+			return fpl_diag_set(diag, err == -ENOMEM ? err : -ENOTSUP,
+					    "AMX first use: %s", d.msg);
+		}
 	}
 	return 0;
 }

@@ -27,15 +27,33 @@ struct fpl_live {
 	void *img[FPL_LIVE_MAX];
 	unsigned n;
 	bool xinuse;		/* XGETBV(1) available: the state can be verified */
+	/*
+	 * A state has AMX tile components: permission was asked (before any
+	 * sigaltstack), rfbm has TILECFG|TILEDATA, and this task did its first
+	 * tile use in fpl_live_init(). Every other task that loads these
+	 * states (a forked child, a new thread: XFD is armed again there)
+	 * calls fpl_live_first_use() before anything is timed.
+	 */
+	bool amx;
+	uint64_t perm_before, perm_after;	/* ARCH_GET_XCOMP_PERM around the request */
 };
 
 /*
  * Parse "none" (no state set: nstates 0), "init" (all init, still one
- * XRSTOR) or a component mask (fpl_xstate_parse_mask). -EINVAL with diag,
- * -ENOTSUP with diag for a component this CPU or OS cannot make live here.
+ * XRSTOR) or a component mask (fpl_xstate_parse_mask). AMX (tilecfg,
+ * tiledata, amx) is offered where the CPU and OS have it: naming it implies asking
+ * for permission in fpl_live_init(). -EINVAL with diag, -ENOTSUP with diag
+ * for a component this CPU or OS cannot make live here ("no AMX on this CPU").
  */
 int fpl_live_parse(const struct fpl_xstate *xs, const char *s, bool *none, uint64_t *mask,
 		   struct fpl_diag *diag);
+/* The components a state may name here: XCR0 minus PKRU and APX, AMX only where usable. */
+uint64_t fpl_live_offered(const struct fpl_xstate *xs);
+/*
+ * This task's first tile-data use (fpl_amx_first_use(): the XFD trap, tiles
+ * released after) when l has tile state; 0 otherwise. -errno with diag.
+ */
+int fpl_live_first_use(const struct fpl_live *l, struct fpl_diag *diag);
 
 /* Prepare n images (n <= FPL_LIVE_MAX). -ENOTSUP without XSAVE; -ENOMEM. */
 int fpl_live_init(struct fpl_live *l, const struct fpl_cpu *cpu, const uint64_t *masks,

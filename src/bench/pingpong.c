@@ -87,6 +87,8 @@ int fpl_pp_echo(void *arg)
 	}
 	fpl_pp_seen_start(s);
 	s->tid = (int)syscall(SYS_gettid);
+	/* A new task: XFD is armed again, so the tile trap happens here, before the first byte. */
+	s->amx_first_use = pp->live.amx ? fpl_live_first_use(&pp->live, NULL) : 1;
 	for (;;) {
 		if (sys_rw(SYS_read, pp->p1[0], &c) != 1 || c == FPL_PP_QUIT)
 			break;
@@ -100,6 +102,9 @@ int fpl_pp_echo(void *arg)
 			break;
 	}
 	s->cpu_end = sched_getcpu();
+	/* After the last round trip: what the kernel keeps for this task (tiles once used). */
+	if (pp->nstates && fpl_xstate_sigframe_probe(&s->frame_xfeatures, &s->frame_xstate_size))
+		s->frame_xstate_size = 0;
 	return 0;
 }
 

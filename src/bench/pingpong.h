@@ -18,6 +18,10 @@ struct fpl_pp_seen {
 	int cpu_end;			/* sched_getcpu when it stopped */
 	int tid;			/* its thread id (for the kernel trace) */
 	uint64_t xin_and[FPL_LIVE_MAX], xin_or[FPL_LIVE_MAX], checks[FPL_LIVE_MAX];
+	int amx_first_use;		/* fpl_live_first_use() in this task: 0, -errno; 1: not run */
+	/* This task's own signal frame after the run (its active state's size); 0: not probed. */
+	uint32_t frame_xstate_size;
+	uint64_t frame_xfeatures;
 };
 
 struct fpl_pp_shared {

@@ -534,7 +534,11 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	}
 	if (err)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s: %s", b->name, strerror(-err));
-	return FPL_EXIT_OK;
+	/* Every run it added skipped (a state or mask this CPU lacks): nothing could run. */
+	for (size_t i = nruns; i < s->result->nruns; i++)
+		if (!s->result->runs[i]->skipped)
+			return FPL_EXIT_OK;
+	return s->result->nruns > nruns ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
 }
 
 static void print_warnings(const struct fpl_session *s)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/kernelview.h"
 #include "fpulab/repro.h"
 #include "fpulab/xstate.h"
@@ -109,18 +110,20 @@ static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s, struct ctx_ca
 /* XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */
 struct xs_case {
 	const char *insn, *title;
+	const char *want;		/* this component's row; NULL: the highest one */
 	char comp[40];
 	char with[24], without[24];
 	double *v[2];
 	size_t n;
 };
 
-static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx)
+static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx, bool amx)
 {
 	const struct fpl_bench *b = fpl_bench_find("xsave");
-	struct fpl_optval o[] = { { "part", "rfbm" } };
+	/* Naming amx asks for AMX permission: tile data then has rows of its own. */
+	struct fpl_optval o[] = { { "part", "rfbm" }, { "mask", "amx" } };
 	size_t from = s->result->nruns;
-	int rc = fpl_session_run(s, b, o, 1);
+	int rc = fpl_session_run(s, b, o, amx ? 2 : 1);
 
 	if (rc)
 		return rc;
@@ -130,8 +133,11 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 		for (size_t i = from; i < s->result->nruns; i++) {
 			const struct fpl_run *run = s->result->runs[i];
 			const char *insn = json_string_value(json_object_get(run->params, "insn"));
+			const char *comp = json_string_value(json_object_get(run->params,
+									     "component"));
 
 			if (!run->skipped && insn && !strcmp(insn, xc[k].insn) &&
+			    (!xc[k].want || (comp && !strcmp(comp, xc[k].want))) &&
 			    fpl_run_find_metric(run, "with_cycles"))
 				last = run;
 		}
@@ -153,7 +159,7 @@ static int rfbm_xsave_round(struct fpl_session *s, struct xs_case *xc, size_t nx
 static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct xs_case *xc,
 		      size_t nx, double budget)
 {
-	char method[384], label[96], table[160];
+	char method[384], label[96], table[200];
 	int err = 0;
 	int k = 1;
 
@@ -170,7 +176,7 @@ static int rfbm_cases(struct repro *rp, struct ctx_case *cc, size_t nc, struct x
 		if (!xc[x].n)
 			continue;
 		snprintf(table, sizeof(table), "%s with %s in RFBM or not (%s in its init state, "
-			 "the rest of XCR0 live)", xc[x].title, xc[x].comp, xc[x].comp);
+			 "the rest of %s live)", xc[x].title, xc[x].comp, xc[x].comp, xc[x].with);
 		snprintf(method, sizeof(method), "fpulab xsave --part rfbm: median core cycles of "
 			 "back-to-back %s per run, with and without timed in the same rounds",
 			 xc[x].title);
@@ -196,8 +202,8 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F) },
 	};
 	struct xs_case xc[] = {
-		{ "xsavec", "XSAVEC", "", "", "", { NULL, NULL }, 0 },
-		{ "xrstor-c", "XRSTOR of a compacted image", "", "", "", { NULL, NULL }, 0 },
+		{ "xsavec", "XSAVEC", NULL, "", "", "", { NULL, NULL }, 0 },
+		{ "xrstor-c", "XRSTOR of a compacted image", NULL, "", "", "", { NULL, NULL }, 0 },
 	};
 	bool ctx = fpl_bench_find("ctxsw"), xs = fpl_bench_find("xsave") && s->cpu->xcr0;
 	int rc = FPL_EXIT_OK;
@@ -216,7 +222,7 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 		if (ctx)
 			rc = rfbm_ctx_round(rp, s, cc, FPL_ARRAY_SIZE(cc), r);
 		if (xs && rc == FPL_EXIT_OK)
-			rc = rfbm_xsave_round(s, xc, FPL_ARRAY_SIZE(xc));
+			rc = rfbm_xsave_round(s, xc, FPL_ARRAY_SIZE(xc), false);
 	}
 	say(s, NULL);
 	if (rc == FPL_EXIT_OK || *s->stop)
@@ -226,6 +232,46 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
 		for (size_t k = 0; k < 2; k++)
 			free(xc[i].v[k]);
+	return rc;
+}
+
+/*
+ * The 2024 question at 8 KiB, where AMX exists: XSAVE and XSAVEC with AMX
+ * tile data (init) in RFBM or not. Asking for permission and using the
+ * tiles enlarges this process's fpstate for good, so this runs after every
+ * other experiment of the command, none of whose figures it can then change.
+ */
+static int rfbm_amx(struct repro *rp, struct fpl_session *s)
+{
+	long n = rp->runs ? rp->runs : s->quick ? 5 : 10;
+	double budget = s->budget_s > 0 ? s->budget_s : s->quick ? 0.25 : 0.5;
+	struct xs_case ac[] = {
+		{ "xsave", "XSAVE", "AMX_TILEDATA", "", "", "", { NULL, NULL }, 0 },
+		{ "xsavec", "XSAVEC", "AMX_TILEDATA", "", "", "", { NULL, NULL }, 0 },
+	};
+	struct fpl_xstate xs;
+	int rc = FPL_EXIT_OK;
+
+	if (!fpl_bench_find("xsave") || fpl_xstate_init(&xs, s->cpu) ||
+	    !fpl_amx_supported(&xs, NULL))
+		return FPL_EXIT_UNSUPPORTED;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(ac); i++)
+		for (size_t k = 0; k < 2; k++)
+			ac[i].v[k] = calloc((size_t)n, sizeof(double));
+	s->budget_s = budget;
+	for (long r = 0; r < n && rc == FPL_EXIT_OK && !*s->stop; r++) {
+		char line[96];
+
+		snprintf(line, sizeof(line), "repro rfbm: AMX round %ld of %ld", r + 1, n);
+		say(s, line);
+		rc = rfbm_xsave_round(s, ac, FPL_ARRAY_SIZE(ac), true);
+	}
+	say(s, NULL);
+	if (rc == FPL_EXIT_OK || *s->stop)
+		rc = rfbm_cases(rp, NULL, 0, ac, FPL_ARRAY_SIZE(ac), budget);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(ac); i++)
+		for (size_t k = 0; k < 2; k++)
+			free(ac[i].v[k]);
 	return rc;
 }
 
@@ -425,6 +471,14 @@ static int repro_main(int argc, char **argv)
 		else if (one != FPL_EXIT_UNSUPPORTED)
 			rc = one;
 	}
+	/* Last: AMX permission and tile use change this process for good. */
+	if (rc == FPL_EXIT_OK && (rp.what & RFBM) && !missing(RFBM) && !*s.stop) {
+		one = rfbm_amx(&rp, &s);
+		if (one == FPL_EXIT_OK)
+			rp.done |= RFBM;
+		else if (one != FPL_EXIT_UNSUPPORTED)
+			rc = one;
+	}
 	if (rc == FPL_EXIT_OK && !rp.done)
 		rc = fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "nothing could be measured on "
 				   "this CPU with the benchmarks built in");
@@ -445,6 +499,8 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"                runs per kernel, trimmed 10%, case 1 = 100%. Here: context\n"
 	"                switches with state init, AVX live, AVX-512 live; and XSAVEC and\n"
 	"                XRSTOR with the highest component in RFBM or not (init state).\n"
+	"                Where AMX exists, last (it asks for AMX permission): XSAVE and\n"
+	"                XSAVEC with AMX tile data (8 KiB, init) in RFBM or not.\n"
 	"                Cases compared by fpulab compare's code (Yuen's t, Holm).\n"
 	"  kfpu-mask     2021, FNINIT and LDMXCSR in kernel_fpu_begin: the kernel's xor\n"
 	"                calibration per template without a section, with KFPU_MXCSR and\n"

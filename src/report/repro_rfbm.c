@@ -142,7 +142,7 @@ static void meaning(const struct fpl_cmp *c, FILE *f)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
 			proven ? "For the other cases" : "For every case");
 	fprintf(f, "With %zu runs per case the intervals are +/- %.2f%% wide at most, so an "
-		"effect the size of the 2024 report's 0.2%% %s.\n", m->s[0].n, widest,
+		"effect the size of the 2024 report's 0.2%% %s.\n", m->s[0].nruns, widest,
 		widest < 0.2 ? "would show here" :
 			       "could not be told from noise here: take more runs (--runs) or "
 			       "longer ones (--budget)");
@@ -157,7 +157,7 @@ static void one_table(const char *table, const struct fpl_run **cases, const str
 
 	fprintf(f, "%s\n  %s\n  %zu runs per case; of each case's runs the top and bottom 10%% "
 		"are dropped and the rest averaged (%s); case 1 = 100%%.\n\n", table,
-		v && v->method ? v->method : "", m->s[0].n, v && v->unit ? v->unit : "no unit");
+		v && v->method ? v->method : "", m->s[0].nruns, v && v->unit ? v->unit : "no unit");
 	for (size_t i = 0; i < c->ncases; i++) {
 		char b[96];
 		const char *label = fpl_pick_param(cases[i], "label", b, sizeof(b));

@@ -8,7 +8,7 @@
 
 #include "table_internal.h"
 
-#define MAXCOL 8
+#define MAXCOL 12	/* XSAVEOPT with AMX in RFBM: five states, two methods */
 #define CELL 40
 
 static const char *pstr(const struct fpl_run *run, const char *key)
@@ -138,10 +138,15 @@ static bool cell_text(struct xs_table *t, const struct fpl_run *run, const struc
 	return true;
 }
 
-static const char *const state_order[] = { "init", "live", "unmodified", "modified" };
+static const char *const state_order[] = { "init", "live", "unmodified", "modified", "released",
+					   "tilecfg" };
 
-/* Column heads: XSAVEOPT's six columns must fit 100 columns. */
-static const char *const state_head[] = { "init", "live", "unmod", "modif" };
+/*
+ * Column heads: XSAVEOPT's six columns must fit 100 columns (without AMX;
+ * rel: tiles released by TILERELEASE, the rest live; tcfg: TILECFG live,
+ * tile data init, the rest live).
+ */
+static const char *const state_head[] = { "init", "live", "unmod", "modif", "rel", "tcfg" };
 
 static int state_rank(const char *state)
 {
@@ -320,6 +325,9 @@ static void matrix_block(struct xs_table *t, unsigned set, FILE *f)
 		fpl_tbl_wrap(f, "unmod: the state unmodified since the XRSTOR from the same "
 			     "buffer (the modified optimization applies); modif: one register of a "
 			     "component in the mask written since (modified_component in the JSON)", 0);
+	if (set & (3u << 4))
+		fpl_tbl_wrap(f, "rel: the mask live, then TILERELEASE (AMX tiles init, the rest "
+			     "live); tcfg: TILECFG live, tile data init, the rest live", 0);
 }
 
 static void matrix(struct xs_table *t, FILE *f)
@@ -395,7 +403,8 @@ static void rfbm(struct xs_table *t, FILE *f)
 		d = fpl_run_find_metric(run, "diff_cycles");
 		if (!head) {
 			fprintf(f, "\nRFBM experiment: the component in its init state, the others in "
-				   "XCR0 live; core cycles\n%-17s %-9s %13s %13s  %-26s %s\n",
+				   "RFBM with (%s) live; core cycles\n%-17s %-9s %13s %13s  %-26s %s\n",
+				pstr(run, "rfbm_with"),
 				"component", "insn", "RFBM with", "without", "difference [95% CI]",
 				"with is");
 			head = true;

@@ -17,6 +17,19 @@ struct fpl_xs_bench {
 	 */
 	uint64_t permitted;
 	bool xgetbv1, avx, avx512;
+	/*
+	 * AMX: amx_avail when the CPU and OS have tile state and a valid
+	 * TILECFG is built (TILECFG cells and LDTILECFG need no permission);
+	 * amx when tile data is permitted and this task has used it (XFD
+	 * disarmed): tile-data cells, TILERELEASE and TILELOADD can run. amx_why: why a tile
+	 * mask is skipped (no AMX, permission refused or not asked). Naming
+	 * tilecfg, tiledata or amx in --mask asks for permission.
+	 */
+	bool amx_avail, amx, amx_asked;
+	char amx_why[sizeof(struct fpl_diag) + 64];
+	uint64_t perm_before, perm_after;
+	unsigned char *tilecfg;		/* a valid palette-1 TILECFG (64 bytes) */
+	unsigned char *tile_src;	/* one tile's rows, 64 bytes apart, none zero */
 	size_t size;			/* bytes per buffer: the standard size of every user component */
 	size_t max_samples;
 	const char *method, *state, *insn;

@@ -43,10 +43,13 @@ uint64_t fpl_xs_xsaveopt_unmod_lat0(const struct fpl_xs_loop *l, uint64_t reps);
  */
 struct fpl_xs_modify {
 	fpl_xs_loop_fn tp, lat, lat0;
+	fpl_xs_loop_fn w;	/* the write alone, back to back; NULL: it is ~1 cycle */
 };
 extern const struct fpl_xs_modify fpl_xs_modify_base[2];	/* x87, SSE */
 extern const struct fpl_xs_modify fpl_xs_modify_avx;
 extern const struct fpl_xs_modify fpl_xs_modify_avx512[3];	/* opmask, ZMM_Hi256, Hi16_ZMM */
+/* TILECFG (LDTILECFG), TILEDATA (TILELOADD tmm0): loop.state points at what the write reads. */
+extern const struct fpl_xs_modify fpl_xs_modify_amx[2];
 
 /* Instructions outside the XSAVE family, back-to-back; buf holds two MXCSR values. */
 enum fpl_xs_misc {
@@ -73,6 +76,7 @@ struct fpl_xs_cell {
 	const void *setup_img;		/* restored (RFBM = permitted) before each timed call */
 	uint64_t permitted;
 	bool xsave, xgetbv1;
+	bool release;			/* TILERELEASE after the set-up XRSTOR ("released" state) */
 	uint64_t expect;		/* XINUSE & permitted expected after set-up */
 	uint64_t xinuse_seen;
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: timed loops for the XSAVE family and its neighbours, each one asm block. */
+#include "bench/amx_ops.h"
 #include "internal.h"
 
 /*
@@ -64,8 +65,8 @@ XS_MODIFY(fpl_xs_mod_x87, "fincstp\n\tfdecstp\n\t")
 XS_MODIFY(fpl_xs_mod_sse, "por %%xmm1, %%xmm0\n\t")
 
 const struct fpl_xs_modify fpl_xs_modify_base[2] = {
-	{ fpl_xs_mod_x87_tp, fpl_xs_mod_x87_lat, fpl_xs_mod_x87_lat0 },
-	{ fpl_xs_mod_sse_tp, fpl_xs_mod_sse_lat, fpl_xs_mod_sse_lat0 },
+	{ fpl_xs_mod_x87_tp, fpl_xs_mod_x87_lat, fpl_xs_mod_x87_lat0, NULL },
+	{ fpl_xs_mod_sse_tp, fpl_xs_mod_sse_lat, fpl_xs_mod_sse_lat0, NULL },
 };
 
 __attribute__((noinline)) uint64_t fpl_xs_establish(const void *img, uint64_t permitted, bool xsave, bool xgetbv1)
@@ -148,8 +149,15 @@ uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps)
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 {
 	struct fpl_xs_cell *c = arg;
-	uint64_t x = fpl_xs_establish(c->setup_img, c->permitted, c->xsave, c->xgetbv1);
+	uint64_t x = fpl_xs_establish(c->setup_img, c->permitted, c->xsave,
+				      c->xgetbv1 && !c->release);
 
+	if (c->release) {
+		/* Tiles live from the image, then released as a program does. */
+		fpl_amxb_tilerelease();
+		if (c->xgetbv1)
+			x = fpl_xgetbv(1);
+	}
 	if (c->xgetbv1) {
 		c->xinuse_seen = x;
 		c->checks++;
@@ -168,5 +176,7 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps)
 	struct fpl_xs_cell *c = arg;
 
 	fpl_xs_establish(c->setup_img, c->permitted, c->xsave, false);
+	if (c->release)
+		fpl_amxb_tilerelease();
 	return c->empty(&c->loop, reps);
 }

@@ -33,4 +33,4 @@ AVX_LOOP(fpl_xs_dirty_ymm, "vpcmpeqd %%ymm0, %%ymm0, %%ymm0\n\t")
 #define MOD_YMM "vpor %%ymm1, %%ymm0, %%ymm0\n\t"
 XS_MODIFY(mod_ymm, MOD_YMM)
 
-const struct fpl_xs_modify fpl_xs_modify_avx = { mod_ymm_tp, mod_ymm_lat, mod_ymm_lat0 };
+const struct fpl_xs_modify fpl_xs_modify_avx = { mod_ymm_tp, mod_ymm_lat, mod_ymm_lat0, NULL };

@@ -19,7 +19,7 @@ XS_MODIFY(mod_zmm_hi256, "vpord %%zmm1, %%zmm0, %%zmm0\n\t")
 XS_MODIFY(mod_hi16_zmm, "vpord %%zmm17, %%zmm16, %%zmm16\n\t")
 
 const struct fpl_xs_modify fpl_xs_modify_avx512[3] = {
-	{ mod_opmask_tp, mod_opmask_lat, mod_opmask_lat0 },
-	{ mod_zmm_hi256_tp, mod_zmm_hi256_lat, mod_zmm_hi256_lat0 },
-	{ mod_hi16_zmm_tp, mod_hi16_zmm_lat, mod_hi16_zmm_lat0 },
+	{ mod_opmask_tp, mod_opmask_lat, mod_opmask_lat0, NULL },
+	{ mod_zmm_hi256_tp, mod_zmm_hi256_lat, mod_zmm_hi256_lat0, NULL },
+	{ mod_hi16_zmm_tp, mod_hi16_zmm_lat, mod_hi16_zmm_lat0, NULL },
 };

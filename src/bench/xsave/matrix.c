@@ -170,7 +170,13 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	return err;
 }
 
-enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD };
+/*
+ * ST_RELEASED: the mask live, then TILERELEASE (tiles init, the rest live);
+ * ST_TILECFG: the mask live but tile data init. Both only for masks with AMX
+ * and something else (otherwise they are init or live again).
+ */
+enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD, ST_RELEASED, ST_TILECFG, ST_NR };
+static const char *const st_opt[ST_NR] = { "init", "live", "unmodified", "released", "tilecfg" };
 
 struct op_desc {
 	enum fpl_xs_op op;
@@ -190,8 +196,8 @@ static const struct op_desc ops[] = {
 
 static const char *state_name(enum fpl_xs_op op, enum fpl_xs_state st)
 {
-	if (st == ST_INIT)
-		return "init";
+	if (st == ST_INIT || st == ST_RELEASED || st == ST_TILECFG)
+		return st_opt[st];
 	if (op == XS_XSAVEOPT)
 		return st == ST_UNMOD ? "unmodified" : "modified";
 	return "live";
@@ -214,6 +220,10 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 		case FPL_XFEATURE_ZMM_Hi256:
 		case FPL_XFEATURE_Hi16_ZMM:
 			return x->avx512 ? &fpl_xs_modify_avx512[id - FPL_XFEATURE_OPMASK] : NULL;
+		case FPL_XFEATURE_XTILE_CFG:	/* LDTILECFG: no permission needed, never traps */
+			return x->amx_avail ? &fpl_xs_modify_amx[0] : NULL;
+		case FPL_XFEATURE_XTILE_DATA:
+			return x->amx ? &fpl_xs_modify_amx[1] : NULL;
 		default:
 			return NULL;
 		}
@@ -222,11 +232,22 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 }
 
 static void method_text(char *buf, size_t size, const struct op_desc *d, enum fpl_xs_state st,
-			bool lat, unsigned comp)
+			bool lat, unsigned comp, bool write_removed)
 {
 	const char *what = d->mnemonic;
 
-	if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE)
+	if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE && write_removed)
+		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
+			 "buffer, last XRSTOR from that buffer; minus the write alone back to back",
+			 fpl_xfeature_name(comp), what);
+	else if (!lat && st == ST_RELEASED)
+		snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
+			 "state set by XRSTOR (tiles live) then TILERELEASE before timing, checked "
+			 "with XINUSE", what);
+	else if (lat && st == ST_RELEASED)
+		snprintf(buf, size, "latency: XRSTOR of the state image (tiles init in it: what "
+			 "TILERELEASE leaves) then %s, minus the XRSTOR alone", what);
+	else if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE)
 		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
 			 "buffer, last XRSTOR from that buffer; minus nothing: the write is ~1 cycle",
 			 fpl_xfeature_name(comp), what);
@@ -258,7 +279,8 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 		     const char *mask_name, enum fpl_xs_state st, bool lat)
 {
 	uint64_t permitted = x->permitted;
-	uint64_t live = st == ST_INIT ? 0 : mask;
+	uint64_t live = st == ST_INIT ? 0 : st == ST_RELEASED ? mask & ~FPL_XFEATURE_MASK_XTILE :
+			st == ST_TILECFG ? mask & ~FPL_XFEATURE_MASK_XTILE_DATA : mask;
 	const struct fpl_xs_modify *mod = NULL;
 	struct fpl_xs_cell *c = &g->cells[g->n];
 	struct fpl_variant *v = &g->v[g->n];
@@ -285,11 +307,22 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	fpl_xstate_pattern(&x->xs, live, 0x5eed0000 + mask * 7 + st, img);
 
 	memset(c, 0, sizeof(*c));
+	if (st == ST_RELEASED) {
+		/* Set up as a program leaves it: tiles live, then TILERELEASE. */
+		void *with_tiles = fpl_xs_alloc(x);
+
+		if (!with_tiles)
+			return -ENOMEM;
+		fpl_xstate_pattern(&x->xs, mask, 0x5eed0000 + mask * 7 + st, with_tiles);
+		c->release = true;
+		c->setup_img = with_tiles;
+	}
 	c->permitted = permitted;
 	c->xsave = x->xs.xsave;
 	c->xgetbv1 = x->xgetbv1;
 	c->expect = live & permitted;
-	c->setup_img = img;
+	if (!c->setup_img)
+		c->setup_img = img;
 	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
 				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)permitted,
 				    .shi = (uint32_t)(permitted >> 32) };
@@ -300,7 +333,7 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 		memcpy(c->loop.buf, img, x->size);
 	else if (d->op == XS_XRSTOR_C)
 		fpl_xs_make_compacted(x, img, c->loop.buf);
-	else if (d->op == XS_XSAVEOPT && st != ST_INIT) {
+	else if (d->op == XS_XSAVEOPT && (st == ST_LIVE || st == ST_UNMOD)) {
 		/* Tracked: the set-up XRSTOR is from the save target itself. */
 		memcpy(c->loop.buf, img, x->size);
 		c->setup_img = c->loop.buf;
@@ -314,9 +347,14 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	}
 	if (mod) {
 		c->body = lat ? mod->lat : mod->tp;
-		c->empty = lat ? mod->lat0 : NULL;
+		c->empty = lat ? mod->lat0 : mod->w;
+		/* The modify loops restore from the save target: state says what the write reads. */
+		if (comp == FPL_XFEATURE_XTILE_CFG)
+			c->loop.state = x->tilecfg;
+		else if (comp == FPL_XFEATURE_XTILE_DATA)
+			c->loop.state = x->tile_src;
 	}
-	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp);
+	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp, mod && mod->w);
 	*v = (struct fpl_variant){ .name = d->name, .timed = fpl_xs_cell_timed,
 				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,
 				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
@@ -341,22 +379,35 @@ static int op_cells(struct fpl_xs_bench *x, struct group *g, const struct op_des
 		const char *mname = fx ? "x87+sse" : names[i];
 		uint64_t permitted = x->permitted;
 
-		if (mask & ~permitted) {
+		if ((mask & ~permitted) || ((mask & FPL_XFEATURE_MASK_XTILE_DATA) && !x->amx) ||
+		    ((mask & FPL_XFEATURE_MASK_XTILE_CFG) && !x->amx_avail)) {
 			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 
-			err = run ? fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components not enabled "
-						 "in XCR0 (0x%" PRIx64 ") or armed by XFD", mask,
-						 x->xs.xcr0) : -ENOMEM;
+			if (!run)
+				err = -ENOMEM;
+			else if ((mask & FPL_XFEATURE_MASK_XTILE) && x->amx_why[0])
+				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 ": %s", mask, x->amx_why);
+			else
+				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components outside "
+						   "this process's permitted mask 0x%" PRIx64 " (XCR0 "
+						   "0x%" PRIx64 ")", mask, permitted, x->xs.xcr0);
 			continue;
 		}
-		for (enum fpl_xs_state st = ST_INIT; st <= ST_UNMOD && !err; st++) {
+		for (enum fpl_xs_state st = ST_INIT; st < ST_NR && !err; st++) {
+			bool tiles = mask & FPL_XFEATURE_MASK_XTILE;
+
 			if (st == ST_UNMOD && d->op != XS_XSAVEOPT)
 				continue;
 			if (st != ST_INIT && !mask)
 				continue;	/* nothing in RFBM to make live */
-			if (!want(x->state, st == ST_INIT ? "init" : st == ST_LIVE ? "live" :
-				  "unmodified"))
+			/* Released and TILECFG-only differ from init and live only with more in RFBM. */
+			/* TILERELEASE needs tile data permitted and used (XFD armed: #NM). */
+			if (st == ST_RELEASED && (!tiles || !x->amx || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
+				continue;
+			if (st == ST_TILECFG && (mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
+				continue;
+			if (!want(x->state, st_opt[st]))
 				continue;
 			if (g->n == g->cap)
 				return -ENOMEM;	/* the count below is wrong */
@@ -384,7 +435,7 @@ int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *con
 		if (want(x->insn, ops[i].name))
 			for (int lat = 0; lat < 2; lat++)
 				ngroups += want(x->method, lat ? "latency" : "throughput");
-	g.cap = (ngroups ? ngroups : 1) * (nmasks + 1) * 3;
+	g.cap = (ngroups ? ngroups : 1) * (nmasks + 1) * ST_NR;
 	g.cells = calloc(g.cap, sizeof(*g.cells));
 	g.v = calloc(g.cap, sizeof(*g.v));
 	g.methods = calloc(g.cap, sizeof(*g.methods));
