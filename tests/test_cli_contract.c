@@ -19,7 +19,7 @@
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
 #include "bench/livestate.h"
-#include "bench/xsave_internal.h"
+#include "bench/xsave/internal.h"
 #include "cmdrun.h"
 
 /* A fresh directory for one test's files. */
