@@ -171,7 +171,7 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 {
 	char *copy = strdup(out), *save = NULL, *line;
 	unsigned n = 0, warm = 0, meas = 0;
-	unsigned long long avg = 0, sum = 0;
+	unsigned long long avg = 0, sum = 0, all = 0;
 	bool in_meas = false;
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
@@ -190,6 +190,7 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 		} else if (sscanf(line, "min:%llu max:%llu total:%llu", &mn, &mx, &tot) == 3) {
 			assert_true(mn <= mx);
 			assert_true(mx <= tot);
+			all += tot;
 			if (in_meas) {
 				meas++;
 				sum += tot;
@@ -206,7 +207,11 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 	free(copy);
 	assert_int_equal(warm, 6);
 	assert_int_equal(meas, s);
-	assert_true(avg > 0);
+	/*
+	 * One second may see no switch at all when other work starves the
+	 * tasks (a loaded 2-CPU machine did): the seven seconds together must.
+	 */
+	assert_true(all > 0);
 	assert_true(avg == sum / s);
 	return avg;
 }

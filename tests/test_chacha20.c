@@ -12,6 +12,7 @@
 
 #include "fpulab/chacha20.h"
 #include "fpulab/xstate.h"
+#include "upper.h"
 
 static struct fpl_cpu cpu;
 
@@ -244,6 +245,51 @@ static void test_table_and_bad_input(void **state)
 	assert_int_equal(fpl_chacha20_xor(s, NULL, k, 0, nonce, NULL, NULL, 0), 0);
 }
 
+struct call {
+	const struct fpl_chacha20_impl *im;
+	uint32_t st[16];
+	uint8_t buf[1024 + 64];
+};
+
+static void call_stream(void *arg)
+{
+	struct call *c = arg;
+
+	c->im->xor_stream(c->st, c->buf, c->buf, sizeof(c->buf));
+}
+
+/*
+ * The kernel's chacha AVX2 and AVX-512VL routines end with VZEROUPPER; a
+ * routine that returned with dirty upper state would make the code after it
+ * slow on Intel (METHOD.md) and the section model price sections below zero.
+ */
+static void test_simd_leaves_upper_init(void **state)
+{
+	static struct call c;
+	struct fpl_xstate xs;
+	const char *why = upper_unusable(&cpu, &xs);
+	size_t n, ran = 0;
+	const struct fpl_chacha20_impl *im = fpl_chacha20_impls(&n);
+
+	if (why) {
+		print_message("skipped: %s\n", why);
+		skip();
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t left;
+
+		if (!(im[i].xfeatures & UPPER_MASK) || !im[i].supported(&cpu, NULL))
+			continue;
+		c.im = &im[i];
+		left = upper_after(&cpu, &xs, call_stream, &c);
+		if (left)
+			fail_msg("chacha20/%s returned with XINUSE upper bits 0x%" PRIx64
+				 " (YMM 0x4, ZMM_Hi256 0x40) still in use", im[i].name, left);
+		ran++;
+	}
+	assert_true(ran >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_rfc_vectors),
 		cmocka_unit_test(test_cross),
 		cmocka_unit_test(test_table_and_bad_input),
+		cmocka_unit_test(test_simd_leaves_upper_init),
 	};
 
 	fpl_cpu_read(&cpu);

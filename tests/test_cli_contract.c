@@ -117,6 +117,7 @@ static void test_compare_near_dbl_max(void **state)
 		cmd_out_free(&o);
 	}
 	rmdir_all(dir);
+	free(dir);
 }
 
 /*
@@ -224,6 +225,7 @@ static void test_run_records_end_checks(void **state)
 	if (rc == 77) {
 		cmd_out_free(&o);
 		rmdir_all(dir);
+		free(dir);
 		skip();
 	}
 	assert_int_equal(rc, 0);

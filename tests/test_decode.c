@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -205,6 +206,71 @@ static void test_json(void **state)
 	out_free(&o);
 }
 
+/*
+ * The AMX captures (hw/README.md: tiles 0 and 3 hold (i*7+1) & 0xff, the
+ * others zero), against their CPU: TILECFG decoded, TILEDATA per tile, the
+ * rules named for that Intel CPU, not for an AMD part.
+ */
+static void test_amx_captures(void **state)
+{
+	static const char *const files[] = {
+		"xsave_std_amx_live.bin", "xsavec_amx_live.bin", "sigframe_xstate_amx_live.bin",
+		"ptrace_nt_x86_xstate_amx_live.bin", "xsavec_amx_released.bin",
+		"sigframe_xstate_noperm.bin",
+	};
+	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
+
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(files); i++) {
+		char path[128];
+		bool live = i < 4;
+		struct out o, j;
+		json_error_t je;
+		json_t *doc, *amx, *tiles;
+
+		snprintf(path, sizeof(path), "tests/data/amx/%s", files[i]);
+		o = run("decode", path, cpuid, NULL);
+		if (o.rc != 0)
+			fail_msg("%s: rc %d: %s", path, o.rc, o.err);
+		has(o.out, "verdict     accepted");
+		has(o.out, "GenuineIntel family 0x6 model 0xa7");
+		assert_null(strstr(o.out, "1Ah"));
+		if (live) {
+			has(o.out, "AMX TILECFG  a valid configuration: palette 1, start_row 0");
+			has(o.out, "tile 7   16 rows x  64 bytes");
+			has(o.out, "tile 3  rows 0-15");
+			has(o.out, "tile 4  rows none");
+		} else {
+			has(o.out, "AMX TILEDATA init");
+		}
+		j = run("decode", path, cpuid, "--json", NULL);
+		assert_int_equal(j.rc, 0);
+		doc = json_loads(j.out, 0, &je);
+		if (!doc)
+			fail_msg("JSON: %s", je.text);
+		amx = json_object_get(doc, "amx");
+		assert_int_equal(json_is_true(json_object_get(json_object_get(amx, "tilecfg"),
+								 "valid")), live);
+		tiles = json_object_get(json_object_get(amx, "tiledata"), "tiles");
+		assert_int_equal(json_array_size(tiles), live ? 8 : 0);
+		for (size_t t = 0; t < json_array_size(tiles); t++)
+			assert_string_equal(json_string_value(json_object_get(
+				json_array_get(tiles, t), "nonzero_rows")),
+				t == 0 || t == 3 ? "0xffff" : "0x0");
+		json_decref(doc);
+		out_free(&o);
+		out_free(&j);
+	}
+	/* --rfbm all is the judged CPU's XCR0, tile data included, whatever this process may use. */
+	{
+		struct out o = run("decode", "tests/data/amx/xsave_std_amx_live.bin", cpuid,
+				   "--rfbm", "all", NULL);
+
+		assert_int_equal(o.rc, 0);
+		has(o.out, "RFBM        0x600e7");
+		out_free(&o);
+	}
+}
+
 static void test_rejected_names_rule_and_offset(void **state)
 {
 	char p[128];
@@ -370,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_accepts_captures),
 		cmocka_unit_test(test_cpu_line_separator),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_amx_captures),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_convert_output),

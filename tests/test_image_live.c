@@ -34,7 +34,13 @@ struct live {
 	struct fpl_xstate xs;
 	struct fpl_image_cfg cfg;
 	struct fpl_image img, ref;
-	uint8_t *pattern;	/* fpl_xstate_pattern(xcr0, SEED): what the registers hold */
+	uint8_t *pattern;	/* fpl_xstate_pattern(perm, SEED): what the registers hold */
+	/*
+	 * What this process may load (fpl_xstate_permitted: no AMX tile data
+	 * without permission, never asked here) and what the kernel saves for
+	 * it (fpl_xstate_active): the frames it gets are active's size.
+	 */
+	uint64_t perm, active;
 };
 
 static int setup(void **state)
@@ -47,9 +53,11 @@ static int setup(void **state)
 		*state = NULL;
 		return 0;
 	}
+	l->perm = fpl_xstate_permitted(&l->xs);
+	l->active = fpl_xstate_active(&l->xs);
 	fpl_image_cfg_init(&l->cfg, &l->cpu, &l->xs);
 	l->pattern = fpl_xstate_alloc(CAP);
-	fpl_xstate_pattern(&l->xs, l->xs.xcr0, SEED, l->pattern);
+	fpl_xstate_pattern(&l->xs, l->perm, SEED, l->pattern);
 	*state = l;
 	return 0;
 }
@@ -101,7 +109,7 @@ static size_t capture_signal(struct live *l, uint64_t mask, uint8_t *out)
 	if (mask)
 		fpl_regs_set(&l->xs, mask, SEED);
 	else
-		fpl_regs_init(&l->xs, l->xs.xcr0);
+		fpl_regs_init(&l->xs, l->perm);
 	raw_syscall3(SYS_tgkill, pid, tid, SIGUSR1);
 	sigaction(SIGUSR1, &old, NULL);
 	return sig_len;
@@ -119,7 +127,7 @@ static pid_t stopped_child(struct live *l)
 
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		me = getpid();
-		fpl_regs_set(&l->xs, l->xs.xcr0, SEED);
+		fpl_regs_set(&l->xs, l->perm, SEED);
 		raw_syscall3(SYS_kill, me, SIGSTOP, 0);
 		_exit(0);
 	}
@@ -183,19 +191,23 @@ static void test_signal_frame(void **state)
 {
 	struct live *l = *state;
 	uint8_t *buf = fpl_xstate_alloc(CAP);
-	uint32_t std = l ? fpl_xstate_size_std(&l->xs, l->xs.xcr0) : 0;
+	uint32_t std = l ? fpl_xstate_size_std(&l->xs, l->active) : 0;
 	size_t len;
 
 	if (!l)
 		skip();
 	assert_int_equal(fpl_image_decode(l->pattern, l->xs.size_std_max, &l->cfg, &l->ref, NULL), 0);
-	len = capture_signal(l, l->xs.xcr0, buf);
+	len = capture_signal(l, l->perm, buf);
 	decode_ok(l, buf, len, FPL_IMAGE_SIGNAL);
-	/* The frame is the standard image for XCR0, the sw bytes say so, magic2 follows. */
+	/*
+	 * The frame is the standard image for this task's active mask (XCR0
+	 * without AMX tile data until it is used), the sw bytes say so, magic2
+	 * follows.
+	 */
 	assert_int_equal(l->img.sw.xstate_size, std);
 	assert_int_equal(l->img.sw.extended_size, std + 4);
 	assert_int_equal(len, std + 4);
-	assert_int_equal(l->img.sw.xfeatures, l->xs.xcr0);
+	assert_int_equal(l->img.sw.xfeatures, l->active);
 	assert_false(l->img.compacted);
 	same_registers(&l->img, &l->ref);
 	printf("signal frame here: %zu bytes (xstate_size %u + magic2), xfeatures 0x%llx, "
@@ -332,15 +344,22 @@ static void test_sigreturn_agrees(void **state)
 
 	if (!l)
 		skip();
-	len = capture_signal(l, l->xs.xcr0, base);
+	len = capture_signal(l, l->perm, base);
 	l->cfg.format = FPL_IMAGE_SIGNAL;
+	/*
+	 * The frames are restored by forked children: XFD is armed again there,
+	 * so their fpstate holds the permitted mask without XFD components,
+	 * whatever this process used.
+	 */
+	l->cfg.task_mask = l->perm & ~fpl_xstate_xfd_mask(&l->xs);
 	for (unsigned i = 0; i < n; i++) {
 		uint8_t want[32], got[32];
 		int fds[2], st;
 		pid_t pid;
 
 		memcpy(t, base, len);
-		mutate_frame(t, len, l->xs.xcr0, &s);
+		/* Within the task's mask: tile data with XFD armed would be #NM, not a rule here. */
+		mutate_frame(t, len, l->cfg.task_mask, &s);
 		assert_int_equal(fpl_image_decode(t, len, &l->cfg, &l->img, NULL), 0);
 		assert_int_equal(pipe(fds), 0);
 		pid = fork();
@@ -389,6 +408,7 @@ static void test_sigreturn_agrees(void **state)
 		close(fds[0]);
 	}
 	l->cfg.format = FPL_IMAGE_AUTO;
+	l->cfg.task_mask = l->active;
 	printf("sigreturn differential: %u mutated frames, %u killed by SIGSEGV, %u restored "
 	       "x87/SSE only (software bytes refused), 0 disagreements\n", n, segv, fx_only);
 	assert_true(segv > 10 && fx_only > 10 && segv + fx_only < n - 10);
@@ -409,14 +429,14 @@ static void test_convert_on_hardware(void **state)
 	if (!l || !l->cfg.xsavec)
 		skip();
 	decode_ok(l, l->pattern, l->xs.size_std_max, FPL_IMAGE_STANDARD);
-	assert_int_equal(fpl_image_convert(&l->img, true, ~0ull, &conv, &clen, &diag), 0);
+	assert_int_equal(fpl_image_convert(&l->img, true, l->perm, &conv, &clen, &diag), 0);
 	memcpy(zero + 24, &(uint32_t){ 0x1f80 }, 4);
-	fpl_xrstor64(l->pattern, ~0ull);
+	fpl_xrstor64(l->pattern, l->perm);
 	fpl_xsave64(a, ~0ull);
-	fpl_xrstor64(zero, ~0ull);
-	fpl_xrstor64(conv, ~0ull);
+	fpl_xrstor64(zero, l->perm);
+	fpl_xrstor64(conv, l->perm);
 	fpl_xsave64(b, ~0ull);
-	fpl_xrstor64(zero, ~0ull);
+	fpl_xrstor64(zero, l->perm);
 	/* Legacy area up to the software bytes, then every component XSAVE wrote. */
 	assert_memory_equal(a + 32, b + 32, FPL_SW_BYTES_OFFSET - 32);
 	assert_memory_equal(a + 576, b + 576, l->xs.size_std_xcr0 - 576);
@@ -455,7 +475,7 @@ static void test_x87_tags_on_hardware(void **state)
 		memcpy(img + 512, &(uint64_t){ FPL_XFEATURE_MASK_FPSSE }, 8);
 		fpl_xrstor64(img, FPL_XFEATURE_MASK_FPSSE);
 		__asm__ volatile("fnstenv %0" : "=m"(env));
-		fpl_xrstor64(zero, ~0ull);
+		fpl_xrstor64(zero, l->perm);
 		memcpy(&ftw, env + 8, 2);
 		decode_ok(l, img, l->xs.size_std_xcr0, FPL_IMAGE_STANDARD);
 		fpl_image_x87(&l->img, &x);
@@ -501,20 +521,20 @@ static void regen(struct live *l)
 	fprintf(f, "# The machine tests/data/images/*.bin were captured on (test_image_live).\n");
 	assert_int_equal(fpl_cpu_save(&l->cpu, f), 0);
 	fclose(f);
-	len = capture_signal(l, l->xs.xcr0, buf);
+	len = capture_signal(l, l->perm, buf);
 	assert_int_equal(write_file(IMAGES "signal.bin", buf, len), 0);
 	len = capture_ptrace(l, buf);
 	assert_int_equal(write_file(IMAGES "ptrace.bin", buf, len), 0);
 	memset(buf, 0, CAP);
-	fpl_regs_set(&l->xs, l->xs.xcr0, SEED);
+	fpl_regs_set(&l->xs, l->perm, SEED);
 	fpl_xsave64(buf, ~0ull);
 	assert_int_equal(write_file(IMAGES "xsave.bin", buf, l->xs.size_std_xcr0), 0);
 	memset(buf, 0, CAP);
-	fpl_regs_set(&l->xs, l->xs.xcr0, SEED);
+	fpl_regs_set(&l->xs, l->perm, SEED);
 	fpl_xsavec64(buf, ~0ull);
 	assert_int_equal(write_file(IMAGES "xsavec.bin", buf,
 				    fpl_xstate_size_compacted(&l->xs, l->xs.xcr0)), 0);
-	fpl_regs_init(&l->xs, l->xs.xcr0);
+	fpl_regs_init(&l->xs, l->perm);
 	free(buf);
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -321,6 +322,104 @@ static void test_host_json_library(void **state)
 	free(cpu);
 }
 
+static const char *str(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+
+	if (!v)
+		fail_msg("no string '%s'", k);
+	return v;
+}
+
+static long long num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!json_is_integer(v))
+		fail_msg("no integer '%s'", k);
+	return json_integer_value(v);
+}
+
+/* The AMX capture: the three masks with their sizes, the frame size now and once AMX is used, the palette. */
+static void test_amx_dump_masks(void **state)
+{
+	json_t *h = run_json("info --json --cpuid tests/data/amx/spr-amx-kvm.cpuid");
+	json_t *m = json_object_get(h, "masks"), *a = json_object_get(h, "amx");
+	char *out, *err;
+
+	assert_non_null(m);
+	assert_non_null(a);
+	assert_string_equal(str(m, "xcr0"), "0x600e7");
+	assert_string_equal(str(m, "permitted"), "0x200e7");
+	assert_string_equal(str(m, "active"), "0x200e7");
+	assert_string_equal(str(m, "xfd"), "0x40000");
+	assert_int_equal(num(json_object_get(m, "size_standard"), "xcr0"), 11008);
+	assert_int_equal(num(json_object_get(m, "size_standard"), "permitted"), 2816);
+	assert_int_equal(num(json_object_get(m, "size_compacted"), "xcr0"), 10688);
+	assert_int_equal(num(json_object_get(m, "size_compacted"), "active"), 2496);
+	/* The captured frames: 2816 without permission, 11008 once tiles were used. */
+	assert_int_equal(num(m, "signal_frame_xstate_size"), 2816);
+	assert_int_equal(num(m, "signal_frame_xstate_size_all_used"), 11008);
+	assert_non_null(strstr(str(m, "note"), "not permitted"));
+	assert_true(json_is_true(json_object_get(a, "supported")));
+	assert_int_equal(num(a, "tiles"), 8);
+	assert_int_equal(num(a, "rows"), 16);
+	assert_int_equal(num(a, "bytes_per_row"), 64);
+	json_decref(h);
+	assert_int_equal(run("info --cpuid tests/data/amx/spr-amx-kvm.cpuid", &out, &err), 0);
+	assert_non_null(strstr(out, "8 tiles of 16 rows x 64 bytes"));
+	assert_non_null(strstr(out, "permitted  0x200e7"));
+	assert_non_null(strstr(out, "ARCH_REQ_XCOMP_PERM"));
+	free(out);
+	free(err);
+	/* Without AMX: no palette, and the masks are XCR0. */
+	h = run_json("info --json --cpuid " DATA "genoa.cpuid");
+	m = json_object_get(h, "masks");
+	assert_false(json_is_true(json_object_get(json_object_get(h, "amx"), "supported")));
+	assert_string_equal(str(m, "permitted"), str(m, "xcr0"));
+	assert_null(json_object_get(m, "note"));
+	json_decref(h);
+}
+
+/*
+ * --amx and an option naming tiles ask the kernel once and record the
+ * answer: granted where AMX exists, a warning naming the reason elsewhere.
+ */
+static void test_amx_permission_recorded(void **state)
+{
+	static const char *const args[] = {
+		"xsave --part matrix --mask x87 --budget 0.05 -q --json --amx",
+		"xsave --part matrix --mask x87,tilecfg --budget 0.05 -q --json",
+		"--amx xsave --part matrix --mask x87 --budget 0.05 -q --json",
+	};
+	static const char *const by[] = { "--amx", "--mask x87,tilecfg", "--amx" };
+
+	for (unsigned i = 0; i < 3; i++) {
+		json_t *h = run_json(args[i]);
+		json_t *p = json_object_get(h, "amx_permission");
+		bool amx = json_is_true(json_object_get(json_object_get(h, "amx"), "supported"));
+
+		assert_true(json_is_true(json_object_get(p, "requested")));
+		assert_string_equal(str(p, "by"), by[i]);
+		assert_int_equal(json_is_true(json_object_get(p, "granted")), amx);
+		if (amx)
+			assert_string_equal(str(json_object_get(h, "masks"), "permitted"),
+					    str(json_object_get(h, "masks"), "xcr0"));
+		else
+			assert_string_equal(str(p, "permitted_after"), str(p, "permitted_before"));
+		assert_non_null(json_object_get(h, "masks_end"));
+		json_decref(h);
+	}
+	/* Nothing named: not asked. */
+	{
+		json_t *h = run_json("xsave --part matrix --mask x87 --budget 0.05 -q --json");
+
+		assert_false(json_is_true(json_object_get(json_object_get(h, "amx_permission"),
+							  "requested")));
+		json_decref(h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +430,8 @@ int main(void)
 		cmocka_unit_test(test_dump_roundtrip),
 		cmocka_unit_test(test_host_json_library),
 		cmocka_unit_test(test_no_xsave_xcr0_not_known),
+		cmocka_unit_test(test_amx_dump_masks),
+		cmocka_unit_test(test_amx_permission_recorded),
 	};
 
 	return cmocka_run_group_tests_name("info", tests, NULL, NULL);

@@ -287,7 +287,7 @@ static void test_table_differs(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "DIFFERS: restores"));
 	assert_null(strstr(buf, "DIFFERS: saves"));
-	assert_non_null(strstr(buf, "skipped: not root"));
+	assert_non_null(strstr(buf, "not traced: not root"));
 	assert_int_equal(fpl_kview_xcomp_line(r, 12, "CET_S", line, sizeof(line)), 1);
 	assert_non_null(strstr(line, "0x80000000000008e7"));
 	assert_non_null(strstr(line, "CET_S (bit 12) is not in it"));
@@ -315,6 +315,34 @@ static void test_skip_without_tracefs(void **state)
 	assert_non_null(k);
 	assert_string_equal(json_string_value(json_object_get(k, "status")), "skipped");
 	assert_non_null(strstr(json_string_value(json_object_get(k, "reason")), "no tracefs"));
+	json_decref(doc);
+	free(out);
+	free(err);
+}
+
+/* Not root (setpriv to nobody when the test is root): a skip with the reason, exit 0. */
+static void test_skip_not_root(void **state)
+{
+	const char *pre = "";
+	char *out, *err;
+	json_t *doc, *k;
+
+	(void)state;
+	if (geteuid() == 0) {
+		if (access("/usr/bin/setpriv", X_OK)) {
+			print_message("  skipped: root and no setpriv to drop it\n");
+			skip();
+		}
+		pre = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
+	}
+	assert_int_equal(fplrun(pre, "signal --kernel-trace --budget 0.05 --json -q", &out, &err),
+			 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	k = json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					    "observed"), "kernel");
+	assert_string_equal(json_string_value(json_object_get(k, "status")), "skipped");
+	assert_true(strlen(json_string_value(json_object_get(k, "reason"))) > 0);
 	json_decref(doc);
 	free(out);
 	free(err);
@@ -352,6 +380,26 @@ static const char *live_root(char *why, size_t len)
 	return state == 1 ? root : NULL;
 }
 
+/* Instances fpulab-PID whose process is gone (other fpulabs may be tracing beside the test). */
+static int stale_instances(const char *root, char *names, size_t len)
+{
+	char list[1024], *tok, *save = NULL;
+	int n = 0;
+
+	names[0] = 0;
+	if (fpl_ktrace_list_instances(root, "fpulab-", list, sizeof(list)) <= 0)
+		return 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long pid = strtol(tok + 7, NULL, 10);
+
+		if (pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH) {
+			snprintf(names + strlen(names), len - strlen(names), "%s ", tok);
+			n++;
+		}
+	}
+	return n;
+}
+
 static void test_live_instance_removed(void **state)
 {
 	char why[200], list[256], *out, *err;
@@ -376,7 +424,47 @@ static void test_live_instance_removed(void **state)
 	json_decref(doc);
 	free(out);
 	free(err);
-	assert_int_equal(fpl_ktrace_list_instances(root, "fpulab-", list, sizeof(list)), 0);
+	assert_int_equal(stale_instances(root, list, sizeof(list)), 0);
+	/* fpulab run ends through its own report: the instance goes there too. */
+	assert_int_equal(fplrun("", "run signal --kernel-trace --budget 0.2 -q", &out, &err), 0);
+	assert_non_null(strstr(out, "Model against kernel"));
+	free(out);
+	free(err);
+	assert_int_equal(stale_instances(root, list, sizeof(list)), 0);
+}
+
+/* info: the kernel's view is always there, read or with the reason; with the trace, our xcomp_bv. */
+static void test_info_kernel_view(void **state)
+{
+	static const char *const st[] = { "read", "unreadable", "absent", "malformed", NULL };
+	char why[200], *out, *err;
+	const char *root = live_root(why, sizeof(why)), *s;
+	json_t *doc, *v, *t;
+	bool known = false;
+
+	(void)state;
+	assert_int_equal(fplrun("", root ? "info --json --kernel-trace" : "info --json", &out,
+				&err), 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	v = json_object_get(json_object_get(doc, "host"), "kernel_view");
+	s = json_string_value(json_object_get(json_object_get(v, "dmesg"), "status"));
+	assert_non_null(s);
+	for (int i = 0; st[i]; i++)
+		known = known || !strcmp(s, st[i]);
+	assert_true(known);
+	/* Read: fpulab's CPUID layout must be the kernel's (both describe this machine). */
+	if (!strcmp(s, "read"))
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "dmesg"),
+								     "mismatches")), 0);
+	if (root) {
+		t = json_object_get(v, "own_task");
+		assert_string_equal(json_string_value(json_object_get(t, "status")), "traced");
+		assert_true(json_array_size(json_object_get(t, "xcomp_bv")) >= 1);
+	}
+	json_decref(doc);
+	free(out);
+	free(err);
 }
 
 static double now_s(void)
@@ -420,7 +508,8 @@ static void test_live_instance_removed_after_sigint(void **state)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(seen);
 	assert_true(WIFEXITED(st));
-	assert_int_equal(fpl_ktrace_list_instances(root, "fpulab-", list, sizeof(list)), 0);
+	/* Its own instance: another fpulab may be tracing beside this test. */
+	assert_int_equal(fpl_ktrace_list_instances(root, name, list, sizeof(list)), 0);
 }
 
 int main(void)
@@ -436,7 +525,9 @@ int main(void)
 		cmocka_unit_test(test_dmesg_malformed),
 		cmocka_unit_test(test_table_differs),
 		cmocka_unit_test(test_skip_without_tracefs),
+		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),
+		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
 	};
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fpulab/bench.h"
+#include "fpulab/fpubench.h"
 #include "fpulab/plot.h"
 #include "fpulab/repro.h"
 #include "fpulab/summary.h"
@@ -471,6 +472,52 @@ static void run_bench_check_before_calibration(void **state)
 			fail_msg("%s: %s", lines[i][0], why ? why : "(no stderr)");
 }
 
+/* A per-section cost whose interval lies below zero (Intel, issue 14): an anomaly, never a speedup. */
+static void lazy_table_refuses_negative_cost(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+	struct fpl_metric *m;
+	char *buf = NULL, why[512];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	/* AVX-512, 1 KiB chunks, eager: inside 12.1 us, outside 16.8 us on the Intel machine */
+	section_run(r, "eager", 46000, 64000, -25.3);
+	m = fpl_run_add_metric(r->runs[0], "section_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, -300);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -300.0, "ci95_lo", -310.0,
+			     "ci95_hi", -290.0);
+	section_run(r, "lazy", 46000, 45900, 0.2);
+	assert_non_null(fpl_section_anomaly(r->runs[0], why, sizeof(why)));
+	assert_non_null(strstr(why, "section_cycles [-310, -290]"));
+	assert_non_null(strstr(why, "VZEROUPPER"));
+	assert_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	/* inside and outside 0.1% apart: the cause named is the method's resolution */
+	for (int i = 0; i < 7; i++) {
+		fpl_metric_add(r->runs[1]->metrics[0], 46046);
+		fpl_metric_add(r->runs[1]->metrics[1], 46000);
+	}
+	m = fpl_run_add_metric(r->runs[1], "section_cycles", "cycles", "synthetic");
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -9.0, "ci95_lo", -12.0,
+			     "ci95_hi", -7.0);
+	assert_non_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	assert_non_null(strstr(why, "0.10% of a call"));
+	json_object_set_new(m->extra, "ci95_hi", json_real(3.0));
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fpl_repro_lazy_write(r, f, &diag), 0);
+	fclose(f);
+	assert_null(strstr(buf, "Percent speedup: -25"));
+	assert_non_null(strstr(buf, "Percent speedup: none shown: anomaly   (eager"));
+	assert_non_null(strstr(buf, "dirty-upper penalty"));
+	assert_non_null(strstr(buf, "1 case above shows no speedup"));
+	/* the lazy run, with a cost that can be true, keeps its line */
+	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
+	free(buf);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +526,7 @@ int main(void)
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
 		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
 		cmocka_unit_test(lazy_table_has_report_lines),
+		cmocka_unit_test(lazy_table_refuses_negative_cost),
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
 		cmocka_unit_test(run_bench_check_before_calibration),
 		cmocka_unit_test(repro_bad_input_exits_2),

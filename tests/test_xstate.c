@@ -2,6 +2,7 @@
 /* Tests for src/xstate on the running CPU: layout against CPUID, save/restore round trips, init state, XINUSE. */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +11,16 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/xstate.h"
+
+/*
+ * The components these tests load and save: what this process may use
+ * (fpl_xstate_permitted()), re-read by live_get(). Without AMX permission
+ * that is XCR0 without TILEDATA; test_amx_permitted asks for it last and
+ * runs the register tests again with tiles.
+ */
+static uint64_t perm;
 
 struct live {
 	struct fpl_cpu cpu;
@@ -24,6 +34,7 @@ static struct live *live_get(void)
 	assert_non_null(l);
 	assert_int_equal(fpl_cpu_read(&l->cpu), 0);
 	assert_int_equal(fpl_xstate_init(&l->xs, &l->cpu), 0);
+	perm = fpl_xstate_permitted(&l->xs);
 	return l;
 }
 
@@ -114,7 +125,7 @@ static void assert_comp_equal(const struct fpl_xstate *xs, unsigned id, const ui
 static void roundtrip_one(const struct fpl_xstate *xs, enum fpl_save_insn insn, unsigned id,
 			  uint8_t *pat, uint8_t *a, uint8_t *b, size_t size)
 {
-	uint64_t rfbm = xs->xcr0, m = 1ull << id;
+	uint64_t rfbm = perm, m = 1ull << id;
 	int64_t off = comp_offset(xs, insn, rfbm, id);
 	char what[64];
 	int e1, e2;
@@ -164,7 +175,7 @@ static void test_roundtrip(void **state)
 		if (!fpl_save_insn_supported(&l->cpu, insn, NULL))
 			continue;
 		for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++) {
-			if (!(xs->xcr0 >> id & 1) || (insn == FPL_INSN_FXSAVE && id > 1))
+			if (!(perm >> id & 1) || (insn == FPL_INSN_FXSAVE && id > 1))
 				continue;
 			roundtrip_one(xs, insn, id, pat, a, b, size);
 			n++;
@@ -172,7 +183,7 @@ static void test_roundtrip(void **state)
 	}
 	/* At least x87 and SSE under FXSAVE: every x86-64 CPU has them. */
 	assert_true(n >= 2);
-	fpl_regs_init(xs, xs->xcr0);
+	fpl_regs_init(xs, perm);
 	free(pat);
 	free(a);
 	free(b);
@@ -192,16 +203,16 @@ static void test_xsavec_extent(void **state)
 		free(l);
 		skip();
 	}
-	size = fpl_xstate_size_compacted(xs, xs->xcr0);
+	size = fpl_xstate_size_compacted(xs, perm);
 	a = fpl_xstate_alloc(size + 256);
 	memset(a, 0xa5, size + 256);
-	e1 = fpl_regs_set(xs, xs->xcr0, 77);
-	fpl_xsavec64(a, xs->xcr0);
+	e1 = fpl_regs_set(xs, perm, 77);
+	fpl_xsavec64(a, perm);
 	assert_int_equal(e1, 0);
 	for (uint32_t i = size; i < size + 256; i++)
 		assert_int_equal(a[i], 0xa5);
-	assert_int_equal(get64(a + 512), xs->xcr0);
-	fpl_regs_init(xs, xs->xcr0);
+	assert_int_equal(get64(a + 512), perm);
+	fpl_regs_init(xs, perm);
 	free(a);
 	free(l);
 }
@@ -227,15 +238,15 @@ static struct tracking tracks_init(const struct fpl_cpu *cpu, const struct fpl_x
 	bool have;
 	int e;
 
-	e = fpl_regs_init(xs, xs->xcr0);
+	e = fpl_regs_init(xs, perm);
 	have = fpl_xinuse(cpu, &xinuse);
-	fpl_xsave64(a, xs->xcr0);
+	fpl_xsave64(a, perm);
 	assert_int_equal(e, 0);
 	bv = get64(a + 512);
 	free(a);
-	t.bv = xs->xcr0 & ~bv;
-	t.xinuse = have ? xs->xcr0 & ~xinuse : 0;
-	if (t.bv != xs->xcr0 || (have && t.xinuse != xs->xcr0))
+	t.bv = perm & ~bv;
+	t.xinuse = have ? perm & ~xinuse : 0;
+	if (t.bv != perm || (have && t.xinuse != perm))
 		print_message("this CPU reports init components as in use (XSTATE_BV 0x%llx, "
 			      "XINUSE 0x%llx): checking only their values\n",
 			      (unsigned long long)bv, (unsigned long long)xinuse);
@@ -296,13 +307,13 @@ static void test_init_reads_back_as_init(void **state)
 	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++) {
 		uint64_t m = 1ull << id;
 
-		if (!(xs->xcr0 & m))
+		if (!(perm & m))
 			continue;
 		memset(a, 0xff, xs->size_std_max);
 		e1 = fpl_regs_set(xs, m, 99);
 		e2 = fpl_regs_init(xs, m);
 		have_xinuse = fpl_xinuse(&l->cpu, &xinuse);
-		fpl_xsave64(a, xs->xcr0);
+		fpl_xsave64(a, perm);
 		assert_int_equal(e1, 0);
 		assert_int_equal(e2, 0);
 		if ((tracking.xinuse & m) && have_xinuse && (xinuse & m))
@@ -337,9 +348,9 @@ static void test_regs_set_sets_xinuse(void **state)
 	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++) {
 		uint64_t m = 1ull << id;
 
-		if (!(xs->xcr0 & m))
+		if (!(perm & m))
 			continue;
-		e1 = fpl_regs_init(xs, xs->xcr0);
+		e1 = fpl_regs_init(xs, perm);
 		e2 = fpl_regs_set(xs, m, 5);
 		ok = fpl_xinuse(&l->cpu, &xinuse);
 		assert_int_equal(e1, 0);
@@ -350,12 +361,12 @@ static void test_regs_set_sets_xinuse(void **state)
 				 fpl_xfeature_name(id), (unsigned long long)xinuse);
 	}
 	/* Everything at once, then everything back. */
-	e1 = fpl_regs_set(xs, xs->xcr0, 6);
+	e1 = fpl_regs_set(xs, perm, 6);
 	ok = fpl_xinuse(&l->cpu, &xinuse);
 	assert_int_equal(e1, 0);
 	assert_true(ok);
-	assert_int_equal(xinuse & xs->xcr0, xs->xcr0);
-	e1 = fpl_regs_init(xs, xs->xcr0);
+	assert_int_equal(xinuse & perm, perm);
+	e1 = fpl_regs_init(xs, perm);
 	ok = fpl_xinuse(&l->cpu, &xinuse);
 	assert_int_equal(e1, 0);
 	assert_true(ok);
@@ -418,20 +429,20 @@ static void test_regs_set_exact(void **state)
 	}
 	t = tracks_init(&l->cpu, xs);
 	masks[n++] = 0;
-	masks[n++] = xs->xcr0;
+	masks[n++] = perm;
 	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
-		if (xs->xcr0 >> id & 1)
+		if (perm >> id & 1)
 			masks[n++] = 1ull << id;
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t m = masks[i];
 
 		/* Dirty what glibc dirties (and more) first. */
 		memset(a, 0x5a, xs->size_std_max);
-		e = fpl_regs_set(xs, xs->xcr0, 3);
+		e = fpl_regs_set(xs, perm, 3);
 		assert_int_equal(e, 0);
 		e = fpl_regs_set_exact(xs, m, 4);
 		have = fpl_xinuse(&l->cpu, &xinuse);
-		fpl_xsave64(a, xs->xcr0);
+		fpl_xsave64(a, perm);
 		assert_int_equal(e, 0);
 		if (have && (xinuse & t.xinuse) != (m & t.xinuse))
 			fail_msg("set_exact(0x%llx): XINUSE 0x%llx", (unsigned long long)m,
@@ -440,7 +451,7 @@ static void test_regs_set_exact(void **state)
 			fail_msg("set_exact(0x%llx): XSTATE_BV 0x%llx", (unsigned long long)m,
 				 (unsigned long long)get64(a + 512));
 		for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
-			if ((xs->xcr0 & ~m) >> id & 1)
+			if ((perm & ~m) >> id & 1)
 				assert_init_bytes(xs, id, a);
 	}
 	assert_int_equal(fpl_regs_set_exact(xs, xs->xcr0 | ~xs->xcr0, 1), -ENOTSUP);
@@ -460,6 +471,103 @@ static void test_regs_unsupported(void **state)
 	free(l);
 }
 
+/*
+ * The frame the kernel writes for this thread: its active mask, at that
+ * mask's standard size; the three masks nest (active <= permitted <= XCR0).
+ */
+static void test_masks_live(void **state)
+{
+	struct live *l = live_get();
+	const struct fpl_xstate *xs = &l->xs;
+	struct fpl_xstate_masks m;
+	uint64_t xf = 0;
+	uint32_t size = 0;
+	int e;
+
+	assert_int_equal(fpl_xstate_masks(xs, &m), 0);
+	assert_int_equal(m.xcr0, fpl_xstate_xcr0(xs));
+	assert_int_equal(m.permitted & ~m.xcr0, 0);
+	assert_int_equal(m.active & ~m.permitted, 0);
+	assert_int_equal(m.permitted, fpl_xstate_permitted(xs));
+	assert_int_equal(m.active, fpl_xstate_active(xs));
+	/* The default set is always permitted. */
+	assert_int_equal(fpl_xstate_default_perm(xs) & ~m.permitted, 0);
+	e = fpl_xstate_sigframe_probe(&xf, &size);
+	if (!xs->xsave) {
+		assert_int_equal(e, -ENODATA);
+	} else {
+		assert_int_equal(e, 0);
+		assert_int_equal(xf, m.active);
+		assert_int_equal(size, fpl_xstate_size_std(xs, m.active));
+	}
+	/* The probe leaves no handler behind: SIGURG is back to its default. */
+	{
+		struct sigaction sa;
+
+		assert_int_equal(sigaction(SIGURG, NULL, &sa), 0);
+		assert_true(sa.sa_handler == SIG_DFL);
+	}
+	free(l);
+}
+
+/*
+ * Last, since permission cannot be given back: ask for AMX, check the three
+ * masks move as the kernel says (permitted grows at once, active only at
+ * the first tile use), then run the register tests again with tiles.
+ */
+static void test_amx_permitted(void **state)
+{
+	struct live *l = live_get();
+	const struct fpl_xstate *xs = &l->xs;
+	struct fpl_diag diag = { "" };
+	uint64_t before = 0, after = 0, xf = 0;
+	uint32_t size = 0;
+	const char *why;
+	int e;
+
+	if (!fpl_amx_supported(xs, &why)) {
+		assert_int_equal(fpl_amx_request_perm(xs, &before, &after, &diag), -EOPNOTSUPP);
+		assert_int_equal(fpl_amx_first_use(xs, &diag), -ENOTSUP);
+		assert_int_equal(fpl_amx_release(xs), -ENOTSUP);
+		assert_int_equal(before, fpl_xstate_xcr0(xs));
+		free(l);
+		print_message("skipped: %s\n", why);
+		skip();
+	}
+	if (!(perm & FPL_XFEATURE_MASK_XTILE_DATA)) {
+		/* Without permission, tile data must be refused before any instruction. */
+		assert_int_equal(fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE_DATA, 1), -EPERM);
+		assert_int_equal(fpl_amx_first_use(xs, &diag), -EPERM);
+		assert_int_equal(fpl_xstate_active(xs) & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+	}
+	e = fpl_amx_request_perm(xs, &before, &after, &diag);
+	if (e)
+		fail_msg("ARCH_REQ_XCOMP_PERM: %s", diag.msg);
+	assert_true(after & FPL_XFEATURE_MASK_XTILE_DATA);
+	assert_int_equal(after, fpl_xstate_permitted(xs));
+	assert_int_equal(fpl_xstate_sigframe_probe(&xf, &size), 0);
+	/* Permission alone does not grow the task's state (the frame stays 2816 bytes there). */
+	if (!(before & FPL_XFEATURE_MASK_XTILE_DATA)) {
+		assert_int_equal(xf & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+		assert_int_equal(size, fpl_xstate_size_std(xs, fpl_xstate_active(xs)));
+	}
+	e = fpl_amx_first_use(xs, &diag);
+	if (e)
+		fail_msg("first tile use: %s", diag.msg);
+	assert_int_equal(fpl_xstate_active(xs), after);
+	assert_int_equal(fpl_xstate_sigframe_probe(&xf, &size), 0);
+	assert_true(xf & FPL_XFEATURE_MASK_XTILE_DATA);
+	assert_int_equal(size, fpl_xstate_size_std(xs, after));
+	free(l);
+	test_roundtrip(state);
+	test_init_reads_back_as_init(state);
+	test_regs_set_sets_xinuse(state);
+	test_regs_set_exact(state);
+	l = live_get();
+	assert_int_equal(fpl_amx_release(&l->xs), 0);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +579,8 @@ int main(void)
 		cmocka_unit_test(test_regs_set_exact),
 		cmocka_unit_test(test_fxsave_only_path),
 		cmocka_unit_test(test_regs_unsupported),
+		cmocka_unit_test(test_masks_live),
+		cmocka_unit_test(test_amx_permitted),
 	};
 
 	return cmocka_run_group_tests_name("xstate", tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/xstate.h"
 
 #define DATA "tests/data/cpuid/"
@@ -241,9 +242,13 @@ static void test_pattern_image_valid(void **state)
 	assert_int_equal(img[0] | img[1] << 8, 0x037f);
 	assert_int_equal(img[4], 0);
 	assert_int_equal(get64(img + 24) & 0xffffffc0, 0x1f80);
-	/* PKRU keeps key 0 open; TILECFG is palette 1. */
+	/*
+	 * PKRU keeps key 0 open. This dump has no CPUID 0x1D, so no palette is
+	 * known and TILECFG stays palette 0 (init): never a guessed configuration.
+	 */
 	assert_int_equal(img[2688] & 3, 0);
-	assert_int_equal(img[2752], 1);
+	assert_false(xs.amx.valid);
+	assert_int_equal(img[2752], 0);
 	/* Same seed, same bytes, whatever else is in the mask; another seed differs. */
 	fpl_xstate_pattern(&xs, FPL_XFEATURE_MASK_YMM, 3, img2);
 	assert_memory_equal(img + 576, img2 + 576, 256);
@@ -254,6 +259,14 @@ static void test_pattern_image_valid(void **state)
 	assert_int_equal(get64(img2 + 24) & 0xffffffff, 0x1f80);
 	free(img);
 	free(img2);
+	/* With the palette (0x1D, 0x1E) the TILECFG pattern is a valid palette-1 one. */
+	load_dump("tests/data/amx/spr-amx-kvm.cpuid", cpu, &xs);
+	img = fpl_xstate_alloc(xs.size_std_max);
+	fpl_xstate_pattern(&xs, FPL_XFEATURE_MASK_XTILE, 3, img);
+	assert_true(xs.amx.valid);
+	assert_int_equal(fpl_tilecfg_check(&xs.amx, img + 2752, NULL), 1);
+	assert_int_equal(get64(img + 512), FPL_XFEATURE_MASK_XTILE);
+	free(img);
 	free(cpu);
 }
 

@@ -70,4 +70,13 @@ struct fpl_ci {
 int fpl_speedup_ci(const double *slow, const double *fast, size_t n, struct fpl_ci *ci);
 int fpl_median_ci(const double *x, size_t n, struct fpl_ci *ci);
 
+/*
+ * A figure that cannot be true in a section run: a cost per section
+ * (section_cycles) or of one section (one_section_cycles) whose whole 95%
+ * interval lies below zero. Writes into buf a sentence naming the metric, its
+ * interval and the likely cause, and returns buf; NULL when the run has no
+ * such cost (or no interval). Such a run's speedup must not be shown as one.
+ */
+const char *fpl_section_anomaly(const struct fpl_run *run, char *buf, size_t size);
+
 #endif

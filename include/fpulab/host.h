@@ -14,11 +14,25 @@
  * live CPU only, else null), XSAVE sizes, save instructions, the component
  * table ("components": id, name, supervisor, enabled, size, offset,
  * compacted_offset, align64, xfd) and, when si is given, the kernel's facts
- * ("kernel"). For a dump, "cpuid_source" names it and "microcode" is null.
+ * ("kernel"), the three masks ("masks", fpl_host_masks_json) and the AMX
+ * palette ("amx"). For a dump, "cpuid_source" names it and "microcode" is null.
  * Returns 0 and a new reference in *out, or -ENOMEM.
  */
 int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 		  const struct fpl_sysinfo *si, json_t **out);
+
+/*
+ * The three masks (fpl_xstate_masks()) as an object: xcr0, permitted,
+ * active (hex) with where they came from, xfd, size_standard and
+ * size_compacted of each, signal_frame_xstate_size (what the kernel writes
+ * for this task now) and signal_frame_xstate_size_all_used (after
+ * permission and first use of every XFD component), signal_frame_seen when
+ * a frame was read, and a note when AMX tile data is not permitted. The
+ * host object carries it as "masks". NULL on -ENOMEM.
+ */
+json_t *fpl_host_masks_json(const struct fpl_xstate *xs, const struct fpl_xstate_masks *m);
+/* The AMX palette as the host object's "amx": supported, why, tiles, rows, bytes_per_row, ... */
+json_t *fpl_host_amx_json(const struct fpl_xstate *xs);
 
 /* The hypervisor's CPUID 0x40000000 signature, trailing blanks removed; false when not a VM. */
 bool fpl_host_hypervisor(const struct fpl_cpu *cpu, char name[13]);

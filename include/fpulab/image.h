@@ -9,6 +9,7 @@
 
 #include "fpulab/base.h"
 #include "fpulab/cpu.h"
+#include "fpulab/amx.h"
 #include "fpulab/xstate.h"
 
 /*
@@ -61,7 +62,7 @@ struct fpl_image_finding {
 
 /*
  * The CPU an image is judged against. fpl_image_cfg_init() fills it from a
- * snapshot: XCR0 and the layout from xs, the MXCSR bits XRSTOR accepts (the
+ * snapshot (rules that differ by vendor name the vendor of the snapshot): XCR0 and the layout from xs, the MXCSR bits XRSTOR accepts (the
  * running CPU's FXSAVE MXCSR_MASK for a live snapshot; for a dump 0x2ffff on
  * AMD parts with MisAlignSse, whose MXCSR.MM is writable, 0xffff otherwise).
  */
@@ -73,6 +74,14 @@ struct fpl_image_cfg {
 	bool amd;
 	enum fpl_image_format format;	/* FPL_IMAGE_AUTO: detect */
 	uint64_t rfbm;			/* EDX:EAX of the XRSTOR, ANDed with XCR0; default ~0 */
+	/*
+	 * The features of the task that would restore a signal frame (its
+	 * fpstate's user_xfeatures): sigreturn takes the extended state only
+	 * when xstate_size fits this mask's standard size. Default: the running
+	 * task's active mask (fpl_xstate_active) for a live snapshot, XCR0 for
+	 * a dump (a task that has used every component).
+	 */
+	uint64_t task_mask;
 	bool check_align;		/* also judge the buffer's address (64-byte alignment) */
 };
 void fpl_image_cfg_init(struct fpl_image_cfg *cfg, const struct fpl_cpu *cpu,
@@ -95,6 +104,7 @@ struct fpl_image {
 	bool compacted;			/* XCOMP_BV[63]: XRSTOR's compacted form */
 	uint64_t xcr0;			/* of the configured CPU */
 	uint64_t rfbm;			/* what the consumer's XRSTOR would restore */
+	uint64_t task_mask;		/* cfg->task_mask: the restoring task's features */
 	uint32_t mxcsr, mxcsr_mask_saved;	/* bytes 24..31 (the latter is ignored by XRSTOR) */
 	uint32_t mxcsr_mask;		/* the configured CPU's (cfg->mxcsr_mask) */
 	struct fpl_image_sw sw;		/* SIGNAL */
@@ -156,6 +166,23 @@ int fpl_image_vector(const struct fpl_image *img, unsigned n, unsigned width, ui
 /* k0-k7 and PKRU; -ENOENT when the CPU has no such component. */
 int fpl_image_opmask(const struct fpl_image *img, unsigned k, uint64_t *val);
 int fpl_image_pkru(const struct fpl_image *img, uint32_t *val);
+
+/*
+ * AMX tile state of an image: TILECFG decoded and checked against the
+ * CPU's palette (xs->amx; palette 1 of 8 x 16 x 64 when unknown), TILEDATA
+ * summarised per tile. A component outside XSTATE_BV is init (TILECFG
+ * palette 0, tiles zero). -ENOENT when the CPU's layout has no AMX.
+ */
+struct fpl_image_tiles {
+	bool cfg_in_bv, data_in_bv;	/* XSTATE_BV bits 17, 18 */
+	bool cfg_readable, data_readable;	/* inside the buffer */
+	struct fpl_tilecfg cfg;
+	int cfg_check;			/* fpl_tilecfg_check: 1 valid, 0 init, -EINVAL */
+	const char *cfg_why;		/* when -EINVAL */
+	int ntiles;			/* summaries in tile[] (0 when data is init) */
+	struct fpl_tile_summary tile[FPL_AMX_TILES_MAX];
+};
+int fpl_image_tiles(const struct fpl_image *img, struct fpl_image_tiles *t);
 
 /*
  * Convert to the standard form (size for XCR0) or to the compacted form

@@ -56,9 +56,9 @@ struct fpl_fpu_ctx {
 };
 
 /*
- * Set up an owner whose registers are live now. rfbm is every user component
- * in XCR0 except those XFD can arm (AMX tile data: a task without permission
- * has none of it), or x87|SSE for FXSAVE. 0, -ENOTSUP with diag when the
+ * Set up an owner whose registers are live now. rfbm is the calling task's
+ * active mask (fpl_xstate_active(): what the kernel saves for it; AMX tile
+ * data only once the task has used it), or x87|SSE for FXSAVE. 0, -ENOTSUP with diag when the
  * CPU lacks insn, -EINVAL for a bad policy or insn, -ENOMEM.
  */
 int fpl_fpu_ctx_init(struct fpl_fpu_ctx *ctx, const struct fpl_cpu *cpu,
@@ -97,5 +97,11 @@ const char *fpl_kfpu_mask_name(unsigned mask);	/* "none", "MXCSR", "387", "387|M
  * The caller is inside a section (or does not care about its registers).
  */
 void fpl_fpu_clobber(const struct fpl_cpu *cpu, uint64_t mask, uint64_t seed);
+/*
+ * The components of mask fpl_fpu_clobber() overwrites: x87, SSE, AVX and
+ * AVX-512 where the CPU has them. Never PKRU or AMX: kernel code uses
+ * neither, so a section leaves them as the owner had them.
+ */
+uint64_t fpl_fpu_clobber_mask(const struct fpl_cpu *cpu, uint64_t mask);
 
 #endif

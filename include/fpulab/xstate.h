@@ -66,8 +66,28 @@ struct fpl_xcomp {
 	uint32_t offset;	/* 0xD.n EBX, standard form; 0 for supervisor components */
 };
 
+/*
+ * The AMX tile palette (CPUID 0x1D.0 max palette, 0x1D.1 palette 1; 0x1E.0
+ * TMUL limits). valid: AMX-TILE enumerated, palette 1 present and sane
+ * (max_names <= 16, max_rows <= 64, bytes_per_row <= 64, non-zero): only
+ * then can a valid TILECFG be built (fpl_tilecfg_make in fpulab/amx.h).
+ */
+struct fpl_amx_palette {
+	bool valid;
+	unsigned max_palette;		/* 0x1D.0 EAX */
+	unsigned total_tile_bytes;	/* 0x1D.1 EAX[15:0] */
+	unsigned bytes_per_tile;	/* 0x1D.1 EAX[31:16] */
+	unsigned bytes_per_row;		/* 0x1D.1 EBX[15:0] */
+	unsigned max_names;		/* 0x1D.1 EBX[31:16]: tiles */
+	unsigned max_rows;		/* 0x1D.1 ECX[15:0] */
+	unsigned tmul_maxk;		/* 0x1E.0 EBX[7:0] */
+	unsigned tmul_maxn;		/* 0x1E.0 EBX[23:8] */
+};
+
 struct fpl_xstate {
 	bool xsave;			/* false: FXSAVE only; xcr0 then reads x87|SSE */
+	bool live;			/* from the running CPU: the masks can ask the kernel */
+	bool xgetbv1;			/* live and XINUSE readable (XGETBV ECX=1) */
 	uint64_t xcr0;			/* user components the OS enabled */
 	uint64_t user;			/* user components enumerated (0xD.0 EDX:EAX) */
 	uint64_t supervisor;		/* supervisor components enumerated (0xD.1 EDX:ECX) */
@@ -75,6 +95,7 @@ struct fpl_xstate {
 	uint32_t size_std_max;		/* 0xD.0 ECX: standard size for every user component */
 	uint32_t size_compacted_xss;	/* 0xD.1 EBX: compacted size for XCR0 | IA32_XSS */
 	struct fpl_xcomp comp[FPL_XFEATURE_MAX];
+	struct fpl_amx_palette amx;	/* zeroed (valid false) without AMX-TILE */
 };
 
 /* Short kernel-style names: "x87", "SSE", "AVX", "MPX_BNDREGS", ... "AMX_TILEDATA", "APX". */
@@ -89,6 +110,57 @@ char *fpl_xfeature_mask_names(uint64_t mask, char *buf, size_t n);
 int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu);
 
 /*
+ * The three masks (DESIGN.md); every size is one of the layout functions
+ * below applied to one of them.
+ *
+ * fpl_xstate_xcr0(): the user components the OS enabled (XCR0; x87|SSE
+ * without XSAVE). Pure.
+ *
+ * fpl_xstate_permitted(): what this process may use: ARCH_GET_XCOMP_PERM
+ * & XCR0. Where the call is absent (kernel before 5.16, or xs is from a
+ * dump) it is fpl_xstate_default_perm(): XCR0 minus the components XFD can
+ * arm (AMX TILEDATA), which is what a process gets before
+ * ARCH_REQ_XCOMP_PERM. Permission only grows: never larger than XCR0.
+ *
+ * fpl_xstate_active(): permitted minus the XFD-armed components the calling
+ * thread has not used yet: what the kernel saves for this task and what its
+ * signal frames hold (xstate_size = fpl_xstate_size_std(active)). Read the
+ * way the kernel shows it: equal to permitted when no XFD component is
+ * permitted or XINUSE shows them in use (XFD armed reads 0 there); otherwise
+ * the xfeatures of a signal frame the thread sends itself (SIGURG, handler
+ * installed for the call only, not thread-safe against a caller's own SIGURG
+ * handler). Never call it between a state set-up and what depends on it: the
+ * signal round trip can change XINUSE. From a dump: permitted.
+ *
+ * "All state" in fpulab means permitted, never XCR0 blindly.
+ */
+uint64_t fpl_xstate_xcr0(const struct fpl_xstate *xs);
+uint64_t fpl_xstate_xfd_mask(const struct fpl_xstate *xs);	/* XCR0 components XFD can arm */
+uint64_t fpl_xstate_default_perm(const struct fpl_xstate *xs);	/* XCR0 & ~xfd_mask */
+uint64_t fpl_xstate_permitted(const struct fpl_xstate *xs);
+uint64_t fpl_xstate_active(const struct fpl_xstate *xs);
+
+/* The three masks at once with where each came from (for info and results). */
+struct fpl_xstate_masks {
+	uint64_t xcr0, permitted, active;
+	int perm_err;		/* ARCH_GET_XCOMP_PERM: 0, or -errno (permitted is the default) */
+	const char *permitted_from;	/* "ARCH_GET_XCOMP_PERM", or why the default was used */
+	const char *active_from;	/* "permitted", "XINUSE", "signal frame", "a dump: ..." */
+	/* signal frame of this thread now, when one was sent: 0 otherwise */
+	uint64_t frame_xfeatures;
+	uint32_t frame_xstate_size;
+};
+int fpl_xstate_masks(const struct fpl_xstate *xs, struct fpl_xstate_masks *m);
+
+/*
+ * Send this thread a signal and read what the kernel wrote into the frame's
+ * software bytes (struct _fpx_sw_bytes at 464): xfeatures (the task's user
+ * features) and xstate_size (the XSAVE image without magic2). 0, -ENODATA
+ * when the frame has no XSAVE image (FXSAVE only), -errno from sigaction.
+ */
+int fpl_xstate_sigframe_probe(uint64_t *xfeatures, uint32_t *xstate_size);
+
+/*
  * Layout as pure functions of the table and a component mask. Sizes include
  * the legacy area and the header. The compacted offset walks the mask in
  * ascending order from 576, aligning to 64 where align64 says so.
@@ -100,7 +172,8 @@ int64_t fpl_xstate_offset_std(const struct fpl_xstate *xs, unsigned id);
 int64_t fpl_xstate_offset_compacted(const struct fpl_xstate *xs, uint64_t mask, unsigned id);
 
 /*
- * Parse a component mask: a hex/decimal number, "all" (XCR0), or names
+ * Parse a component mask: a hex/decimal number, "all" (the permitted mask:
+ * fpl_xstate_permitted()), or names
  * joined by ',' or '+': x87, sse, avx (or ymm), opmask, zmm_hi256, hi16_zmm,
  * avx512 (the three), pkru, tilecfg, tiledata, amx, ... Unknown names:
  * -EINVAL with diag.
@@ -151,9 +224,15 @@ void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm)
  * fpl_regs_set() makes the components in mask live with that pattern (by
  * XRSTOR of such an image; FXRSTOR without XSAVE). fpl_regs_init() returns
  * the components in mask to their init state. Both return 0, -ENOTSUP for a
- * component the CPU or the OS lacks (or AMX tile data the kernel refused:
- * both ask ARCH_REQ_XCOMP_PERM once when XFD guards it), -EINVAL for tile data
- * without TILECFG in fpl_regs_set's mask. No libc call may come between these
+ * component the CPU or the OS lacks (AMX tiles also without a palette in
+ * xs->amx), -EPERM for tile data this process may not use (never asked for
+ * implicitly: fpl_amx_request_perm() in fpulab/amx.h; nothing is executed
+ * then, which would be SIGILL), -EIO when XINUSE does not show loaded AMX
+ * components. TILEDATA alone (TILECFG as it is) is accepted, as by the
+ * hardware; TILECFG patterns are always a valid palette-1 configuration.
+ * fpl_regs_init drops XFD components this process may not use from RFBM
+ * (they are init). The first tile-data load of a task is its XFD trap: do
+ * it with fpl_amx_first_use() before timing. No libc call may come between these
  * and what depends on them: glibc's string functions use AVX-512 here. The
  * pattern keeps the x87 stack empty, every exception masked, rounding at
  * default and PKRU key 0 open, so compiled code keeps working.
@@ -162,7 +241,7 @@ void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t see
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed);
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask);
 /*
- * Exactly mask live (with the pattern of seed) and every other XCR0 component
+ * Exactly mask live (with the pattern of seed) and every other permitted component
  * in init, in one XRSTOR: fpl_regs_init() then fpl_regs_set() cannot do that,
  * because building the image calls memset(), which dirties AVX-512 state.
  */

@@ -41,7 +41,7 @@ static const struct fpl_opt section_opts[] = {
 	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
 	  "the user task's state before the call: init, or AVX-512 registers live" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
@@ -256,6 +256,16 @@ static uint64_t timed_inside(void *arg, uint64_t reps) { return body(arg, reps, 
 static uint64_t timed_outside(void *arg, uint64_t reps) { return body(arg, reps, M_OUTSIDE); }
 static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_BARE); }
 
+/* A cost below zero is a fault to report, never a speedup (issue 14). */
+static int flag_anomaly(struct fpl_run *run)
+{
+	char why[512];
+
+	if (!fpl_section_anomaly(run, why, sizeof(why)))
+		return 0;
+	return fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why) ? -ENOMEM : 0;
+}
+
 static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunks)
 {
 	const struct fpl_metric *in = v[M_INSIDE].m_cycles, *out = v[M_OUTSIDE].m_cycles;
@@ -294,7 +304,7 @@ static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunk
 	if (!fpl_median_ci(one->samples, one->n, &ci))
 		one->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
 				       "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
-	return 0;
+	return flag_anomaly(run);
 }
 
 #define KT_CALLS	64	/* calls in a traced batch */
@@ -450,14 +460,10 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	return err;
 }
 
+/* The owner's components: this task's active mask, without PKRU (a pattern there could lock memory). */
 static uint64_t user_mask(const struct fpl_xstate *xs)
 {
-	uint64_t m = xs->xsave ? xs->xcr0 : FPL_XFEATURE_MASK_FPSSE;
-
-	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++)
-		if (xs->comp[i].xfd || xs->comp[i].supervisor)
-			m &= ~(1ull << i);
-	return m & ~FPL_XFEATURE_MASK_PKRU;
+	return fpl_xstate_active(xs) & ~FPL_XFEATURE_MASK_PKRU;
 }
 
 static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,

@@ -36,7 +36,7 @@ static const struct fpl_opt xor_opts[] = {
 	{ "sizes", FPL_OPT_STR, "4k,16k,64k,256k,1M,4M,16M,64M", 0, 0, NULL,
 	  "sweep: bytes per call, multiples of 512" },
 	{ "arities", FPL_OPT_STR, "2,3,4,5", 0, 0, NULL, "sweep: do_N to time, 2 to 5" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct xplan {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/bench.h"
 #include "xsave/bench.h"
 
@@ -26,7 +27,7 @@ static const struct fpl_opt xsave_opts[] = {
 	{ "method", FPL_OPT_STR, "both", 0, 0, methods,
 	  "throughput: back-to-back; latency: state re-established before each, removed by difference" },
 	{ "samples", FPL_OPT_INT, NULL, 11, 100000, NULL, "at most this many samples per cell" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 static int xsave_supported(const struct fpl_cpu *cpu, const char **why)
@@ -67,10 +68,15 @@ static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	err = fpl_xstate_init(&x->xs, env->cpu);
 	if (err)
 		return err;
-	x->xcr0 = x->xs.xsave ? x->xs.xcr0 : FPL_XFEATURE_MASK_FPSSE;
-	for (unsigned id = 0; id < FPL_XFEATURE_MAX; id++)
-		if (x->xs.comp[id].xfd)
-			x->xcr0 &= ~(1ull << id);
+	x->permitted = fpl_xstate_permitted(&x->xs);
+	/* Tile data permitted: its XFD trap happens here, never in a timed loop. */
+	if (x->permitted & fpl_xstate_xfd_mask(&x->xs)) {
+		err = fpl_amx_first_use(&x->xs, &diag);
+		if (err) {
+			fpl_result_warn(r, "xsave: AMX first use: %s", diag.msg);
+			return err;
+		}
+	}
 	x->xgetbv1 = fpl_cpu_has(env->cpu, FPL_FEAT_XGETBV1);
 	x->avx = fpl_cpu_has(env->cpu, FPL_FEAT_AVX);
 	x->avx512 = fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F) &&
@@ -107,7 +113,7 @@ static size_t masks_of(struct fpl_xs_bench *x, uint64_t *out, const char **names
 		return 1;
 	}
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(default_masks) && n < max; i++) {
-		uint64_t m = default_masks[i].mask == ~0ull ? x->xcr0 : default_masks[i].mask;
+		uint64_t m = default_masks[i].mask == ~0ull ? x->permitted : default_masks[i].mask;
 
 		out[n] = m;
 		names[n++] = default_masks[i].name;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Helpers the section and xor benchmarks share with their commands: size lists, paired intervals. */
+/* Helpers the section and xor benchmarks share with their commands: size lists, paired intervals, impossible costs. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,4 +96,59 @@ int fpl_median_ci(const double *x, size_t n, struct fpl_ci *ci)
 	err = median_interval(f, k, ci);
 	free(f);
 	return err;
+}
+
+static bool below_zero(const struct fpl_run *run, const char *name, double *lo, double *hi)
+{
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+	json_t *l = m && json_is_object(m->extra) ? json_object_get(m->extra, "ci95_lo") : NULL;
+	json_t *h = m && json_is_object(m->extra) ? json_object_get(m->extra, "ci95_hi") : NULL;
+
+	if (!json_is_number(l) || !json_is_number(h))
+		return false;
+	*lo = json_number_value(l);
+	*hi = json_number_value(h);
+	return *hi < 0;
+}
+
+/* |median inside - median outside| as a percentage of outside; NaN without both. */
+static double call_diff_pct(const struct fpl_run *run)
+{
+	const struct fpl_metric *in = fpl_run_find_metric(run, "inside_cycles");
+	const struct fpl_metric *out = fpl_run_find_metric(run, "outside_cycles");
+	struct fpl_ci a, b;
+
+	if (!in || !out || fpl_median_ci(in->samples, in->n, &a) ||
+	    fpl_median_ci(out->samples, out->n, &b) || !(b.estimate > 0))
+		return NAN;
+	return fabs(a.estimate - b.estimate) / b.estimate * 100;
+}
+
+const char *fpl_section_anomaly(const struct fpl_run *run, char *buf, size_t size)
+{
+	static const char *const costs[] = { "section_cycles", "one_section_cycles" };
+	double lo, hi, pct;
+
+	for (size_t i = 0; run && i < FPL_ARRAY_SIZE(costs); i++) {
+		if (!below_zero(run, costs[i], &lo, &hi))
+			continue;
+		pct = call_diff_pct(run);
+		if (isfinite(pct) && pct < 1)
+			snprintf(buf, size, "%s [%.0f, %.0f] cycles lies below zero: a section "
+				 "cannot cost less than none. Likely cause: inside and outside "
+				 "differ by %.2f%% of a call, less than code placement and "
+				 "interference move two loops; the method does not resolve this "
+				 "cost here. A fault of the measurement, not a speedup",
+				 costs[i], lo, hi, pct);
+		else
+			snprintf(buf, size, "%s [%.0f, %.0f] cycles lies below zero: a section "
+				 "cannot cost less than none. Likely cause: the work left the upper "
+				 "vector state dirty (no VZEROUPPER) and each section's XRSTOR of "
+				 "init owner state cleaned it, so the code around the work ran "
+				 "faster (Intel's dirty-upper penalty, METHOD.md); otherwise "
+				 "interference that hit the modes unequally. A fault of the "
+				 "measurement, not a speedup", costs[i], lo, hi);
+		return buf;
+	}
+	return NULL;
 }

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/host.h"
 #include "fpulab/kernelview.h"
 #include "fpulab/ktrace.h"
@@ -63,7 +65,7 @@ static void ktrace_start(struct fpl_session *s)
 			fpl_ktrace_instance(s->ktrace), fpl_ktrace_clock(s->ktrace));
 }
 
-static void ktrace_stop(struct fpl_session *s)
+void fpl_session_ktrace_end(struct fpl_session *s)
 {
 	fpl_ktrace_close(s->ktrace);
 	s->ktrace = NULL;
@@ -117,6 +119,8 @@ static void note_load(struct fpl_session *s, const char *key)
 		fpl_result_warn(s->result, "machine loaded (%s load average %.2f on %ld CPUs): "
 				"figures may include contention from other work", key, one, ncpu);
 }
+
+bool fpl_cli_amx_global;
 
 /* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
 static void cpus_allowed(char *buf, size_t n)
@@ -183,6 +187,81 @@ void fpl_session_init(struct fpl_session *s, const char *cmd)
 	s->format = FPL_FMT_TABLE;
 	s->cpu_id = -1;
 	s->stop = &stop_flag;
+	if (fpl_cli_amx_global) {
+		s->amx = true;
+		snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
+	}
+}
+
+bool fpl_cli_names_amx(const char *value)
+{
+	static const char *const names[] = { "amx", "tilecfg", "tiledata", "amx_tilecfg",
+					     "amx_tiledata" };
+	const char *p = value;
+
+	if (!p)
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, ",+:/ ");
+
+		for (unsigned i = 0; i < FPL_ARRAY_SIZE(names); i++)
+			if (n == strlen(names[i]) && !strncasecmp(p, names[i], n))
+				return true;
+		p += n + (p[n] != 0);
+	}
+	return false;
+}
+
+void fpl_session_amx(struct fpl_session *s)
+{
+	struct fpl_cpu *cpu;
+	struct fpl_xstate *xs;
+	struct fpl_diag diag = { "" };
+
+	if (!s->amx || s->amx_asked)
+		return;
+	s->amx_asked = true;
+	cpu = malloc(sizeof(*cpu));
+	xs = malloc(sizeof(*xs));
+	if (!cpu || !xs) {
+		s->amx_err = -ENOMEM;
+		snprintf(s->amx_msg, sizeof(s->amx_msg), "out of memory");
+	} else {
+		fpl_cpu_read(cpu);
+		fpl_xstate_init(xs, cpu);
+		s->amx_err = fpl_amx_request_perm(xs, &s->amx_perm_before, &s->amx_perm_after,
+						  &diag);
+		snprintf(s->amx_msg, sizeof(s->amx_msg), "%s", s->amx_err ? diag.msg : "granted");
+	}
+	free(cpu);
+	free(xs);
+}
+
+/* What --amx did, for the host object: who asked, the answer, permitted before and after. */
+static json_t *amx_json(const struct fpl_session *s)
+{
+	char b[24], a[24];
+
+	if (!s->amx_asked)
+		return json_pack("{s:b}", "requested", 0);
+	snprintf(b, sizeof(b), "0x%" PRIx64, s->amx_perm_before);
+	snprintf(a, sizeof(a), "0x%" PRIx64, s->amx_perm_after);
+	return json_pack("{s:b, s:s, s:b, s:s, s:s, s:s}", "requested", 1, "by", s->amx_by,
+			 "granted", !s->amx_err, "result", s->amx_msg, "permitted_before", b,
+			 "permitted_after", a);
+}
+
+/* The three masks now, for the host object (start and end of the session). */
+static json_t *masks_now(const struct fpl_cpu *cpu)
+{
+	struct fpl_xstate *xs = malloc(sizeof(*xs));
+	struct fpl_xstate_masks m;
+	json_t *o = NULL;
+
+	if (xs && !fpl_xstate_init(xs, cpu) && !fpl_xstate_masks(xs, &m))
+		o = fpl_host_masks_json(xs, &m);
+	free(xs);
+	return o;
 }
 
 void fpl_cli_common_help(FILE *f)
@@ -201,7 +280,10 @@ void fpl_cli_common_help(FILE *f)
 	      "  -q                no self-check lines or progress on stderr\n"
 	      "  --runs N          N runs, each a freshly executed process, into one result\n"
 	      "                    (the unit fpulab compare tests); 1: this process only\n"
-	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n", f);
+	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n"
+	      "  --amx             ask for AMX tile data (ARCH_REQ_XCOMP_PERM) first; implied\n"
+	      "                    by naming amx, tilecfg or tiledata in an option's value.\n"
+	      "                    Without it \"all\" means the permitted set (no tile data)\n", f);
 }
 
 /* Value of an option given as "--name value" or "--name=value". */
@@ -249,6 +331,10 @@ int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i)
 			return -fpl_cli_usage_error(s->cmd, "--units: '%s' is not cycles, tsc, ns "
 						    "or all", v ? v : "");
 		s->units = (enum fpl_units)fpl_units_by_name(v);
+	} else if (IS("--amx") && !eq) {
+		s->amx = true;
+		if (!s->amx_by[0])
+			snprintf(s->amx_by, sizeof(s->amx_by), "--amx");
 	} else if (IS("--cpu")) {
 		v = opt_value(argc, argv, i, eq);
 		if (!v || fpl_parse_int(v, &n) || n < 0 || n >= CPU_SETSIZE)
@@ -327,6 +413,8 @@ int fpl_session_start(struct fpl_session *s)
 	json_t *host = NULL;
 	int err;
 
+	/* Before anything else: no sigaltstack may be installed yet (ENOSPC otherwise). */
+	fpl_session_amx(s);
 	/* A path that cannot be written is found now, not after the measurement. */
 	if (s->out_path) {
 		int rc = fpl_cli_check_out_path(s->cmd, s->out_path);
@@ -358,6 +446,14 @@ int fpl_session_start(struct fpl_session *s)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
 	json_decref(host);
+	json_object_set_new(s->result->host, "amx_permission", amx_json(s));
+	if (s->amx_asked && s->amx_err) {
+		fpl_result_warn(s->result, "%s: AMX permission not given: %s", s->amx_by,
+				s->amx_msg);
+		if (!s->quiet)
+			fprintf(stderr, "fpulab %s: %s: AMX permission not given: %s\n", s->cmd,
+				s->amx_by, s->amx_msg);
+	}
 	note_load(s, "loadavg_start");
 	if (!s->selfcheck.ok)
 		fpl_result_warn(s->result, "%s", s->selfcheck.text);
@@ -548,9 +644,11 @@ void fpl_session_clock_end(struct fpl_session *s)
 int fpl_session_end(struct fpl_session *s, int rc)
 {
 	/* First: the instance must not outlive a failure to write the output (SIGPIPE). */
-	ktrace_stop(s);
+	fpl_session_ktrace_end(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
+		/* Permitted and active again: a benchmark may have used tiles (active grows then). */
+		json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
 		if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
 			int e = emit_all(s, interrupted(s, rc));
 

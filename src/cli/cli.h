@@ -95,6 +95,13 @@ struct fpl_session {
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
 	enum fpl_units units;		/* --units: what the table shows of cycles/tsc/ns */
+	/* --amx, or implied by naming amx/tilecfg/tiledata in an option value */
+	bool amx;
+	char amx_by[96];		/* "--amx" or "--mask tiledata" */
+	bool amx_asked;
+	int amx_err;			/* fpl_amx_request_perm(): 0 or -errno */
+	char amx_msg[sizeof(((struct fpl_diag *)0)->msg)];
+	uint64_t amx_perm_before, amx_perm_after;
 	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
@@ -115,6 +122,16 @@ struct fpl_session {
 };
 
 void fpl_session_init(struct fpl_session *s, const char *cmd);
+/* `fpulab --amx COMMAND ...`: main() saw it before the command. */
+extern bool fpl_cli_amx_global;
+/* A value naming AMX state: a token amx, tilecfg, tiledata (or AMX_TILECFG...) split on , + : / space. */
+bool fpl_cli_names_amx(const char *value);
+/*
+ * If --amx was given or implied (s->amx), ask ARCH_REQ_XCOMP_PERM once, now:
+ * before any benchmark installs a sigaltstack. A refusal is a warning on
+ * stderr and in the result, not an error: cells needing tiles then skip.
+ */
+void fpl_session_amx(struct fpl_session *s);
 /*
  * If argv[*i] is a common flag, consume it (and its value: *i advances) and
  * return 1; 0 if it is not one; -FPL_EXIT_USAGE after printing the error.
@@ -140,6 +157,12 @@ int fpl_session_end(struct fpl_session *s, int rc);
  * load again (host.clock.selfcheck_end, host.loadavg_end), warnings.
  */
 void fpl_session_clock_end(struct fpl_session *s);
+
+/*
+ * Close the --kernel-trace session (its tracefs instance removed); the
+ * session's end does it, and commands with their own end call it first.
+ */
+void fpl_session_ktrace_end(struct fpl_session *s);
 
 /* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
 int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -178,9 +179,18 @@ static int run(const struct decode_opts *o, struct fpl_cpu *cpu, struct fpl_xsta
 	int rc;
 
 	fpl_image_cfg_init(&cfg, cpu, xs);
+	/*
+	 * A frame is judged for the task that wrote it, taken to have used every
+	 * component (a frame with tile data says so in its own xfeatures), not
+	 * for this decode process, which has never used AMX.
+	 */
+	cfg.task_mask = fpl_xstate_xcr0(xs);
 	cfg.format = o->format;
 	if (o->rfbm) {
-		if (fpl_xstate_parse_mask(xs, o->rfbm, &mask, &diag))
+		/* "all" is the judged CPU's XCR0 here, not what this process may use. */
+		if (!strcasecmp(o->rfbm, "all"))
+			mask = xs->xcr0;
+		else if (fpl_xstate_parse_mask(xs, o->rfbm, &mask, &diag))
 			return fpl_cli_usage_error(CMD, "--rfbm '%s': %s", o->rfbm, diag.msg);
 		cfg.rfbm = mask;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/cpu.h"
 #include "fpulab/host.h"
 #include "fpulab/sysinfo.h"
@@ -80,6 +81,60 @@ static void print_xstate(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xs
 	}
 }
 
+static void print_mask(FILE *f, const struct fpl_xstate *xs, const char *label, uint64_t m,
+		       const char *what)
+{
+	char names[256];
+
+	fprintf(f, "  %-10s 0x%-8" PRIx64 " standard %5" PRIu32 ", compacted %5" PRIu32
+		"  %s\n             %s\n", label, m, fpl_xstate_size_std(xs, m),
+		fpl_xstate_size_compacted(xs, m), what,
+		fpl_xfeature_mask_names(m, names, sizeof(names)));
+}
+
+/* The three masks every size comes from, the signal frame they make, and the AMX palette. */
+static void print_masks(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs)
+{
+	const struct fpl_amx_palette *p = &xs->amx;
+	struct fpl_xstate_masks m;
+	uint64_t xfd = fpl_xstate_xfd_mask(xs);
+	char what[160];
+	const char *why;
+
+	fpl_xstate_masks(xs, &m);
+	fprintf(f, "\nMasks (bytes: XSAVE sizes of each mask)\n");
+	print_mask(f, xs, "XCR0", m.xcr0, "what the OS enabled");
+	snprintf(what, sizeof(what), "what this process may use (%s)", m.permitted_from);
+	print_mask(f, xs, "permitted", m.permitted, what);
+	snprintf(what, sizeof(what), "permitted minus XFD-armed components not used yet (%s)",
+		 m.active_from);
+	print_mask(f, xs, "active", m.active, what);
+	if (xs->xsave) {
+		fprintf(f, "  signal frame  xstate_size %" PRIu32 " bytes (+4 magic2) for this task%s",
+			fpl_xstate_size_std(xs, m.active), cpu->live ? "" : " (as the dump's "
+			"default)");
+		if (xfd)
+			fprintf(f, "; %" PRIu32 " once %s permitted and used",
+				fpl_xstate_size_std(xs, m.xcr0),
+				xfd & FPL_XFEATURE_MASK_XTILE_DATA ? "AMX tile data is" :
+				"every XFD component is");
+		fputc('\n', f);
+	}
+	if (m.frame_xstate_size)
+		fprintf(f, "  frame seen    xfeatures 0x%" PRIx64 ", xstate_size %" PRIu32
+			" (a signal to self)\n", m.frame_xfeatures, m.frame_xstate_size);
+	if (xfd & ~m.permitted)
+		fprintf(f, "  note          AMX tile data not permitted: \"all\" means 0x%" PRIx64
+			" here (--amx asks for it)\n", m.permitted);
+	if (fpl_amx_supported(xs, &why))
+		fprintf(f, "AMX          palette 1 of %u: %u tiles of %u rows x %u bytes (%u bytes per "
+			"tile, %u in all); TMUL K %u, N %u  (CPUID 0x1D/0x1E)\n", p->max_palette,
+			p->max_names, p->max_rows, p->bytes_per_row, p->bytes_per_tile,
+			p->total_tile_bytes, p->tmul_maxk, p->tmul_maxn);
+	else
+		fprintf(f, "AMX          %s\n", why);
+}
+
 static void print_components(FILE *f, const struct fpl_xstate *xs)
 {
 	fprintf(f, "\nComponents (CPUID 0xD; bytes; offsets from the image start; compacted = XSAVEC "
@@ -121,7 +176,10 @@ static void print_kernel(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sy
 	if (si->xcomp_perm_err)
 		fprintf(f, "  ARCH_GET_XCOMP_PERM  error: %s\n", strerror(-si->xcomp_perm_err));
 	else
-		fprintf(f, "  ARCH_GET_XCOMP_PERM  0x%" PRIx64 " (arch_prctl)\n", si->xcomp_perm);
+		fprintf(f, "  ARCH_GET_XCOMP_PERM  0x%" PRIx64 " (arch_prctl): the components this "
+			"process may use; AMX tile\n"
+			"                       data only after arch_prctl(ARCH_REQ_XCOMP_PERM, 18), "
+			"which forks inherit\n", si->xcomp_perm);
 	if (!*p)
 		fprintf(f, "  arch_status          absent (/proc/self/arch_status)\n");
 	while (*p) {
@@ -147,6 +205,7 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 	if (!o->json) {
 		print_cpu(f, cpu, si);
 		print_xstate(f, cpu, xs, have_xinuse, xinuse);
+		print_masks(f, cpu, xs);
 		print_components(f, xs);
 		print_kernel(f, cpu, si);
 		kview = fpl_info_kernel_json(cpu, xs, o->kernel_trace);
@@ -263,7 +322,10 @@ const struct fpl_cmd fpl_cmd_info = {
 	"Usage: fpulab info [--json] [--cpuid FILE] [--dump-cpuid] [--kernel-trace] [-o FILE]\n"
 	"Show the CPU, XCR0 and XINUSE, every extended-state component CPUID 0xD\n"
 	"enumerates (size, standard and compacted offsets, alignment, XFD), the XSAVE\n"
-	"sizes and instructions, and what the running kernel says about FPU state\n"
+	"sizes and instructions, the three masks every size comes from (XCR0;\n"
+	"permitted: ARCH_GET_XCOMP_PERM; active: permitted minus XFD-armed components\n"
+	"this task has not used) with the signal-frame size they give, the AMX\n"
+	"palette (CPUID 0x1D/0x1E), what the running kernel says about FPU state\n"
 	"(release, AT_MINSIGSTKSZ, ARCH_GET_XCOMP_SUPP/PERM, /proc/self/arch_status),\n"
 	"and the kernel's own view: its x86/fpu boot lines (dmesg) checked against\n"
 	"the layout computed from CPUID.\n"

@@ -353,6 +353,8 @@ const struct fpl_cmd fpl_cmd_run = {
 	"  --units U         with --format table: cycles (default), tsc, ns or all\n"
 	"  --budget SECONDS  time for the whole run, shared among the benchmarks; with\n"
 	"                    --runs, for each run\n"
+	"  --kernel-trace    each benchmark's kernel trace (tracefs x86_fpu events; root) and\n"
+	"                    the model against the kernel after the summary\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"  --runs N          the whole line N times, each run a freshly executed process,\n"
 	"                    the benchmarks in the same order in each; one file with\n"

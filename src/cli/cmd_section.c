@@ -25,6 +25,8 @@ static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,
 static void print_section(const struct fpl_result *r, FILE *f)
 {
 	bool header = false;
+	size_t anomalies = 0;
+	char why[512];
 
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
@@ -52,7 +54,13 @@ static void print_section(const struct fpl_result *r, FILE *f)
 		fprintf(f, " %10.3f %10.3f",
 			fpl_fpucmd_median(fpl_fpucmd_metric(run, "inside_ns")) / 1000,
 			fpl_fpucmd_median(fpl_fpucmd_metric(run, "outside_ns")) / 1000);
-		print_ci(f, fpl_fpucmd_metric(run, "speedup_pct"), "%+.1f", " [%+.1f, %+.1f]", 24);
+		if (fpl_section_anomaly(run, why, sizeof(why))) {
+			fprintf(f, " %24s", "anomaly (see below)");
+			anomalies++;
+		} else {
+			print_ci(f, fpl_fpucmd_metric(run, "speedup_pct"), "%+.1f",
+				 " [%+.1f, %+.1f]", 24);
+		}
 		print_ci(f, fpl_fpucmd_metric(run, "section_cycles"), "%.0f", " [%.0f, %.0f]", 22);
 		print_ci(f, fpl_fpucmd_metric(run, "one_section_cycles"), "%.0f", "", 16);
 		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_run_obs_get_int(run, "inside_saves", 0),
@@ -66,6 +74,17 @@ static void print_section(const struct fpl_result *r, FILE *f)
 		   "speedup\"). Cycles: core cycles estimated from the TSC; cycles/section = median "
 		   "per round of (inside - outside) / (sections - 1); one section = outside - bare (one "
 		   "begin/end around all work plus the return to user). --json keeps every sample.\n");
+	if (!anomalies)
+		return;
+	fprintf(f, "\nAnomalies: no speedup is shown for %zu row%s, whose section cost lies below "
+		"zero, which cannot be true:\n", anomalies, anomalies == 1 ? "" : "s");
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!r->runs[i]->skipped && fpl_section_anomaly(r->runs[i], why, sizeof(why)))
+			fprintf(f, "  %s/%s %lld bytes %s: %s.\n",
+				fpl_fpucmd_param_str(r->runs[i], "workload"),
+				fpl_fpucmd_param_str(r->runs[i], "impl"),
+				fpl_fpucmd_param_int(r->runs[i], "chunk"),
+				fpl_fpucmd_param_str(r->runs[i], "policy"), why);
 }
 
 FPL_FPUCMD(section, "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",

@@ -94,7 +94,8 @@ static void print_findings(FILE *f, const struct fpl_image *img)
 		fprintf(f, "  (more findings not shown)\n");
 }
 
-static void print_verdict(FILE *f, const struct fpl_image_cfg *cfg, const struct fpl_image *img)
+static void print_verdict(FILE *f, const struct fpl_cpu *cpu, const struct fpl_image_cfg *cfg,
+			  const struct fpl_image *img)
 {
 	const char *who = img->format == FPL_IMAGE_SIGNAL ? "sigreturn" :
 			  img->format == FPL_IMAGE_PTRACE ? "PTRACE_SETREGSET" : "XRSTOR";
@@ -106,8 +107,12 @@ static void print_verdict(FILE *f, const struct fpl_image_cfg *cfg, const struct
 			img->kernel_rejects ? "the kernel would refuse it" : "");
 	else
 		fprintf(f, "verdict     accepted: %s would load it\n", who);
-	fprintf(f, "rules       SDM XRSTOR rules (checked against XRSTOR on AMD family 1Ah); "
-		"MXCSR mask 0x%" PRIx32 " (%s)\n", cfg->mxcsr_mask, cfg->mxcsr_mask_source);
+	/* The rules of the CPU the verdict is about: the dump's, or this one. */
+	fprintf(f, "rules       SDM XRSTOR rules for %s family 0x%x model 0x%x (%s); MXCSR mask 0x%"
+		PRIx32 " (%s)\n", cpu->vendor, cpu->family, cpu->model,
+		cfg->amd ? "compared with XRSTOR on AMD Zen 4 and Zen 5 by test_validate" :
+		"the SDM's; an invalid TILECFG loads as init, as measured on Sapphire Rapids",
+		cfg->mxcsr_mask, cfg->mxcsr_mask_source);
 	print_findings(f, img);
 }
 
@@ -211,6 +216,75 @@ static void print_opmask(FILE *f, const struct fpl_image *img)
 			img->xstate_bv & FPL_XFEATURE_MASK_PKRU ? "" : " (init)");
 }
 
+/* "0-15", "0,3,5-7", "none" for a row bitmask. */
+static void row_list(uint64_t rows, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	if (!rows)
+		snprintf(out, n, "none");
+	for (unsigned r = 0; r < 64 && len < n; r++) {
+		unsigned e = r;
+
+		if (!(rows >> r & 1))
+			continue;
+		while (e + 1 < 64 && (rows >> (e + 1) & 1))
+			e++;
+		len += (size_t)snprintf(out + len, n - len, "%s%u", len ? "," : "", r);
+		if (e > r && len < n)
+			len += (size_t)snprintf(out + len, n - len, "-%u", e);
+		r = e;
+	}
+}
+
+static const char *cfg_state(const struct fpl_image_tiles *t)
+{
+	if (!t->cfg_in_bv)
+		return "init (not in XSTATE_BV)";
+	if (!t->cfg_readable)
+		return "past the end of the buffer";
+	if (t->cfg_check > 0)
+		return "a valid configuration";
+	if (t->cfg_check == 0)
+		return "palette 0: the init configuration";
+	return "INVALID: XRSTOR loads this as init";
+}
+
+static void print_tiles(FILE *f, const struct fpl_image *img)
+{
+	struct fpl_image_tiles t;
+	char rows[160];
+
+	if (fpl_image_tiles(img, &t))
+		return;
+	fprintf(f, "\nAMX TILECFG  %s", cfg_state(&t));
+	if (t.cfg_in_bv && t.cfg_readable) {
+		fprintf(f, ": palette %u, start_row %u", t.cfg.palette, t.cfg.start_row);
+		if (t.cfg_check < 0)
+			fprintf(f, " (%s)", t.cfg_why);
+	}
+	fputc('\n', f);
+	for (unsigned i = 0; t.cfg_in_bv && i < FPL_AMX_TILES_MAX; i++)
+		if (t.cfg.rows[i] || t.cfg.colsb[i])
+			fprintf(f, "  tile %-2u %3u rows x %3u bytes (colsb)\n", i, t.cfg.rows[i],
+				t.cfg.colsb[i]);
+	if (!t.data_in_bv) {
+		fprintf(f, "AMX TILEDATA init (not in XSTATE_BV): every tile zero\n");
+		return;
+	}
+	if (!t.data_readable) {
+		fprintf(f, "AMX TILEDATA past the end of the buffer\n");
+		return;
+	}
+	fprintf(f, "AMX TILEDATA per tile: the rows holding a non-zero byte, FNV-1a 32 of its bytes\n");
+	for (int i = 0; i < t.ntiles; i++) {
+		row_list(t.tile[i].nonzero_rows, rows, sizeof(rows));
+		fprintf(f, "  tile %-2d rows %-12s of %2u  fnv1a32 0x%08" PRIx32 "\n", i, rows,
+			t.tile[i].rows, t.tile[i].checksum);
+	}
+}
+
 int fpl_decode_print_table(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			   const struct fpl_image_cfg *cfg, const struct fpl_image *img)
 {
@@ -235,12 +309,13 @@ int fpl_decode_print_table(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			img->sw.magic2_found ? "found" : "missing");
 	if (img->format == FPL_IMAGE_PTRACE)
 		fprintf(f, "ptrace XCR0 0x%" PRIx64 " (bytes 464..471)\n", img->ptrace_xcr0);
-	print_verdict(f, cfg, img);
+	print_verdict(f, cpu, cfg, img);
 	print_components(f, img);
 	print_x87(f, img);
 	print_mxcsr(f, img);
 	print_vectors(f, img);
 	print_opmask(f, img);
+	print_tiles(f, img);
 	return 0;
 }
 
@@ -341,6 +416,36 @@ static json_t *verdict_json(const struct fpl_image *img)
 			 img->findings_dropped);
 }
 
+static json_t *tiles_json(const struct fpl_image *img)
+{
+	struct fpl_image_tiles t;
+	json_t *cfg, *ct = json_array(), *dt = json_array(), *data;
+	char rows[160];
+
+	if (fpl_image_tiles(img, &t)) {
+		json_decref(ct);
+		json_decref(dt);
+		return json_null();
+	}
+	for (unsigned i = 0; i < FPL_AMX_TILES_MAX; i++)
+		if (t.cfg.rows[i] || t.cfg.colsb[i])
+			json_array_append_new(ct, json_pack("{s:i, s:i, s:i}", "tile", i, "rows",
+							    t.cfg.rows[i], "colsb", t.cfg.colsb[i]));
+	cfg = json_pack("{s:b, s:b, s:i, s:i, s:b, s:s, s:s?, s:o}", "in_xstate_bv", t.cfg_in_bv,
+			"readable", t.cfg_readable, "palette", t.cfg.palette, "start_row",
+			t.cfg.start_row, "valid", t.cfg_check > 0, "state", cfg_state(&t),
+			"why_invalid", t.cfg_check < 0 ? t.cfg_why : NULL, "tiles", ct);
+	for (int i = 0; i < t.ntiles; i++) {
+		row_list(t.tile[i].nonzero_rows, rows, sizeof(rows));
+		json_array_append_new(dt, json_pack("{s:i, s:o, s:s, s:i, s:o}", "tile", i,
+			"nonzero_rows", hex64(t.tile[i].nonzero_rows), "nonzero_row_list", rows,
+			"rows", t.tile[i].rows, "fnv1a32", hex64(t.tile[i].checksum)));
+	}
+	data = json_pack("{s:b, s:b, s:o}", "in_xstate_bv", t.data_in_bv, "readable",
+			 t.data_readable, "tiles", dt);
+	return json_pack("{s:o, s:o}", "tilecfg", cfg, "tiledata", data);
+}
+
 int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			  const struct fpl_image_cfg *cfg, const struct fpl_image *img)
 {
@@ -373,6 +478,7 @@ int fpl_decode_print_json(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			"magic2_found", img->sw.magic2_found, "valid", img->sw.valid));
 	if (img->format == FPL_IMAGE_PTRACE)
 		json_object_set_new(o, "ptrace_xcr0", hex64(img->ptrace_xcr0));
+	json_object_set_new(o, "amx", tiles_json(img));
 	if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
 		rc = FPL_EXIT_FAIL;
 	json_decref(o);

@@ -37,6 +37,12 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 			opts[*nopts - 1].value = argv[++i];
 		else if (o && o->type != FPL_OPT_FLAG)
 			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
+		/* Naming tile state asks for AMX permission, as --amx does. */
+		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
+			s->amx = true;
+			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
+				 opts[*nopts - 1].value);
+		}
 	}
 	return FPL_EXIT_OK;
 }
@@ -45,12 +51,13 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 			const struct fpl_optval *opts, size_t nopts)
 {
 	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
-	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_cpu *cpu;
 	struct fpl_diag diag = { "" };
 	int rc = FPL_EXIT_OK;
 
 	if (!b->check)
 		return FPL_EXIT_OK;
+	cpu = malloc(sizeof(*cpu));
 	if (!cpu)
 		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	fpl_cpu_read(cpu);
@@ -79,6 +86,9 @@ static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
 	}
 	rc = parse(b, &s, argc, argv, opts, &nopts);
+	/* Before the benchmark's check reads the permitted mask, and before any sigaltstack. */
+	if (rc == FPL_EXIT_OK)
+		fpl_session_amx(&s);
 	if (rc == FPL_EXIT_OK && fpl_bench_check_opts(b, opts, nopts, &diag))
 		rc = fpl_cli_usage_error(cmd->bench, "%s", fpl_cli_unprefix(cmd->bench, diag.msg));
 	if (rc == FPL_EXIT_OK)

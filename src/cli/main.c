@@ -82,6 +82,7 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; fpl_cmds[i]; i++)
 		fprintf(f, "  %-10s %s\n", fpl_cmds[i]->name, fpl_cmds[i]->summary);
+	fprintf(f, "\n--amx before COMMAND asks for AMX tile data (ARCH_REQ_XCOMP_PERM) first.\n");
 	fprintf(f, "\n'fpulab COMMAND --help' describes a command. Exit status: 0 ok, 1 failure,\n"
 		   "2 usage or bad input, 77 not supported on this CPU.\n");
 }
@@ -97,6 +98,13 @@ int main(int argc, char **argv)
 	if (cmd && strcmp(self, "fpulab"))
 		return cmd->main(argc, argv);
 
+	/* fpulab --amx COMMAND ...: the global form of the common --amx. */
+	if (argc >= 2 && !strcmp(argv[1], "--amx")) {
+		fpl_cli_amx_global = true;
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return FPL_EXIT_USAGE;

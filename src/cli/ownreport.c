@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/kernelview.h"
 #include "ownreport.h"
 
 static int output(struct fpl_session *s, int rc, struct fpl_result *r, fpl_cli_print_fn print,
@@ -41,6 +42,8 @@ static int output(struct fpl_session *s, int rc, struct fpl_result *r, fpl_cli_p
 	if (s->format_given)
 		fputc('\n', stdout);
 	err = print(r, stdout, arg);
+	if (!err && s->kernel_trace)
+		err = fpl_table_kernel(r, stdout) < 0 ? -EIO : 0;
 	if (err || fflush(stdout))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the report: %s",
 				     strerror(err ? -err : EIO));
@@ -52,6 +55,8 @@ int fpl_cli_end_own(struct fpl_session *s, int rc, struct fpl_result *print_resu
 {
 	struct fpl_result *r = print_result ? print_result : s->result;
 
+	/* First: the instance must not outlive a failure to write the output. */
+	fpl_session_ktrace_end(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
 		if (print_result) {

@@ -95,4 +95,7 @@ static inline void putc8(const __m256i x[16], uint8_t *dst, const uint8_t *src)
 }
 #define PUTC(x, dst, src)	putc8(x, dst, src)
 
+/* YMM upper halves back to init, as the kernel's chacha routines do on return */
+#define LEAVE()		_mm256_zeroupper()
+
 #include "kernels/chacha20_cols.h"

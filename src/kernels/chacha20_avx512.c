@@ -93,4 +93,7 @@ static inline void putc16(const __m512i x[16], uint8_t *dst, const uint8_t *src)
 }
 #define PUTC(x, dst, src)	putc16(x, dst, src)
 
+/* zmm0-15 upper bits back to init (YMM, ZMM_Hi256), as the kernel's routines do */
+#define LEAVE()		_mm256_zeroupper()
+
 #include "kernels/chacha20_cols.h"

@@ -5,7 +5,9 @@
  * these defined: CV (vector type), L (blocks per vector), CADD, CXOR,
  * CROL(v, n), SET1(x), IOTA (lanes 0, 1, ... L - 1), PUTC(x, dst, src)
  * (transpose the 16 words of L blocks, dst = src ^ them, L * 64 bytes) and
- * FN (the exported name). No shuffles in the rounds: each quarter round
+ * FN (the exported name), and LEAVE() (what the routine does last: VZEROUPPER
+ * in the AVX files, as the kernel's chacha-avx2/avx512vl routines end, so that
+ * code after the call does not run with dirty upper state). No shuffles in the rounds: each quarter round
  * works on L blocks at once and the four of a round are independent.
  */
 #define CQR(a, b, c, d)							\
@@ -49,4 +51,5 @@ void FN(const uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len)
 		cols(state, ctr, dst, src);
 	if (len)
 		rows_xor(state, ctr, dst, src, len);
+	LEAVE();
 }

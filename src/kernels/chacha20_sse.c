@@ -75,4 +75,7 @@ static inline void putc4(const __m128i x[16], uint8_t *dst, const uint8_t *src)
 }
 #define PUTC(x, dst, src)	putc4(x, dst, src)
 
+/* legacy SSE leaves the upper halves as they were: nothing to clean */
+#define LEAVE()		do { } while (0)
+
 #include "kernels/chacha20_cols.h"

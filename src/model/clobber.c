@@ -68,3 +68,15 @@ FPL_NOVEC void fpl_fpu_clobber(const struct fpl_cpu *cpu, uint64_t mask, uint64_
 	else if (mask & FPL_XFEATURE_MASK_SSE)
 		fpl_clobber_sse(v);
 }
+
+uint64_t fpl_fpu_clobber_mask(const struct fpl_cpu *cpu, uint64_t mask)
+{
+	uint64_t m = mask & FPL_XFEATURE_MASK_FPSSE;
+
+	if ((mask & (FPL_XFEATURE_MASK_AVX512 | FPL_XFEATURE_MASK_YMM)) &&
+	    fpl_cpu_has(cpu, FPL_FEAT_AVX512F))
+		m |= mask & (FPL_XFEATURE_MASK_AVX512 | FPL_XFEATURE_MASK_YMM);
+	else if ((mask & FPL_XFEATURE_MASK_YMM) && fpl_cpu_has(cpu, FPL_FEAT_AVX))
+		m |= mask & FPL_XFEATURE_MASK_YMM;
+	return m;
+}

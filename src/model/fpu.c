@@ -32,17 +32,12 @@ int fpl_fpu_policy_by_name(const char *name)
 	return -1;
 }
 
-/* Components XFD can arm stay out of a default task's fpstate, as in the kernel. */
+/* The task's fpstate holds its active components, as in the kernel (XFD-armed ones left out). */
 static uint64_t owner_rfbm(const struct fpl_xstate *xs, enum fpl_save_insn insn)
 {
-	uint64_t rfbm = 0;
-
 	if (insn == FPL_INSN_FXSAVE)
 		return FPL_XFEATURE_MASK_FPSSE;
-	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++)
-		if ((xs->xcr0 >> i & 1) && !xs->comp[i].xfd && !xs->comp[i].supervisor)
-			rfbm |= 1ull << i;
-	return rfbm;
+	return fpl_xstate_active(xs);
 }
 
 int fpl_fpu_ctx_init(struct fpl_fpu_ctx *ctx, const struct fpl_cpu *cpu,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/host.h"
 #include "fpl_version.h"
 
@@ -177,10 +178,82 @@ static void identity(struct jb *b, json_t *h, const struct fpl_cpu *cpu,
 	set(b, h, "hypervisor", str_or_null(hv));
 }
 
+static json_t *sizes(struct jb *b, const struct fpl_xstate *xs, const struct fpl_xstate_masks *m,
+		     uint32_t (*fn)(const struct fpl_xstate *, uint64_t))
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		b->bad = true;
+		return NULL;
+	}
+	set(b, o, "xcr0", json_integer(fn(xs, m->xcr0)));
+	set(b, o, "permitted", json_integer(fn(xs, m->permitted)));
+	set(b, o, "active", json_integer(fn(xs, m->active)));
+	return o;
+}
+
+json_t *fpl_host_masks_json(const struct fpl_xstate *xs, const struct fpl_xstate_masks *m)
+{
+	struct jb b = { false };
+	uint64_t xfd = fpl_xstate_xfd_mask(xs);
+	json_t *o = json_object();
+	char note[160];
+
+	if (!o)
+		return NULL;
+	set(&b, o, "xcr0", hex(m->xcr0));
+	set(&b, o, "permitted", hex(m->permitted));
+	set(&b, o, "permitted_from", json_string(m->permitted_from));
+	set(&b, o, "active", hex(m->active));
+	set(&b, o, "active_from", json_string(m->active_from));
+	set(&b, o, "xfd", hex(xfd));
+	set(&b, o, "size_standard", sizes(&b, xs, m, fpl_xstate_size_std));
+	set(&b, o, "size_compacted", sizes(&b, xs, m, fpl_xstate_size_compacted));
+	/* The kernel writes this task's state into a signal frame: the active mask's standard size. */
+	set(&b, o, "signal_frame_xstate_size",
+	    json_integer(xs->xsave ? fpl_xstate_size_std(xs, m->active) : 0));
+	set(&b, o, "signal_frame_xstate_size_all_used",
+	    json_integer(xs->xsave ? fpl_xstate_size_std(xs, m->xcr0) : 0));
+	if (m->frame_xstate_size)
+		set(&b, o, "signal_frame_seen",
+		    json_pack("{s:o, s:i}", "xfeatures", hex(m->frame_xfeatures), "xstate_size",
+			      (json_int_t)m->frame_xstate_size));
+	if (xfd & ~m->permitted) {
+		snprintf(note, sizeof(note),
+			 "AMX tile data not permitted (no --amx): \"all\" is the permitted set "
+			 "0x%" PRIx64 ", not XCR0 0x%" PRIx64, m->permitted, m->xcr0);
+		set(&b, o, "note", json_string(note));
+	}
+	if (b.bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *fpl_host_amx_json(const struct fpl_xstate *xs)
+{
+	const struct fpl_amx_palette *p = &xs->amx;
+	const char *why = NULL;
+	int ok = fpl_amx_supported(xs, &why);
+
+	if (!xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated && !p->valid)
+		return json_pack("{s:b, s:s}", "supported", 0, "why", why);
+	return json_pack("{s:b, s:s?, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "supported", ok,
+			 "why", ok ? NULL : why, "max_palette", (json_int_t)p->max_palette,
+			 "tiles", (json_int_t)p->max_names, "rows", (json_int_t)p->max_rows,
+			 "bytes_per_row", (json_int_t)p->bytes_per_row, "bytes_per_tile",
+			 (json_int_t)p->bytes_per_tile, "total_tile_bytes",
+			 (json_int_t)p->total_tile_bytes, "tmul_maxk", (json_int_t)p->tmul_maxk,
+			 "tmul_maxn", (json_int_t)p->tmul_maxn);
+}
+
 int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 		  const struct fpl_sysinfo *si, json_t **out)
 {
 	struct jb b = { false };
+	struct fpl_xstate_masks masks;
 	uint64_t xinuse = 0;
 	bool have_xinuse = fpl_xinuse(cpu, &xinuse);	/* before jansson touches vector state */
 	json_t *h = json_object();
@@ -209,6 +282,9 @@ int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 	set(&b, h, "supervisor_components", hex(xs->supervisor));
 	set(&b, h, "save_instructions", save_insns(&b, cpu));
 	set(&b, h, "components", components(&b, xs));
+	fpl_xstate_masks(xs, &masks);
+	set(&b, h, "masks", fpl_host_masks_json(xs, &masks));
+	set(&b, h, "amx", fpl_host_amx_json(xs));
 	if (si)
 		set(&b, h, "kernel", kernel(&b, si));
 	if (b.bad) {

@@ -50,6 +50,9 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 {
 	static const char *const insns[] = { "xsave", "xsaveopt", "xsavec", "xrstor" };
 	const char *xcr0 = fpl_pick_host_str(r, "xcr0");
+	const char *perm = fpl_pick_host_str(r, "masks.permitted");
+	const struct fpl_run *any = fpl_pick_run(r, "xsave", "mask_name=all");
+	const char *rfbm = any ? json_string_value(json_object_get(any->params, "mask")) : NULL;
 	bool head = false;
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(insns); i++) {
@@ -71,11 +74,17 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 		hi = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &init);
 		if (!hl && !hi)
 			continue;
-		if (!head)
+		/* "all" is the permitted mask: XCR0 only when nothing is held back (AMX). */
+		if (!head && rfbm && xcr0 && strcmp(rfbm, xcr0))
+			fprintf(f,
+				"\nXSAVE family, full state (RFBM = the permitted mask %s, XCR0 %s%s), "
+				"core cycles per instruction, back to back:\n", rfbm, xcr0,
+				perm && !strcmp(perm, rfbm) ? ": AMX tile data not permitted" : "");
+		else if (!head)
 			fprintf(f,
 				"\nXSAVE family, full state (RFBM = XCR0%s%s), core cycles per "
 				"instruction, back to back:\n",
-				xcr0 ? " = " : "", xcr0 ? xcr0 : "");
+				rfbm ? " = " : xcr0 ? " = " : "", rfbm ? rfbm : xcr0 ? xcr0 : "");
 		head = true;
 		fprintf(f, "  %-9s registers live %-22s in init state %s\n", insns[i],
 			hl ? mq(a, sizeof(a), &live) : "-", hi ? mq(b, sizeof(b), &init) : "-");
@@ -242,8 +251,9 @@ static void section_lines(const struct fpl_result *r, FILE *f)
 			    fpl_pick_param(run, "chunk", b[4], 32));
 		head = true;
 		if (isfinite(est))
-			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]\n", pols[i], est, lo,
-				hi);
+			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]%s\n", pols[i], est, lo,
+				hi, hi < 0 ? ": an anomaly, a cost below zero cannot be true "
+				"(see the run's warning)" : "");
 		else if (fpl_pick_stat(run, "section_cycles", &s))
 			fprintf(f, "  %-5s restore %s\n", pols[i], mq(b[0], 32, &s));
 	}

@@ -52,90 +52,134 @@ static void cell(char *buf, size_t len, double v)
 		snprintf(buf, len, "-");
 }
 
-struct rows {
-	char seen[16][512];	/* rows printed, to fold repeats */
-	unsigned nseen, repeats;
-	int diffs;
-	const char *why[8];	/* the models' reasons, once each */
-	const char *why_bench[8];
-	unsigned nwhy;
+/*
+ * Passes of one kind (benchmark, pass name, operation, model) fold into one
+ * row: the kernel's figures per operation averaged over the passes, the
+ * number of passes and how many of them differ from the model.
+ */
+struct group {
+	const char *bench, *name, *op;
+	const json_t *model;
+	double ms, mr;
+	double ks, kr, kn, ops;		/* sums over the passes */
+	unsigned n, differ, incomplete;
+	char xc[256];
 };
 
-static void flush_repeats(struct rows *rs, FILE *f)
+struct rows {
+	struct group g[48];
+	unsigned ng;
+	const char *skip_bench[8], *skip_reason[8];
+	unsigned nskip;
+	int diffs;
+};
+
+static bool same_model(double a, double b)
 {
-	if (rs->repeats)
-		fprintf(f, "  (%u more pass%s the same as a row above)\n", rs->repeats,
-			rs->repeats == 1 ? "" : "es");
-	rs->repeats = 0;
+	return (isnan(a) && isnan(b)) || a == b;
 }
 
-static void note_why(struct rows *rs, const char *bench, const json_t *m)
-{
-	const char *why = str(m, "why");
-
-	if (!*why)
-		return;
-	for (unsigned i = 0; i < rs->nwhy; i++)
-		if (!strcmp(rs->why[i], why))
-			return;
-	if (rs->nwhy < FPL_ARRAY_SIZE(rs->why)) {
-		rs->why_bench[rs->nwhy] = bench;
-		rs->why[rs->nwhy++] = why;
-	}
-}
-
-/* One pass: a row of the table (repeats folded); counts a difference from the model. */
-static void pass_row(struct rows *rs, const char *bench, const json_t *p, FILE *f)
+static struct group *group_of(struct rows *rs, const char *bench, const json_t *p)
 {
 	const json_t *m = json_object_get(p, "model");
-	double ks = num(p, "saves_per_op"), kr = num(p, "restores_per_op");
 	double ms = num(m, "saves_per_op"), mr = num(m, "restores_per_op");
-	char a[16], b[16], c[16], d[16], e[16], xc[256], what[64] = "", row[512];
-	bool ds, dr;
+	struct group *g;
+
+	for (unsigned i = 0; i < rs->ng; i++) {
+		g = &rs->g[i];
+		if (!strcmp(g->bench, bench) && !strcmp(g->name, str(p, "name")) &&
+		    !strcmp(g->op, str(p, "op")) && same_model(g->ms, ms) && same_model(g->mr, mr))
+			return g;
+	}
+	if (rs->ng == FPL_ARRAY_SIZE(rs->g))
+		return NULL;
+	g = &rs->g[rs->ng++];
+	memset(g, 0, sizeof(*g));
+	g->bench = bench;
+	g->name = str(p, "name");
+	g->op = str(p, "op");
+	g->model = m;
+	g->ms = ms;
+	g->mr = mr;
+	xcomp_text(p, g->xc, sizeof(g->xc));
+	return g;
+}
+
+static void add_pass(struct rows *rs, const char *bench, const json_t *p)
+{
+	double ks = num(p, "saves_per_op"), kr = num(p, "restores_per_op");
+	struct group *g;
 
 	if (strcmp(str(p, "status"), "traced")) {
-		snprintf(row, sizeof(row), "  %-8s %-10s %s: %s\n", bench, str(p, "name"),
-			 str(p, "status"), str(p, "reason"));
-	} else {
-		cell(a, sizeof(a), ks);
-		cell(b, sizeof(b), kr);
-		cell(c, sizeof(c), num(p, "restores_without_load_per_op"));
-		cell(d, sizeof(d), ms);
-		cell(e, sizeof(e), mr);
-		ds = m && !fpl_kview_agrees(ks, ms);
-		dr = m && !fpl_kview_agrees(kr, mr);
-		rs->diffs += ds || dr;
-		note_why(rs, bench, m);
-		if (!m)
-			snprintf(what, sizeof(what), "no model prediction");
-		else if (!ds && !dr)
-			snprintf(what, sizeof(what), "agrees");
-		else
-			snprintf(what, sizeof(what), "DIFFERS:%s%s", ds ? " saves" : "",
-				 dr ? " restores" : "");
-		xcomp_text(p, xc, sizeof(xc));
-		snprintf(row, sizeof(row), "  %-8s %-10s %-11s %7.0f %8s %8s %8s | %8s %8s  %s\n"
-			 "%s%-21s xcomp_bv %s\n", bench, str(p, "name"), str(p, "op"),
-			 num(p, "ops"), a, b, c, d, e, what, "", "", xc);
-	}
-	for (unsigned i = 0; i < rs->nseen; i++)
-		if (!strcmp(row, rs->seen[i])) {
-			rs->repeats++;
-			return;
+		for (unsigned i = 0; i < rs->nskip; i++)
+			if (!strcmp(rs->skip_bench[i], bench) &&
+			    !strcmp(rs->skip_reason[i], str(p, "reason")))
+				return;
+		if (rs->nskip < FPL_ARRAY_SIZE(rs->skip_bench)) {
+			rs->skip_bench[rs->nskip] = bench;
+			rs->skip_reason[rs->nskip++] = str(p, "reason");
 		}
-	if (rs->nseen < FPL_ARRAY_SIZE(rs->seen))
-		snprintf(rs->seen[rs->nseen++], sizeof(rs->seen[0]), "%s", row);
-	fputs(row, f);
+		return;
+	}
+	g = group_of(rs, bench, p);
+	if (!g)
+		return;
+	g->n++;
+	g->ks += ks;
+	g->kr += kr;
+	g->kn += num(p, "restores_without_load_per_op");
+	g->ops += num(p, "ops");
+	if (g->model && (!fpl_kview_agrees(ks, g->ms) || !fpl_kview_agrees(kr, g->mr))) {
+		g->differ++;
+		rs->diffs++;
+	}
 	if (json_is_false(json_object_get(p, "complete")))
-		fprintf(f, "  %-8s %-10s (the trace lost events: entries %lld of %lld written)\n",
-			"", "", (long long)json_integer_value(json_object_get(p, "entries_in_buffer")),
-			(long long)json_integer_value(json_object_get(p, "entries_written")));
+		g->incomplete++;
+	/* A pass that saw masks the first did not (AMX first use) says so in the row. */
+	if (strstr(g->xc, "none seen"))
+		xcomp_text(p, g->xc, sizeof(g->xc));
+}
+
+static void print_group(const struct group *g, FILE *f)
+{
+	char a[16], b[16], c[16], d[16], e[16], what[64], ops[24];
+	double ks = g->ks / g->n, kr = g->kr / g->n;
+
+	cell(a, sizeof(a), ks);
+	cell(b, sizeof(b), kr);
+	cell(c, sizeof(c), g->kn / g->n);
+	cell(d, sizeof(d), g->ms);
+	cell(e, sizeof(e), g->mr);
+	if (!g->model)
+		snprintf(what, sizeof(what), "no model prediction");
+	else if (!g->differ)
+		snprintf(what, sizeof(what), "agrees");
+	else if (fpl_kview_agrees(ks, g->ms) && fpl_kview_agrees(kr, g->mr))
+		snprintf(what, sizeof(what), "agrees on average, DIFFERS in some");
+	else
+		snprintf(what, sizeof(what), "DIFFERS:%s%s", fpl_kview_agrees(ks, g->ms) ? "" :
+			 " saves", fpl_kview_agrees(kr, g->mr) ? "" : " restores");
+	if (g->n > 1)
+		snprintf(ops, sizeof(ops), "%ux%.0f", g->n, g->ops / g->n);
+	else
+		snprintf(ops, sizeof(ops), "%.0f", g->ops);
+	fprintf(f, "  %-8s %-14s %-10s %9s %8s %8s %8s | %8s %8s  %s", g->bench, g->name, g->op,
+		ops, a, b, c, d, e, what);
+	if (g->differ && g->differ < g->n)
+		fprintf(f, " (%u of %u passes)", g->differ, g->n);
+	fputc('\n', f);
+	if (!strstr(g->xc, "none seen"))
+		fprintf(f, "  %-8s %-14s xcomp_bv %s\n", "", "", g->xc);
+	if (g->incomplete)
+		fprintf(f, "  %-8s %-14s (%u pass%s lost events: the counts are low)\n", "", "",
+			g->incomplete, g->incomplete == 1 ? "" : "es");
 }
 
 int fpl_table_kernel(const struct fpl_result *r, FILE *f)
 {
 	struct rows rs;
-	bool header = false;
+	const char *why[8], *why_bench[8];
+	unsigned nwhy = 0;
 
 	memset(&rs, 0, sizeof(rs));
 	for (size_t i = 0; i < r->nruns; i++) {
@@ -145,28 +189,41 @@ int fpl_table_kernel(const struct fpl_result *r, FILE *f)
 
 		if (!json_is_object(k))
 			continue;
-		if (!header) {
-			fputs("Model against kernel (tracefs x86_fpu events of fpulab's own tasks; "
-			      "per operation):\n", f);
-			fprintf(f, "  %-8s %-10s %-11s %7s %8s %8s %8s | %8s %8s\n", "bench", "pass",
-				"op", "ops", "saves", "restores", "no-load", "model:sv", "model:rs");
-			header = true;
-		}
-		pass_row(&rs, run->bench, k, f);
+		add_pass(&rs, run->bench, k);
 		json_object_foreach((json_t *)json_object_get(k, "variants"), name, v)
-			pass_row(&rs, run->bench, v, f);
+			add_pass(&rs, run->bench, v);
 	}
-	if (header) {
-		flush_repeats(&rs, f);
-		fputs("  saves: x86_fpu_regs_deactivated; restores: x86_fpu_regs_activated with load 1;"
-		      " no-load: activated without a restore.\n", f);
-		for (unsigned i = 0; i < rs.nwhy; i++)
-			fprintf(f, "  model (%s): %s\n", rs.why_bench[i], rs.why[i]);
-		if (rs.diffs)
-			fprintf(f, "  %d pass%s where model and kernel differ: a finding about the "
-				"model or this kernel, not a failure of the run.\n", rs.diffs,
-				rs.diffs == 1 ? "" : "es");
+	if (!rs.ng && !rs.nskip)
+		return 0;
+	fputs("\nModel against kernel (tracefs x86_fpu events of fpulab's own tasks; per "
+	      "operation, averaged over the passes):\n", f);
+	if (rs.ng)
+		fprintf(f, "  %-8s %-14s %-10s %9s %8s %8s %8s | %8s %8s\n", "bench", "pass", "op",
+			"ops", "saves", "restores", "no-load", "model:sv", "model:rs");
+	for (unsigned i = 0; i < rs.ng; i++) {
+		const char *w = str(rs.g[i].model, "why");
+		bool dup = !*w;
+
+		print_group(&rs.g[i], f);
+		for (unsigned j = 0; j < nwhy && !dup; j++)
+			dup = !strcmp(why[j], w);
+		if (!dup && nwhy < FPL_ARRAY_SIZE(why)) {
+			why_bench[nwhy] = rs.g[i].bench;
+			why[nwhy++] = w;
+		}
 	}
+	for (unsigned i = 0; i < rs.nskip; i++)
+		fprintf(f, "  %-8s not traced: %s\n", rs.skip_bench[i], rs.skip_reason[i]);
+	if (rs.ng)
+		fputs("  saves: x86_fpu_regs_deactivated; restores: x86_fpu_regs_activated with "
+		      "load 1; no-load: activated without a restore; xcomp_bv: where the\n"
+		      "  tasks had x86_fpu events (none: the kernel did not touch their registers).\n", f);
+	for (unsigned i = 0; i < nwhy; i++)
+		fprintf(f, "  model (%s): %s\n", why_bench[i], why[i]);
+	if (rs.diffs)
+		fprintf(f, "  %d pass%s where model and kernel differ: a finding about the model or "
+			"this kernel, not a failure of the run.\n", rs.diffs,
+			rs.diffs == 1 ? "" : "es");
 	return ferror(f) ? -EIO : rs.diffs;
 }
 

@@ -84,6 +84,13 @@ void fpl_image_cfg_init(struct fpl_image_cfg *cfg, const struct fpl_cpu *cpu,
 	}
 	cfg->format = FPL_IMAGE_AUTO;
 	cfg->rfbm = ~0ull;
+	cfg->task_mask = cpu->live ? fpl_xstate_active(xs) : fpl_xstate_xcr0(xs);
+}
+
+/* The kernel's fpstate->user_size of the restoring task. */
+static uint32_t task_user_size(const struct fpl_image *img)
+{
+	return fpl_xstate_size_std(img->xs, img->task_mask & img->xcr0);
 }
 
 static void add(struct fpl_image *img, enum fpl_image_severity sev, const char *rule,
@@ -181,8 +188,9 @@ static void check_xrstor_standard(struct fpl_image *img, const struct fpl_image_
 	if (nz)
 		add(img, FPL_IMAGE_NOTE, "xrstor.header_24_63", nz,
 		    "header byte %zu is 0x%02x: reserved, but the standard form of XRSTOR checks "
-		    "only bytes 8..23 (SDM 13.8.1, and so measured on AMD family 1Ah); "
-		    "PTRACE_SETREGSET refuses it", nz - 512, img->buf[nz]);
+		    "only bytes 8..23 (SDM 13.8.1%s); PTRACE_SETREGSET refuses it", nz - 512,
+		    img->buf[nz], cfg->amd ? ", and so measured on AMD family 1Ah" :
+		    "; measured on AMD, the SDM's rule for Intel");
 	/* The standard form loads MXCSR whenever RFBM has SSE or AVX, even if XSTATE_BV does not. */
 	if (img->rfbm & (FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM))
 		check_mxcsr(img, cfg, FPL_IMAGE_FAULT, "xrstor.mxcsr",
@@ -226,6 +234,23 @@ static void check_xrstor_compacted(struct fpl_image *img, const struct fpl_image
 			    "the compacted form with SSE in RFBM and XSTATE_BV");
 }
 
+/*
+ * XRSTOR does not check TILECFG: an invalid one loads silently as the init
+ * configuration (METHOD.md, measured on Sapphire Rapids), tile data still
+ * loads, and TILESTORED then raises #UD. Not a fault: a note.
+ */
+static void check_tilecfg(struct fpl_image *img)
+{
+	struct fpl_image_tiles t;
+
+	if (!(img->rfbm & img->xstate_bv & FPL_XFEATURE_MASK_XTILE_CFG) ||
+	    fpl_image_tiles(img, &t) || !t.cfg_readable || t.cfg_check >= 0)
+		return;
+	add(img, FPL_IMAGE_NOTE, "xrstor.tilecfg",
+	    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_CFG), "TILECFG is invalid (%s): XRSTOR loads this as init (no fault; LDTILECFG "
+	    "would raise #GP)", t.cfg_why);
+}
+
 /* The processor's rules for XRSTOR of this buffer with img->rfbm. */
 static void check_xrstor(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 {
@@ -243,6 +268,7 @@ static void check_xrstor(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 		check_xrstor_compacted(img, cfg);
 	else
 		check_xrstor_standard(img, cfg);
+	check_tilecfg(img);
 	need = xrstor_extent(img, img->rfbm & img->xstate_bv);
 	if (need > img->len)
 		add(img, FPL_IMAGE_FAULT, "image.truncated", img->len,
@@ -272,7 +298,7 @@ static uint64_t rd64(const struct fpl_image *img, size_t off)
 static void parse_sw(struct fpl_image *img)
 {
 	struct fpl_image_sw *sw = &img->sw;
-	uint32_t user_size = fpl_xstate_size_std(img->xs, img->xcr0);
+	uint32_t user_size = task_user_size(img);
 
 	sw->magic1 = rd32(img, 464);
 	sw->extended_size = rd32(img, 468);
@@ -289,7 +315,8 @@ static void parse_sw(struct fpl_image *img)
 static void check_signal(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 {
 	const struct fpl_image_sw *sw = &img->sw;
-	uint32_t user_size = fpl_xstate_size_std(img->xs, img->xcr0);
+	uint32_t user_size = task_user_size(img);
+	uint64_t xfd = fpl_xstate_xfd_mask(img->xs);
 	const char *fx = "sigreturn would ignore the extended state and FXRSTOR x87/SSE only";
 	char names[128];
 
@@ -299,8 +326,10 @@ static void check_signal(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 		    FPL_FP_XSTATE_MAGIC1, fx);
 	else if (sw->xstate_size < 576 || sw->xstate_size > user_size)
 		add(img, FPL_IMAGE_KERNEL, "sigframe.xstate_size", 480,
-		    "xstate_size %" PRIu32 " is outside 576..%" PRIu32 " (standard size for XCR0): %s",
-		    sw->xstate_size, user_size, fx);
+		    "xstate_size %" PRIu32 " is outside 576..%" PRIu32 " (the standard size of "
+		    "the restoring task's features 0x%" PRIx64 "%s): %s", sw->xstate_size,
+		    user_size, img->task_mask & img->xcr0,
+		    (xfd & ~img->task_mask) ? ", XFD-armed components left out" : "", fx);
 	else if (sw->xstate_size > sw->extended_size)
 		add(img, FPL_IMAGE_KERNEL, "sigframe.extended_size", 468,
 		    "extended_size %" PRIu32 " is below xstate_size %" PRIu32 ": %s",
@@ -326,10 +355,20 @@ static void check_signal(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 		add(img, FPL_IMAGE_NOTE, "sigframe.fpsse", 512,
 		    "XSTATE_BV 0x%" PRIx64 " lacks x87 or SSE, which the kernel always sets in "
 		    "the frames it writes", img->xstate_bv);
-	if (sw->xstate_size < fpl_xstate_size_std(img->xs, img->xcr0))
+	if (sw->xstate_size < user_size)
 		add(img, FPL_IMAGE_NOTE, "sigframe.xstate_size", 480,
-		    "xstate_size %" PRIu32 " is smaller than this CPU's %" PRIu32,
-		    sw->xstate_size, fpl_xstate_size_std(img->xs, img->xcr0));
+		    "xstate_size %" PRIu32 " is smaller than the restoring task's %" PRIu32
+		    "%s", sw->xstate_size, user_size,
+		    (xfd & ~sw->xfeatures) ? " (written by a task with XFD-armed components "
+		    "unused, e.g. AMX tile data before its first use)" : "");
+	/* A frame with XFD components restores fully only in a task that has used them. */
+	if ((xfd & sw->xfeatures) &&
+	    sw->xstate_size > fpl_xstate_size_std(img->xs, img->xcr0 & ~xfd))
+		add(img, FPL_IMAGE_NOTE, "sigframe.xfd", 480,
+		    "xstate_size %" PRIu32 " includes XFD components: a task that has not used "
+		    "them (XFD armed, e.g. a fresh fork) has a %" PRIu32 "-byte fpstate and "
+		    "sigreturn would restore x87/SSE only there", sw->xstate_size,
+		    fpl_xstate_size_std(img->xs, img->xcr0 & ~xfd));
 }
 
 /* PTRACE_SETREGSET NT_X86_XSTATE: the kernel's validate_user_xstate_header() and MXCSR check. */
@@ -405,6 +444,7 @@ int fpl_image_decode(const void *buf, size_t len, const struct fpl_image_cfg *cf
 	img->len = len;
 	img->xs = cfg->xs;
 	img->xcr0 = cfg->xs->xcr0;
+	img->task_mask = cfg->task_mask;
 	if (len < FPL_XSAVE_HDR_OFFSET + FPL_XSAVE_HDR_SIZE)
 		return fpl_diag_set(diag, -EINVAL,
 				    "%zu bytes: an XSAVE image has at least 576 (legacy area and header)",

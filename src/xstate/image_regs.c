@@ -252,3 +252,32 @@ int fpl_image_convert(const struct fpl_image *img, bool to_compacted, uint64_t m
 	*out_len = size;
 	return 0;
 }
+
+int fpl_image_tiles(const struct fpl_image *img, struct fpl_image_tiles *t)
+{
+	const struct fpl_amx_palette *p = img->xs->amx.valid ? &img->xs->amx : NULL;
+	static const uint8_t init_cfg[FPL_TILECFG_SIZE];
+	const uint8_t *cfg, *data;
+	uint32_t size = 0;
+	int n;
+
+	memset(t, 0, sizeof(*t));
+	if (!img->xs->comp[FPL_XFEATURE_XTILE_CFG].enumerated &&
+	    !img->xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated)
+		return -ENOENT;
+	t->cfg_in_bv = img->xstate_bv & FPL_XFEATURE_MASK_XTILE_CFG;
+	t->data_in_bv = img->xstate_bv & FPL_XFEATURE_MASK_XTILE_DATA;
+	cfg = fpl_image_component(img, FPL_XFEATURE_XTILE_CFG, &size);
+	t->cfg_readable = cfg && size >= FPL_TILECFG_SIZE;
+	if (!t->cfg_readable)
+		cfg = init_cfg;
+	fpl_tilecfg_decode(cfg, &t->cfg);
+	t->cfg_check = fpl_tilecfg_check(p, cfg, &t->cfg_why);
+	data = fpl_image_component(img, FPL_XFEATURE_XTILE_DATA, &size);
+	t->data_readable = data != NULL;
+	if (data) {
+		n = fpl_tiledata_summarise(p, data, size, t->tile, FPL_AMX_TILES_MAX);
+		t->ntiles = n > 0 ? n : 0;
+	}
+	return 0;
+}

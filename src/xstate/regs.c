@@ -2,12 +2,9 @@
 /* Register state control: load a recognisable pattern into chosen components, or return them to init. */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/syscall.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/xstate.h"
-
-#define ARCH_REQ_XCOMP_PERM	0x1023
 
 /* Offsets in the legacy (FXSAVE) area. */
 #define LEG_FCW		0
@@ -76,15 +73,25 @@ static void pattern_sse(unsigned char *img, uint64_t *s)
 	fill(img + LEG_XMM0, 256, s);
 }
 
-/* A valid palette-1 configuration using all eight tiles at full size. */
-static void pattern_tilecfg(unsigned char *p)
+/*
+ * Tile data: each configured tile's rows x bytes_per_row bytes vary, the
+ * rest is zero (what XSAVE writes back for bytes outside the configuration).
+ */
+static void pattern_tiledata(const struct fpl_xstate *xs, unsigned char *p, uint32_t size,
+			     uint64_t *s)
 {
-	memset(p, 0, 64);
-	p[0] = 1;
-	for (unsigned i = 0; i < 8; i++) {
-		put16(p + 16 + 2 * i, 64);
-		p[48 + i] = 16;
-	}
+	const struct fpl_amx_palette *a = &xs->amx;
+
+	memset(p, 0, size);
+	if (!a->valid)
+		return;
+	for (unsigned t = 0; t < a->max_names; t++)
+		for (unsigned r = 0; r < a->max_rows; r++) {
+			size_t off = (size_t)t * a->bytes_per_tile + (size_t)r * a->bytes_per_row;
+
+			if (off + a->bytes_per_row <= size)
+				fill(p + off, a->bytes_per_row, s);
+		}
 }
 
 static void pattern_comp(const struct fpl_xstate *xs, unsigned id, unsigned char *img,
@@ -106,7 +113,11 @@ static void pattern_comp(const struct fpl_xstate *xs, unsigned id, unsigned char
 		put32(p, ((uint32_t)splitmix64(s) & ~3u) | 4u);
 		break;
 	case FPL_XFEATURE_XTILE_CFG:
-		pattern_tilecfg(p);
+		/* Only a valid palette-1 configuration: XRSTOR loads anything else as init. */
+		fpl_tilecfg_make(&xs->amx, p);
+		break;
+	case FPL_XFEATURE_XTILE_DATA:
+		pattern_tiledata(xs, p, size, s);
 		break;
 	default:
 		fill(p, size, s);
@@ -149,35 +160,40 @@ static uint32_t read_mxcsr(void)
 	return v;
 }
 
-/* Tile data needs the process's permission first (XFD arms it otherwise: #NM, SIGILL). */
-static int amx_permitted;
-
-static int amx_permission(void)
-{
-	if (__atomic_load_n(&amx_permitted, __ATOMIC_RELAXED))
-		return 0;
-	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
-		return -ENOTSUP;
-	__atomic_store_n(&amx_permitted, 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
 /*
- * XRSTOR of tile data while XFD still arms it raises #NM, which the kernel
- * turns into SIGILL for a process without permission: ask first, for init too.
+ * What fpl_regs_set may load: permitted components only. XRSTOR of tile
+ * data that XFD still arms traps (#NM): with permission the kernel enlarges
+ * the task's fpstate (a first use, costly, so never here by accident inside
+ * a timed region: callers use fpl_amx_first_use() first); without it the
+ * process gets SIGILL, hence -EPERM before any instruction. TILEDATA alone
+ * is fine (the hardware accepts it with TILECFG in init); TILECFG needs a
+ * palette to be valid. Returning to init needs no permission: XRSTOR with
+ * XSTATE_BV clear for an armed component does not fault (METHOD.md).
  */
 static int check_mask(const struct fpl_xstate *xs, uint64_t mask, bool loading)
 {
-	if (mask & ~xs->xcr0)
+	if (mask & ~fpl_xstate_xcr0(xs))
 		return -ENOTSUP;
-	if (mask & FPL_XFEATURE_MASK_XTILE_DATA) {
-		/* Data without a configuration cannot be loaded. */
-		if (loading && !(mask & FPL_XFEATURE_MASK_XTILE_CFG))
-			return -EINVAL;
-		if (xs->comp[FPL_XFEATURE_XTILE_DATA].xfd)
-			return amx_permission();
-	}
+	if (!loading)
+		return 0;
+	if ((mask & FPL_XFEATURE_MASK_XTILE) && !xs->amx.valid)
+		return -ENOTSUP;
+	if ((mask & fpl_xstate_xfd_mask(xs) & FPL_XFEATURE_MASK_XTILE_DATA) &&
+	    !fpl_amx_permitted(xs))
+		return -EPERM;
+	if (mask & fpl_xstate_xfd_mask(xs) & ~FPL_XFEATURE_MASK_XTILE_DATA)
+		return -ENOTSUP;	/* an XFD component fpulab does not know how to ask for */
 	return 0;
+}
+
+/* The AMX components of mask show in XINUSE after a load (an invalid TILECFG would not). */
+static int verify_tiles(const struct fpl_xstate *xs, uint64_t mask)
+{
+	uint64_t want = mask & FPL_XFEATURE_MASK_XTILE;
+
+	if (!want || !xs->xgetbv1)
+		return 0;
+	return (fpl_xgetbv(1) & want) == want ? 0 : -EIO;
 }
 
 int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
@@ -201,7 +217,7 @@ int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
 	if ((mask & FPL_XFEATURE_MASK_YMM) && !(mask & FPL_XFEATURE_MASK_SSE))
 		put32(img + LEG_MXCSR, read_mxcsr());
 	fpl_xrstor64(img, mask);
-	return 0;
+	return verify_tiles(xs, mask);
 }
 
 /* FXSAVE-format helper: put x87 and/or SSE (as asked) into their init values. */
@@ -223,6 +239,9 @@ int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 	unsigned char *img = image_buf;
 	int err = check_mask(xs, mask, false);
 
+	/* Not permitted: never used, so init already; keep it out of RFBM. */
+	if (!err && (mask & fpl_xstate_xfd_mask(xs)) && !fpl_amx_permitted(xs))
+		mask &= ~fpl_xstate_xfd_mask(xs);
 	if (err || !mask)
 		return err;
 	if (!xs->xsave) {
@@ -241,18 +260,19 @@ int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
 int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
 {
 	unsigned char *img = image_buf;
-	uint64_t rfbm = xs->xcr0;
+	/*
+	 * Every permitted component: the ones outside mask go to init. TILEDATA
+	 * without permission is init already (XFD armed since exec).
+	 */
+	uint64_t xfd = fpl_xstate_xfd_mask(xs);
+	uint64_t rfbm = (fpl_xstate_xcr0(xs) & ~xfd) | mask;
 	int err = check_mask(xs, mask, true);
 
 	if (err)
 		return err;
-	/*
-	 * Tile data that XFD still arms is in init already (the kernel keeps it
-	 * so until permission is asked); leave it out rather than ask for it.
-	 */
-	if (xs->comp[FPL_XFEATURE_XTILE_DATA].xfd && !(mask & FPL_XFEATURE_MASK_XTILE_DATA) &&
-	    !__atomic_load_n(&amx_permitted, __ATOMIC_RELAXED))
-		rfbm &= ~FPL_XFEATURE_MASK_XTILE_DATA;
+	/* Permission once seen is cached: no system call on every set-up. */
+	if (xfd && fpl_amx_permitted(xs))
+		rfbm |= xfd;
 	if (!xs->xsave) {
 		fpl_fxsave64(img);
 		legacy_init(img, FPL_XFEATURE_MASK_FPSSE & ~mask);
@@ -266,5 +286,5 @@ int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed
 	memset(img, 0, xs->size_std_max);
 	fpl_xstate_pattern(xs, mask, seed, img);
 	fpl_xrstor64(img, rfbm);
-	return 0;
+	return verify_tiles(xs, mask);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fpulab/amx.h"
 #include "fpulab/xstate.h"
 
 static const char *const xfeature_names[FPL_XFEATURE_MAX] = {
@@ -52,6 +53,7 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu)
 	uint64_t all;
 
 	memset(xs, 0, sizeof(*xs));
+	xs->live = cpu->live;
 	xs->comp[FPL_XFEATURE_FP] = (struct fpl_xcomp){ true, false, false, false, FP_SIZE, 0 };
 	xs->comp[FPL_XFEATURE_SSE] =
 		(struct fpl_xcomp){ true, false, false, false, SSE_SIZE, SSE_OFFSET };
@@ -62,6 +64,7 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu)
 		return 0;
 	}
 	xs->xsave = true;
+	xs->xgetbv1 = cpu->live && fpl_cpu_has(cpu, FPL_FEAT_XGETBV1);
 	fpl_cpu_cpuid(cpu, 0xd, 0, r);
 	xs->user = ((uint64_t)r[3] << 32 | r[0]) & ((1ull << FPL_XFEATURE_MAX) - 1);
 	xs->size_std_xcr0 = r[1];
@@ -86,6 +89,8 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu)
 		c->xfd = r[2] >> 2 & 1;
 		c->offset = c->supervisor ? 0 : r[1];
 	}
+	/* Without AMX-TILE (or a sane palette 1) xs->amx stays invalid: no TILECFG is ever built. */
+	fpl_amx_palette(cpu, &xs->amx, NULL);
 	return 0;
 }
 
@@ -182,7 +187,7 @@ static const struct {
 static int parse_name(const struct fpl_xstate *xs, const char *s, size_t n, uint64_t *mask)
 {
 	if (n == 3 && !strncasecmp(s, "all", 3)) {
-		*mask = xs->xcr0;
+		*mask = fpl_xstate_permitted(xs);
 		return 0;
 	}
 	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++) {

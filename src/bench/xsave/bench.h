@@ -10,11 +10,12 @@ struct fpl_xs_bench {
 	struct fpl_result *result;
 	struct fpl_xstate xs;
 	/*
-	 * The components measured: XCR0 without those XFD can arm (AMX tile
-	 * data: XRSTOR of it faults with #NM until the process asks for it),
-	 * x87|SSE without XSAVE. Every XRSTOR here uses it as RFBM.
+	 * The components measured: fpl_xstate_permitted() (XCR0 without AMX
+	 * tile data until the process has permission; x87|SSE without XSAVE),
+	 * with XFD disarmed by fpl_amx_first_use() at set-up where it includes
+	 * tile data. Every XRSTOR here uses it as RFBM.
 	 */
-	uint64_t xcr0;
+	uint64_t permitted;
 	bool xgetbv1, avx, avx512;
 	size_t size;			/* bytes per buffer: the standard size of every user component */
 	size_t max_samples;

@@ -61,22 +61,22 @@ uint64_t fpl_xs_vzeroupper_dirty(void *buf, uint64_t reps);
 uint64_t fpl_xs_dirty_ymm(void *buf, uint64_t reps);
 
 /*
- * Establish a state by XRSTOR of img with RFBM = xcr0 (FXRSTOR without
+ * Establish a state by XRSTOR of img with RFBM = permitted (FXRSTOR without
  * XSAVE) and return XINUSE read right after it (0 without XGETBV1).
  */
-uint64_t fpl_xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1);
+uint64_t fpl_xs_establish(const void *img, uint64_t permitted, bool xsave, bool xgetbv1);
 
 /* One cell of the matrix: what its timed function needs. */
 struct fpl_xs_cell {
 	fpl_xs_loop_fn body, empty;		/* empty is NULL for throughput */
 	struct fpl_xs_loop loop;
-	const void *setup_img;		/* restored (RFBM = XCR0) before each timed call */
-	uint64_t xcr0;
+	const void *setup_img;		/* restored (RFBM = permitted) before each timed call */
+	uint64_t permitted;
 	bool xsave, xgetbv1;
-	uint64_t expect;		/* XINUSE & xcr0 expected after set-up */
+	uint64_t expect;		/* XINUSE & permitted expected after set-up */
 	uint64_t xinuse_seen;
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
-	uint64_t bad_last;		/* XINUSE & xcr0 at the last set-up that did not match */
+	uint64_t bad_last;		/* XINUSE & permitted at the last set-up that did not match */
 	uint64_t bad_extra, bad_missing;	/* OR over those: in use unclaimed, claimed in init */
 };
 

@@ -68,14 +68,14 @@ const struct fpl_xs_modify fpl_xs_modify_base[2] = {
 	{ fpl_xs_mod_sse_tp, fpl_xs_mod_sse_lat, fpl_xs_mod_sse_lat0 },
 };
 
-__attribute__((noinline)) uint64_t fpl_xs_establish(const void *img, uint64_t xcr0, bool xsave, bool xgetbv1)
+__attribute__((noinline)) uint64_t fpl_xs_establish(const void *img, uint64_t permitted, bool xsave, bool xgetbv1)
 {
 	uint32_t lo, hi;
 
 	if (xsave)
 		__asm__ volatile("xrstor64 (%[s])"
 				 :
-				 : [s] "r"(img), "a"((uint32_t)xcr0), "d"((uint32_t)(xcr0 >> 32))
+				 : [s] "r"(img), "a"((uint32_t)permitted), "d"((uint32_t)(permitted >> 32))
 				 : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
 				   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
 				   "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)",
@@ -148,15 +148,15 @@ uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps)
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 {
 	struct fpl_xs_cell *c = arg;
-	uint64_t x = fpl_xs_establish(c->setup_img, c->xcr0, c->xsave, c->xgetbv1);
+	uint64_t x = fpl_xs_establish(c->setup_img, c->permitted, c->xsave, c->xgetbv1);
 
 	if (c->xgetbv1) {
 		c->xinuse_seen = x;
 		c->checks++;
-		if ((x & c->xcr0) != c->expect) {
+		if ((x & c->permitted) != c->expect) {
 			c->bad++;
-			c->bad_last = x & c->xcr0;
-			c->bad_extra |= x & c->xcr0 & ~c->expect;
+			c->bad_last = x & c->permitted;
+			c->bad_extra |= x & c->permitted & ~c->expect;
 			c->bad_missing |= c->expect & ~x;
 		}
 	}
@@ -167,6 +167,6 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps)
 {
 	struct fpl_xs_cell *c = arg;
 
-	fpl_xs_establish(c->setup_img, c->xcr0, c->xsave, false);
+	fpl_xs_establish(c->setup_img, c->permitted, c->xsave, false);
 	return c->empty(&c->loop, reps);
 }

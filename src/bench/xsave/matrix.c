@@ -61,8 +61,8 @@ struct fpl_run *fpl_xs_run_new(struct fpl_xs_bench *x, const char *insn, uint64_
 
 void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out)
 {
-	fpl_xs_establish(img, x->xcr0, true, false);
-	fpl_xsavec64(out, x->xcr0);
+	fpl_xs_establish(img, x->permitted, true, false);
+	fpl_xsavec64(out, x->permitted);
 }
 
 /* What was wrong with the state before a cell's timed calls: the value and the components by name. */
@@ -191,7 +191,7 @@ struct group {
 static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
 		     const char *mask_name, enum fpl_xs_state st, bool lat)
 {
-	uint64_t xcr0 = x->xcr0;
+	uint64_t permitted = x->permitted;
 	uint64_t live = st == ST_INIT ? 0 : mask;
 	const struct fpl_xs_modify *mod = NULL;
 	struct fpl_xs_cell *c = &g->cells[g->n];
@@ -219,14 +219,14 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	fpl_xstate_pattern(&x->xs, live, 0x5eed0000 + mask * 7 + st, img);
 
 	memset(c, 0, sizeof(*c));
-	c->xcr0 = xcr0;
+	c->permitted = permitted;
 	c->xsave = x->xs.xsave;
 	c->xgetbv1 = x->xgetbv1;
-	c->expect = live & xcr0;
+	c->expect = live & permitted;
 	c->setup_img = img;
 	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
-				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)xcr0,
-				    .shi = (uint32_t)(xcr0 >> 32) };
+				    .hi = (uint32_t)(mask >> 32), .slo = (uint32_t)permitted,
+				    .shi = (uint32_t)(permitted >> 32) };
 	c->loop.buf = fpl_xs_alloc(x);
 	if (!c->loop.buf)
 		return -ENOMEM;
@@ -281,9 +281,9 @@ static int op_group(struct fpl_xs_bench *x, const struct op_desc *d, bool lat, c
 	for (size_t i = 0; i < (fx ? 1 : nmasks) && !err; i++) {
 		uint64_t mask = fx ? FPL_XFEATURE_MASK_FPSSE : masks[i];
 		const char *mname = fx ? "x87+sse" : names[i];
-		uint64_t xcr0 = x->xcr0;
+		uint64_t permitted = x->permitted;
 
-		if (mask & ~xcr0) {
+		if (mask & ~permitted) {
 			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
 							 lat ? "latency" : "throughput");
 

@@ -122,10 +122,10 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 		     enum fpl_xs_op op, uint64_t rfbm, uint64_t live, void *img, void *cimg,
 		     struct fpl_run *run, const char *prefix, const char *method)
 {
-	uint64_t xcr0 = x->xcr0;
+	uint64_t permitted = x->permitted;
 
 	memset(c, 0, sizeof(*c));
-	c->xcr0 = xcr0;
+	c->permitted = permitted;
 	c->xsave = true;
 	c->xgetbv1 = x->xgetbv1;
 	c->expect = live;
@@ -133,7 +133,7 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 	c->body = fpl_xs_tp[op];
 	c->loop = (struct fpl_xs_loop){ .buf = op == XS_XRSTOR_C ? cimg : fpl_xs_alloc(x), .state = img,
 				    .lo = (uint32_t)rfbm, .hi = (uint32_t)(rfbm >> 32),
-				    .slo = (uint32_t)xcr0, .shi = (uint32_t)(xcr0 >> 32) };
+				    .slo = (uint32_t)permitted, .shi = (uint32_t)(permitted >> 32) };
 	if (!c->loop.buf)
 		return -ENOMEM;
 	*v = (struct fpl_variant){ .name = prefix, .timed = fpl_xs_cell_timed, .arg = c,
@@ -147,7 +147,7 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 	struct fpl_xs_cell *cells = calloc(MAXV, sizeof(*cells));
 	struct fpl_variant *v = calloc(MAXV, sizeof(*v));
 	char (*methods)[256] = calloc(MAXV, sizeof(*methods));
-	uint64_t xcr0 = x->xcr0;
+	uint64_t permitted = x->permitted;
 	size_t n = 0;
 	int err = 0;
 
@@ -159,12 +159,12 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 		if (!fpl_save_insn_supported(x->env->cpu, rfbm_ops[k].need, NULL))
 			continue;
 		for (unsigned id = 0; id < FPL_XFEATURE_MAX && !err && n + 2 <= MAXV; id++) {
-			uint64_t bit = 1ull << id, live = xcr0 & ~bit;
+			uint64_t bit = 1ull << id, live = permitted & ~bit;
 			struct fpl_run *run;
 			void *img, *cimg = NULL;
 			char hex[24];
 
-			if (!(xcr0 & bit))
+			if (!(permitted & bit))
 				continue;
 			run = fpl_result_add_run(x->result, "xsave");
 			img = fpl_xs_alloc(x);
@@ -172,12 +172,12 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 				err = -ENOMEM;
 				break;
 			}
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, xcr0);
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted);
 			fpl_run_param_str(run, "experiment", "rfbm");
 			fpl_run_param_str(run, "insn", rfbm_ops[k].name);
 			fpl_run_param_str(run, "component", fpl_xfeature_name(id));
 			fpl_run_param_str(run, "rfbm_with", hex);
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, xcr0 & ~bit);
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted & ~bit);
 			fpl_run_param_str(run, "rfbm_without", hex);
 			fpl_run_param_str(run, "state", "component init, others in XCR0 live");
 			fpl_run_param_str(run, "method", "throughput");
@@ -197,11 +197,11 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 			snprintf(methods[n + 1], sizeof(methods[0]), "throughput: back-to-back %s, "
 				 "RFBM = XCR0 without %s (init); otherwise as with_",
 				 rfbm_ops[k].mnemonic, fpl_xfeature_name(id));
-			err = rfbm_cell(x, &cells[n], &v[n], rfbm_ops[k].op, xcr0, live, img, cimg,
+			err = rfbm_cell(x, &cells[n], &v[n], rfbm_ops[k].op, permitted, live, img, cimg,
 					run, "with_", methods[n]);
 			if (!err)
 				err = rfbm_cell(x, &cells[n + 1], &v[n + 1], rfbm_ops[k].op,
-						xcr0 & ~bit, live, img, cimg, run, "without_",
+						permitted & ~bit, live, img, cimg, run, "without_",
 						methods[n + 1]);
 			n += 2;
 		}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* AMX captures of a Sapphire Rapids guest: palette, masks, layouts vs dmesg, TILECFG, TILEDATA. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/amx.h"
+#include "fpulab/image.h"
+#include "fpulab/xstate.h"
+
+#define DATA "tests/data/amx/"
+#define CPUID_DATA "tests/data/cpuid/"
+
+struct dump {
+	struct fpl_cpu cpu;
+	struct fpl_xstate xs;
+};
+
+static struct dump *load(const char *path)
+{
+	struct dump *d = malloc(sizeof(*d));
+	struct fpl_diag diag = {""};
+
+	assert_non_null(d);
+	if (fpl_cpu_load(&d->cpu, path, &diag))
+		fail_msg("%s: %s", path, diag.msg);
+	assert_int_equal(fpl_xstate_init(&d->xs, &d->cpu), 0);
+	return d;
+}
+
+static unsigned char *read_bin(const char *name, size_t *n)
+{
+	char path[256];
+	FILE *f;
+	unsigned char *buf;
+	long len;
+
+	snprintf(path, sizeof(path), DATA "%s", name);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+static uint64_t get64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t get32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* 0x1D.1 EAX 0x04002000, EBX 0x00080040, ECX 0x10; 0x1E.0 EBX 0x4010. */
+static void test_palette_from_dump(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_amx_palette p;
+	const char *why = NULL;
+
+	assert_int_equal(fpl_amx_palette(&d->cpu, &p, NULL), 0);
+	assert_true(p.valid);
+	assert_int_equal(p.max_palette, 1);
+	assert_int_equal(p.max_names, 8);
+	assert_int_equal(p.max_rows, 16);
+	assert_int_equal(p.bytes_per_row, 64);
+	assert_int_equal(p.bytes_per_tile, 1024);
+	assert_int_equal(p.total_tile_bytes, 8192);
+	assert_int_equal(p.tmul_maxk, 16);
+	assert_int_equal(p.tmul_maxn, 64);
+	assert_memory_equal(&p, &d->xs.amx, sizeof(p));
+	assert_int_equal(fpl_amx_supported(&d->xs, &why), 1);
+	assert_null(why);
+	free(d);
+}
+
+/* A CPU without AMX: a clean -ENOTSUP with a reason everywhere, nothing executed. */
+static void test_no_amx(void **state)
+{
+	struct dump *d = load(CPUID_DATA "genoa.cpuid");
+	struct fpl_diag diag = {""};
+	struct fpl_amx_palette p;
+	unsigned char cfg[64];
+	const char *why = NULL;
+
+	assert_int_equal(fpl_amx_palette(&d->cpu, &p, &diag), -ENOTSUP);
+	assert_non_null(strstr(diag.msg, "no AMX"));
+	assert_false(d->xs.amx.valid);
+	assert_int_equal(fpl_amx_supported(&d->xs, &why), 0);
+	assert_non_null(why);
+	assert_int_equal(fpl_amx_request_perm(&d->xs, NULL, NULL, &diag), -EOPNOTSUPP);
+	assert_int_equal(fpl_amx_first_use(&d->xs, &diag), -ENOTSUP);
+	assert_int_equal(fpl_amx_release(&d->xs), -ENOTSUP);
+	assert_int_equal(fpl_tilecfg_make(&d->xs.amx, cfg), -ENOTSUP);
+	/* No XFD component: the three masks are XCR0. */
+	assert_int_equal(fpl_xstate_xfd_mask(&d->xs), 0);
+	assert_int_equal(fpl_xstate_permitted(&d->xs), d->xs.xcr0);
+	assert_int_equal(fpl_xstate_active(&d->xs), d->xs.xcr0);
+	free(d);
+}
+
+/*
+ * From a dump the kernel cannot be asked: permitted and active are the
+ * default, XCR0 0x600e7 minus TILEDATA, whose standard size is the 2816 of
+ * the captured frames without permission.
+ */
+static void test_masks_from_dump(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_xstate_masks m;
+	const struct fpl_xstate *xs = &d->xs;
+
+	assert_false(xs->live);
+	assert_int_equal(fpl_xstate_xcr0(xs), 0x600e7);
+	assert_int_equal(fpl_xstate_xfd_mask(xs), FPL_XFEATURE_MASK_XTILE_DATA);
+	assert_int_equal(fpl_xstate_default_perm(xs), 0x200e7);
+	assert_int_equal(fpl_xstate_permitted(xs), 0x200e7);
+	assert_int_equal(fpl_xstate_active(xs), 0x200e7);
+	assert_int_equal(fpl_xstate_masks(xs, &m), 0);
+	assert_int_equal(m.xcr0, 0x600e7);
+	assert_int_equal(m.permitted, 0x200e7);
+	assert_int_equal(m.active, 0x200e7);
+	assert_int_not_equal(m.perm_err, 0);
+	assert_non_null(strstr(m.active_from, "dump"));
+	assert_int_equal(fpl_xstate_size_std(xs, m.active), 2816);
+	assert_int_equal(fpl_xstate_size_compacted(xs, m.active), 2496);
+	assert_int_equal(fpl_xstate_size_std(xs, m.xcr0), 11008);
+	assert_int_equal(fpl_xstate_size_compacted(xs, m.xcr0), 10688);
+	free(d);
+}
+
+/* "all" is the permitted set: from this dump, without tile data. */
+static void test_parse_all_is_permitted(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	uint64_t m = 0;
+
+	assert_int_equal(fpl_xstate_parse_mask(&d->xs, "all", &m, NULL), 0);
+	assert_int_equal(m, 0x200e7);
+	assert_int_equal(fpl_xstate_parse_mask(&d->xs, "amx", &m, NULL), 0);
+	assert_int_equal(m, FPL_XFEATURE_MASK_XTILE);
+	free(d);
+}
+
+/*
+ * The kernel's boot lines (dmesg-fpu.txt): "xstate_offset[N]: O,
+ * xstate_sizes[N]: S" in the compacted format and the context size. The
+ * layout computed from cpuid.txt must give the same numbers.
+ */
+static void test_layout_equals_dmesg(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	FILE *f = fopen(DATA "dmesg-fpu.txt", "r");
+	char line[256];
+	unsigned n = 0, id, off, size, ctx = 0;
+	unsigned long long feat = 0;
+	uint64_t seen = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "xstate_offset[");
+		const char *e = strstr(line, "Enabled xstate features");
+
+		if (p && sscanf(p, "xstate_offset[%u]: %u, xstate_sizes[%*u]: %u", &id, &off,
+				&size) == 3) {
+			assert_true(id < FPL_XFEATURE_MAX);
+			assert_int_equal(fpl_xstate_offset_compacted(&d->xs, d->xs.xcr0, id), off);
+			assert_int_equal(d->xs.comp[id].size, size);
+			seen |= 1ull << id;
+			n++;
+		}
+		if (e)
+			assert_int_equal(sscanf(e,
+						"Enabled xstate features %llx, context size is %u",
+						&feat, &ctx),
+					 2);
+	}
+	fclose(f);
+	assert_int_equal(n, 6);
+	assert_int_equal(seen, d->xs.xcr0 & ~FPL_XFEATURE_MASK_FPSSE);
+	assert_int_equal(feat, d->xs.xcr0);
+	assert_int_equal(ctx, fpl_xstate_size_compacted(&d->xs, d->xs.xcr0));
+	free(d);
+}
+
+static void test_tilecfg_rules(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	const struct fpl_amx_palette *p = &d->xs.amx;
+	unsigned char cfg[64], bad[64];
+	struct fpl_tilecfg c;
+	const char *why = NULL;
+
+	assert_int_equal(fpl_tilecfg_make(p, cfg), 0);
+	assert_int_equal(fpl_tilecfg_check(p, cfg, &why), 1);
+	fpl_tilecfg_decode(cfg, &c);
+	assert_int_equal(c.palette, 1);
+	assert_int_equal(c.start_row, 0);
+	assert_true(c.reserved_zero);
+	for (unsigned i = 0; i < 16; i++) {
+		assert_int_equal(c.rows[i], i < 8 ? 16 : 0);
+		assert_int_equal(c.colsb[i], i < 8 ? 64 : 0);
+	}
+	memset(bad, 0, 64);
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), 0); /* palette 0: init */
+	/* Each of METHOD.md's invalid configurations: XRSTOR loads them as init. */
+	memcpy(bad, cfg, 64);
+	bad[0] = 2;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), -EINVAL);
+	assert_non_null(strstr(why, "palette"));
+	memcpy(bad, cfg, 64);
+	bad[5] = 1;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), -EINVAL);
+	assert_non_null(strstr(why, "reserved"));
+	memcpy(bad, cfg, 64);
+	bad[16] = 65;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), -EINVAL);
+	assert_non_null(strstr(why, "colsb"));
+	memcpy(bad, cfg, 64);
+	bad[48 + 3] = 17;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), -EINVAL);
+	assert_non_null(strstr(why, "rows"));
+	memcpy(bad, cfg, 64);
+	bad[48 + 8] = 1;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), -EINVAL);
+	assert_non_null(strstr(why, "tile 8"));
+	/* Smaller tiles are valid. */
+	memcpy(bad, cfg, 64);
+	bad[16] = 4;
+	bad[48] = 1;
+	assert_int_equal(fpl_tilecfg_check(p, bad, &why), 1);
+	free(d);
+}
+
+/* hw/README.md: tiles 0 and 3 hold (i*7+1) & 0xff for i = 0..1023, the other tiles zero. */
+static void check_tiles(const unsigned char *data, size_t n, const char *what)
+{
+	struct fpl_tile_summary s[16];
+	unsigned char expect[1024], zero[1024];
+	int nt = fpl_tiledata_summarise(NULL, data, n, s, 16);
+
+	for (unsigned i = 0; i < 1024; i++)
+		expect[i] = (unsigned char)((i * 7 + 1) & 0xff);
+	memset(zero, 0, sizeof(zero));
+	assert_int_equal(nt, 8);
+	for (unsigned t = 0; t < 8; t++) {
+		bool live = t == 0 || t == 3;
+
+		if (s[t].nonzero_rows != (live ? 0xffffu : 0))
+			fail_msg("%s: tile %u non-zero rows 0x%llx", what, t,
+				 (unsigned long long)s[t].nonzero_rows);
+		assert_int_equal(s[t].rows, 16);
+		assert_memory_equal(data + 1024 * t, live ? expect : zero, 1024);
+		assert_int_equal(s[t].checksum, fpl_fnv1a32(live ? expect : zero, 1024));
+	}
+	assert_int_not_equal(s[0].checksum, s[1].checksum);
+}
+
+static void check_cfg(const unsigned char *cfg)
+{
+	struct fpl_tilecfg c;
+
+	assert_int_equal(fpl_tilecfg_check(NULL, cfg, NULL), 1);
+	fpl_tilecfg_decode(cfg, &c);
+	assert_int_equal(c.palette, 1);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(c.rows[i], 16);
+		assert_int_equal(c.colsb[i], 64);
+	}
+}
+
+static void test_captured_standard_images(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	static const char *const names[] = {"xsave_std_amx_live.bin",
+					    "ptrace_nt_x86_xstate_amx_live.bin",
+					    "sigframe_xstate_amx_live.bin"};
+	int64_t cfg = fpl_xstate_offset_std(&d->xs, FPL_XFEATURE_XTILE_CFG),
+		data = fpl_xstate_offset_std(&d->xs, FPL_XFEATURE_XTILE_DATA);
+
+	assert_int_equal(cfg, 2752);
+	assert_int_equal(data, 2816);
+	for (unsigned i = 0; i < 3; i++) {
+		size_t n;
+		unsigned char *img = read_bin(names[i], &n);
+
+		assert_true(n >= 11008);
+		assert_int_equal(get64(img + 512), 0x600a3);
+		assert_int_equal(get64(img + 520), 0);
+		check_cfg(img + cfg);
+		check_tiles(img + data, 8192, names[i]);
+		free(img);
+	}
+	free(d);
+}
+
+/* The frames: software bytes say which features and how large, and that is this task's active
+ * mask's size. */
+static void test_captured_frames(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	static const struct {
+		const char *name;
+		uint64_t xfeatures, bv;
+		uint32_t size;
+	} f[] = {
+	    {"sigframe_xstate_noperm.bin", 0x200e7, 0xa3, 2816},
+	    {"sigframe_xstate_perm_unused.bin", 0x200e7, 0xa3, 2816},
+	    {"sigframe_xstate_amx_live.bin", 0x600e7, 0x600a3, 11008},
+	};
+
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(f); i++) {
+		size_t n;
+		unsigned char *img = read_bin(f[i].name, &n);
+
+		assert_int_equal(n, f[i].size + 4);
+		assert_int_equal(get32(img + 464), 0x46505853);	   /* magic1 */
+		assert_int_equal(get32(img + 468), f[i].size + 4); /* extended_size */
+		assert_int_equal(get64(img + 472), f[i].xfeatures);
+		assert_int_equal(get32(img + 480), f[i].size);
+		assert_int_equal(get32(img + f[i].size), 0x46505845); /* magic2 */
+		assert_int_equal(get64(img + 512), f[i].bv);
+		assert_int_equal(fpl_xstate_size_std(&d->xs, f[i].xfeatures), f[i].size);
+		free(img);
+	}
+	/* The ptrace dump carries XCR0 in the software bytes. */
+	{
+		size_t n;
+		unsigned char *img = read_bin("ptrace_nt_x86_xstate_amx_live.bin", &n);
+
+		assert_int_equal(get64(img + 464), d->xs.xcr0);
+		free(img);
+	}
+	free(d);
+}
+
+static void test_captured_compacted(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	size_t n;
+	unsigned char *live = read_bin("xsavec_amx_live.bin", &n), *rel;
+	uint64_t xcomp = get64(live + 520);
+	int64_t cfg = fpl_xstate_offset_compacted(&d->xs, xcomp & ~FPL_XCOMP_BV_COMPACTED,
+						  FPL_XFEATURE_XTILE_CFG),
+		data = fpl_xstate_offset_compacted(&d->xs, xcomp & ~FPL_XCOMP_BV_COMPACTED,
+						   FPL_XFEATURE_XTILE_DATA);
+
+	assert_int_equal(n, 10688);
+	assert_int_equal(xcomp, FPL_XCOMP_BV_COMPACTED | 0x600e7);
+	assert_int_equal(fpl_xstate_size_compacted(&d->xs, 0x600e7), n);
+	assert_int_equal(cfg, 2432);
+	assert_int_equal(data, 2496);
+	assert_int_equal(get64(live + 512), 0x600a3);
+	check_cfg(live + cfg);
+	check_tiles(live + data, 8192, "xsavec live");
+	rel = read_bin("xsavec_amx_released.bin", &n);
+	assert_int_equal(n, 10688);
+	assert_int_equal(get64(rel + 512) & FPL_XFEATURE_MASK_XTILE, 0);
+	free(live);
+	free(rel);
+	free(d);
+}
+
+/* Every capture through the validator and decoder, judged against the capture's own CPU. */
+static void test_decode_captures(void **state)
+{
+	static const struct {
+		const char *name;
+		enum fpl_image_format format;
+		bool tiles;
+	} c[] = {
+	    {"xsave_std_amx_live.bin", FPL_IMAGE_STANDARD, true},
+	    {"xsavec_amx_live.bin", FPL_IMAGE_COMPACTED, true},
+	    {"xsavec_amx_released.bin", FPL_IMAGE_COMPACTED, false},
+	    {"sigframe_xstate_amx_live.bin", FPL_IMAGE_SIGNAL, true},
+	    {"sigframe_xstate_noperm.bin", FPL_IMAGE_SIGNAL, false},
+	    {"sigframe_xstate_perm_unused.bin", FPL_IMAGE_SIGNAL, false},
+	    {"ptrace_nt_x86_xstate_amx_live.bin", FPL_IMAGE_PTRACE, true},
+	};
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image_cfg cfg;
+	struct fpl_image *img = malloc(sizeof(*img));
+	struct fpl_image_tiles t;
+
+	assert_non_null(img);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	assert_false(cfg.amd);
+	assert_int_equal(cfg.task_mask, 0x600e7);
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(c); i++) {
+		size_t n;
+		unsigned char *buf = read_bin(c[i].name, &n);
+		bool found_xfd_note = false;
+
+		assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+		if (img->format != c[i].format)
+			fail_msg("%s: decoded as %s (%s)", c[i].name,
+				 fpl_image_format_name(img->format), img->why);
+		if (fpl_image_rejected(img))
+			fail_msg("%s: rejected: %s", c[i].name, img->findings[0].msg);
+		for (unsigned k = 0; k < img->nfindings; k++) {
+			assert_true(img->findings[k].severity == FPL_IMAGE_NOTE);
+			assert_null(strstr(img->findings[k].msg, "1Ah"));
+			found_xfd_note |= !strcmp(img->findings[k].rule, "sigframe.xfd");
+		}
+		/* The 11008-byte frame would be restored in full only by a task that used tiles. */
+		assert_int_equal(found_xfd_note, c[i].format == FPL_IMAGE_SIGNAL && c[i].tiles);
+		assert_int_equal(fpl_image_tiles(img, &t), 0);
+		assert_int_equal(t.cfg_in_bv, c[i].tiles);
+		assert_int_equal(t.data_in_bv, c[i].tiles);
+		if (c[i].tiles) {
+			assert_true(t.cfg_readable && t.data_readable);
+			assert_int_equal(t.cfg_check, 1);
+			assert_int_equal(t.ntiles, 8);
+			for (unsigned k = 0; k < 8; k++)
+				assert_int_equal(t.tile[k].nonzero_rows,
+						 k == 0 || k == 3 ? 0xffffu : 0);
+			assert_int_equal(t.tile[0].checksum, t.tile[3].checksum);
+		} else {
+			assert_int_equal(t.ntiles, 0);
+		}
+		free(buf);
+	}
+	free(img);
+	free(d);
+}
+
+/* An invalid TILECFG is no fault for XRSTOR: the decoder says it loads as init. */
+static void test_decode_invalid_tilecfg(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image_cfg cfg;
+	struct fpl_image *img = malloc(sizeof(*img));
+	struct fpl_image_tiles t;
+	size_t n;
+	unsigned char *buf = read_bin("xsavec_amx_live.bin", &n);
+	bool noted = false;
+
+	assert_non_null(img);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	buf[2432 + 48] = 17; /* tile 0: 17 rows, one more than the palette has */
+	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+	assert_false(fpl_image_rejected(img));
+	for (unsigned k = 0; k < img->nfindings; k++)
+		if (!strcmp(img->findings[k].rule, "xrstor.tilecfg")) {
+			noted = true;
+			assert_non_null(strstr(img->findings[k].msg, "XRSTOR loads this as init"));
+			assert_int_equal(img->findings[k].offset, 2432);
+		}
+	assert_true(noted);
+	assert_int_equal(fpl_image_tiles(img, &t), 0);
+	assert_int_equal(t.cfg_check, -EINVAL);
+	assert_non_null(strstr(t.cfg_why, "rows 17"));
+	/* Not in RFBM: no load, no note. */
+	cfg.rfbm = 0xe7;
+	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+	for (unsigned k = 0; k < img->nfindings; k++)
+		assert_string_not_equal(img->findings[k].rule, "xrstor.tilecfg");
+	free(buf);
+	free(img);
+	free(d);
+}
+
+/* The restoring task decides: a task without tile data (XFD armed) refuses the 11008-byte frame. */
+static void test_sigframe_task_mask(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image_cfg cfg;
+	struct fpl_image *img = malloc(sizeof(*img));
+	size_t n;
+	unsigned char *buf = read_bin("sigframe_xstate_amx_live.bin", &n);
+
+	assert_non_null(img);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	cfg.task_mask = fpl_xstate_default_perm(&d->xs);
+	cfg.format = FPL_IMAGE_SIGNAL; /* auto would not take refused software bytes for a frame */
+	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+	assert_false(img->sw.valid);
+	assert_true(img->kernel_rejects);
+	assert_string_equal(img->findings[0].rule, "sigframe.xstate_size");
+	assert_non_null(strstr(img->findings[0].msg, "2816"));
+	free(buf);
+	/* The frame of such a task is fine for it. */
+	buf = read_bin("sigframe_xstate_noperm.bin", &n);
+	assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+	assert_true(img->sw.valid);
+	assert_false(fpl_image_rejected(img));
+	free(buf);
+	free(img);
+	free(d);
+}
+
+/*
+ * The running CPU made to look like one with an XFD component, as far as
+ * fpulab's tables go: the AMX paths that must never execute an instruction
+ * without permission are checked here on any CPU. Nothing AMX runs: the
+ * kernel's ARCH_GET_XCOMP_PERM has no tile data, so every tile load is
+ * refused before it is tried.
+ */
+static void test_fake_xfd_paths(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_xstate xs, fake;
+	struct fpl_xstate_masks m;
+	struct fpl_diag diag = {""};
+	uint64_t before = 0, after = 0;
+
+	assert_non_null(cpu);
+	fpl_cpu_read(cpu);
+	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
+	if (fpl_amx_supported(&xs, NULL) || !xs.xsave) {
+		free(cpu);
+		skip(); /* a real AMX CPU: test_xstate's test_amx_permitted covers it */
+	}
+	/* Tile state that the kernel does not permit (it does not know it). */
+	fake = xs;
+	fake.xcr0 |= FPL_XFEATURE_MASK_XTILE;
+	fake.comp[FPL_XFEATURE_XTILE_CFG] = (struct fpl_xcomp){true, false, true, false, 64, 2752};
+	fake.comp[FPL_XFEATURE_XTILE_DATA] =
+	    (struct fpl_xcomp){true, false, true, true, 8192, 2816};
+	fake.amx = (struct fpl_amx_palette){.valid = true,
+					    .max_palette = 1,
+					    .total_tile_bytes = 8192,
+					    .bytes_per_tile = 1024,
+					    .bytes_per_row = 64,
+					    .max_names = 8,
+					    .max_rows = 16};
+	assert_int_equal(fpl_xstate_xfd_mask(&fake), FPL_XFEATURE_MASK_XTILE_DATA);
+	assert_int_equal(fpl_xstate_permitted(&fake) & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+	assert_false(fpl_amx_permitted(&fake));
+	assert_int_equal(fpl_regs_set(&fake, FPL_XFEATURE_MASK_XTILE_DATA, 1), -EPERM);
+	assert_int_equal(fpl_regs_set_exact(&fake, FPL_XFEATURE_MASK_XTILE, 1), -EPERM);
+	assert_int_equal(fpl_amx_first_use(&fake, &diag), -EPERM);
+	assert_non_null(strstr(diag.msg, "SIGILL"));
+	/* The kernel refuses: an error with its reason, permitted unchanged. */
+	assert_true(fpl_amx_request_perm(&fake, &before, &after, &diag) < 0);
+	assert_int_equal(before, after);
+	assert_int_equal(after & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+	/* Active without tile data (nothing XFD-armed permitted: no probe needed). */
+	assert_int_equal(fpl_xstate_masks(&fake, &m), 0);
+	assert_int_equal(m.active & FPL_XFEATURE_MASK_XTILE_DATA, 0);
+
+	/*
+	 * A permitted component marked XFD-able (Hi16_ZMM here): active is
+	 * read from XINUSE or from a signal frame, and is all of permitted
+	 * since the kernel never armed it.
+	 */
+	if (xs.xcr0 & FPL_XFEATURE_MASK_Hi16_ZMM) {
+		fake = xs;
+		fake.comp[FPL_XFEATURE_Hi16_ZMM].xfd = true;
+		assert_int_equal(fpl_xstate_masks(&fake, &m), 0);
+		assert_int_equal(m.permitted, xs.xcr0);
+		assert_int_equal(m.active, m.permitted);
+		assert_true(!strcmp(m.active_from, "XINUSE") ||
+			    !strcmp(m.active_from, "signal frame"));
+		if (!strcmp(m.active_from, "signal frame"))
+			assert_int_equal(m.frame_xstate_size, fpl_xstate_size_std(&xs, xs.xcr0));
+		assert_int_equal(fpl_xstate_default_perm(&fake),
+				 xs.xcr0 & ~FPL_XFEATURE_MASK_Hi16_ZMM);
+	}
+	free(cpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_palette_from_dump),
+	    cmocka_unit_test(test_no_amx),
+	    cmocka_unit_test(test_masks_from_dump),
+	    cmocka_unit_test(test_parse_all_is_permitted),
+	    cmocka_unit_test(test_layout_equals_dmesg),
+	    cmocka_unit_test(test_tilecfg_rules),
+	    cmocka_unit_test(test_captured_standard_images),
+	    cmocka_unit_test(test_captured_frames),
+	    cmocka_unit_test(test_captured_compacted),
+	    cmocka_unit_test(test_decode_captures),
+	    cmocka_unit_test(test_decode_invalid_tilecfg),
+	    cmocka_unit_test(test_sigframe_task_mask),
+	    cmocka_unit_test(test_fake_xfd_paths),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
