@@ -123,10 +123,13 @@ static void test_interleaved(void **state)
 					     .run = run, .prefix = (const char *[]){ "a", "b", "c" }[i] };
 	assert_int_equal(fpl_harness_run(&env, &cfg, v, 3), 0);
 	log[nlog] = 0;
-	/* The kept samples are the last 4 rounds: AABBCC four times (N then 2N). */
+	/*
+	 * The kept samples are the last 4 rounds (N then 2N per sample), each
+	 * round starting one variant later: ABC, BCA, CAB, ABC.
+	 */
 	assert_true(nlog >= 24);
 	tail = log + nlog - 24;
-	assert_string_equal(tail, "AABBCCAABBCCAABBCCAABBCC");
+	assert_string_equal(tail, "AABBCCBBCCAACCAABBAABBCC");
 	assert_float_equal(median(v[2].m_tsc), 3, 0);
 	fpl_result_free(r);
 }

@@ -200,6 +200,54 @@ static void golden_keys_repro_rfbm(void **state)
 	check_golden(DATA "rfbm.json", DATA "rfbm.keys");
 }
 
+static json_t *load(const char *path);
+static double value_of(const char *out, const char *key);
+
+/* ctxsw A/B with --kernel-trace: the metrics and the kernel's saves and restores per round trip. */
+static void golden_keys_ctxsw_ab_ktrace(void **state)
+{
+	if (!have_ruby())
+		skip();
+	check_golden(DATA "ctxsw-ab-ktrace.json", DATA "ctxsw-ab-ktrace.keys");
+}
+
+/*
+ * The kernel's counts are stats only when traced in full: a pass whose buffer
+ * lost events (complete: false) or that was not traced gives none; the count
+ * is the one of the document (2 saves per round trip in the fixture).
+ */
+static void kernel_counts_only_when_complete(void **state)
+{
+	static const char *const key =
+		"ctxsw.kernel_saves_per_op_state_a.mode=processes.placement=same."
+		"refresh=write.state_a=init.state_b=avx512";
+	json_t *doc, *kernel;
+	int code;
+	char *out;
+
+	if (!have_ruby())
+		skip();
+	doc = load(DATA "ctxsw-ab-ktrace.json");
+	kernel = json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+						 "observed"), "kernel");
+	assert_non_null(kernel);
+	out = parse_json(doc, &code);
+	assert_int_equal(code, 0);
+	assert_true(value_of(out, key) == json_number_value(json_object_get(kernel, "saves_per_op")));
+	free(out);
+	json_object_set_new(kernel, "complete", json_false());
+	out = parse_json(doc, &code);
+	assert_null(strstr(out, "kernel_"));
+	assert_non_null(strstr(out, "ctxsw.difference_ns."));
+	free(out);
+	json_object_set_new(kernel, "complete", json_true());
+	json_object_set_new(kernel, "status", json_string("skipped"));
+	out = parse_json(doc, &code);
+	assert_null(strstr(out, "kernel_"));
+	free(out);
+	json_decref(doc);
+}
+
 /* A run skipped for want of AMX: no stat at all, not a zero. */
 static void skipped_run_gives_nothing(void **state)
 {
@@ -467,6 +515,34 @@ static void run_repro_rfbm_standin(void **state)
 	free(want);
 }
 
+/* kernel_trace (or kernel-trace, which job2sh passes as kernel_45_trace) adds --kernel-trace; 0 does not. */
+static void run_kernel_trace_parameter(void **state)
+{
+	static const struct {
+		const char *env;
+		bool on;
+	} cases[] = {
+		{ "kernel_trace=1", true },
+		{ "kernel_45_trace=1", true },
+		{ "kernel_trace=0", false },
+		{ "", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char env[128], *out, *repro;
+		int code;
+
+		snprintf(env, sizeof(env), "benchmark=signal budget=0.1 %s", cases[i].env);
+		code = lkp_run(STANDIN, env, &out, &repro);
+		assert_int_equal(code, 0);
+		if (!!strstr(repro, " --kernel-trace") != cases[i].on)
+			fail_msg("%s: command %s", cases[i].env, repro);
+		assert_non_null(strstr(out, "\"schema\": \"fpulab/2\""));
+		free(out);
+		free(repro);
+	}
+}
+
 /* Parameters that cannot go together stop the job (LKP's die: 99) before fpulab runs. */
 static void run_refuses_bad_parameters(void **state)
 {
@@ -536,6 +612,8 @@ int main(void)
 		cmocka_unit_test(golden_keys_suite),
 		cmocka_unit_test(golden_keys_ctxsw_ab),
 		cmocka_unit_test(golden_keys_repro_rfbm),
+		cmocka_unit_test(golden_keys_ctxsw_ab_ktrace),
+		cmocka_unit_test(kernel_counts_only_when_complete),
 		cmocka_unit_test(skipped_run_gives_nothing),
 		cmocka_unit_test(keys_ignore_observed_and_host),
 		cmocka_unit_test(missing_figures_give_no_line),
@@ -543,6 +621,7 @@ int main(void)
 		cmocka_unit_test(bad_documents_are_errors),
 		cmocka_unit_test(run_ctxsw_ab_standin),
 		cmocka_unit_test(run_repro_rfbm_standin),
+		cmocka_unit_test(run_kernel_trace_parameter),
 		cmocka_unit_test(run_refuses_bad_parameters),
 		cmocka_unit_test(run_with_real_lkp_lib),
 	};

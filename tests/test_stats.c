@@ -248,6 +248,43 @@ static void test_ministat_relative(void **state)
 	assert_true(r.different);
 }
 
+/* Two clean levels (the Intel XRSTOR-compacted cell: q1 95, q3 117) are bimodal; one level with a tail is not. */
+static void test_bimodal(void **state)
+{
+	double x[60];
+	struct fpl_bimodal b;
+
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		x[i] = (i % 2 ? 117 : 95) + (i % 5) * 0.2;
+	assert_int_equal(fpl_bimodal(x, 60, &b), 0);
+	assert_true(b.bimodal);
+	assert_true(fabs(b.lower_median - 95.4) < 0.5 && fabs(b.upper_median - 117.4) < 0.5);
+	assert_true(b.lower_share > 0.45 && b.lower_share < 0.55);
+	assert_true(b.gap_pct > 20);
+	/* one level, 10% of the samples spread over a long tail of interrupts */
+	for (int i = 0; i < 60; i++)
+		x[i] = i < 54 ? 95 + (i % 7) * 0.3 : 100 + 40.0 * (i - 54);
+	assert_int_equal(fpl_bimodal(x, 60, &b), 0);
+	assert_false(b.bimodal);
+	/* two levels 1% apart: too close to matter */
+	for (int i = 0; i < 60; i++)
+		x[i] = i % 2 ? 100 : 101;
+	assert_int_equal(fpl_bimodal(x, 60, &b), 0);
+	assert_false(b.bimodal);
+	/* 15% of the rounds at a second clean level (contended): the median stays in the main one */
+	for (int i = 0; i < 60; i++)
+		x[i] = i < 9 ? 130 + (i % 3) * 0.1 : 95 + (i % 3) * 0.1;
+	assert_int_equal(fpl_bimodal(x, 60, &b), 0);
+	assert_false(b.bimodal);
+	/* a few outliers do not make a mode */
+	for (int i = 0; i < 60; i++)
+		x[i] = i < 4 ? 200 : 95 + (i % 3) * 0.1;
+	assert_int_equal(fpl_bimodal(x, 60, &b), 0);
+	assert_false(b.bimodal);
+	assert_int_equal(fpl_bimodal(x, 10, &b), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_ministat_t),
 		cmocka_unit_test(test_ministat_relative),
+		cmocka_unit_test(test_bimodal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

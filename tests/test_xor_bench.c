@@ -165,6 +165,27 @@ static size_t sweep_positive(char *out, size_t *nsamples)
 	assert_string_equal(json_string_value(json_object_get(metric(mc, "speed"), "unit")),
 			    "MB/s");
 	assert_true(json_array_size(json_object_get(metric(x, "bytes_per_cycle"), "samples")) >= 2);
+	/* the L1 bound: 8regs moves 8-byte words, do_2 loads 2 streams and stores 1 */
+	{
+		json_t *bp = metric(x, "bound_pct"), *bx = json_object_get(bp, "extra");
+		json_t *bs = json_object_get(bp, "samples"), *bb;
+		double b = json_number_value(json_object_get(bx, "bound_bytes_per_cycle"));
+		double l = json_number_value(json_object_get(bx, "loads_per_cycle"));
+		double st = json_number_value(json_object_get(bx, "stores_per_cycle"));
+		size_t k;
+
+		assert_string_equal(json_string_value(json_object_get(bp, "unit")), "percent");
+		assert_true(fabs(b - fmin(l * 8 / 2, st * 8)) < 1e-9);
+		assert_int_equal(json_array_size(bs), json_array_size(
+			json_object_get(metric(x, "bytes_per_cycle"), "samples")));
+		json_array_foreach(bs, k, bb)
+			assert_true(fabs(json_number_value(bb) - 100 * json_number_value(
+				json_array_get(json_object_get(metric(x, "bytes_per_cycle"),
+							       "samples"), k)) / b) < 1e-6);
+		json_array_foreach(json_object_get(mc, "metrics"), k, bb)
+			assert_string_not_equal(json_string_value(json_object_get(bb, "name")),
+						"bound_pct");
+	}
 	*nsamples = json_array_size(samples);
 	json_decref(doc);
 	return pos;

@@ -72,6 +72,28 @@ static void test_state_setup_xinuse(void **state)
 	free(img);
 }
 
+/*
+ * An image of init state, loaded by FXRSTOR (which ignores XSTATE_BV), must
+ * leave x87 and SSE exceptions masked: FCW 0 from a zeroed image unmasked
+ * them all, and the compiled code after an FXRSTOR-of-init cell got SIGFPE.
+ */
+static void test_init_image_masks_exceptions(void **state)
+{
+	uint8_t *img = fpl_xstate_alloc(xs.size_std_max);
+	uint16_t fcw = 0;
+	uint32_t mxcsr = 0;
+
+	assert_non_null(img);
+	memset(img, 0, xs.size_std_max);
+	fpl_xstate_pattern(&xs, 0, 0, img);
+	__asm__ volatile("fxrstor64 %2\n\tfnstcw %0\n\tstmxcsr %1"
+			 : "=m"(fcw), "=m"(mxcsr) : "m"(*(uint8_t(*)[512])img));
+	__asm__ volatile("fninit");
+	assert_int_equal(fcw, 0x037f);
+	assert_int_equal(mxcsr, 0x1f80);
+	free(img);
+}
+
 /* A cell checks XINUSE before every timed call and counts what did not match. */
 static void test_cell_counts_mismatch(void **state)
 {
@@ -237,6 +259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_setup_xinuse),
+		cmocka_unit_test(test_init_image_masks_exceptions),
 		cmocka_unit_test(test_cell_counts_mismatch),
 		cmocka_unit_test(test_xinuse_extra_is_observation),
 		cmocka_unit_test(test_bad_options_exit_2),

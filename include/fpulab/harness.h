@@ -53,6 +53,12 @@ struct fpl_harness_cfg {
 	double warmup_s;	/* spent running every variant before the first kept sample */
 	double hard_s;		/* 0, or stop here even short of min_samples (3 at least) */
 	/*
+	 * 0, or after the warm-up read the core/TSC ratio and an IMUL
+	 * reference loop until both are stable (harness.c), at most this long;
+	 * each run gets observed settle_s and settled.
+	 */
+	double settle_s;
+	/*
 	 * false (default): convert to core cycles with the core/TSC ratio
 	 * measured once per round (running median of 7); true: with the
 	 * clock's start figure (tests with a made-up clock).
@@ -71,8 +77,9 @@ struct fpl_harness_cfg {
 void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cfg *cfg);
 
 /*
- * Calibrate N for each variant, warm up, then take samples in rounds: one
- * sample of each variant per round (A B C A B C ...), and one core/TSC
+ * Calibrate N for each variant, warm up (and settle, with cfg->settle_s),
+ * then take samples in rounds: one sample of each variant per round, the
+ * order rotated by one each round (A B C, B C A, C A B ...), and one core/TSC
  * ratio sample per round, until max_samples, or
  * the budget is spent and min_samples are taken, or env->stop. Every sample
  * is kept. Metrics are created in each variant's run with a method string

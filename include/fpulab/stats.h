@@ -25,6 +25,37 @@ int fpl_summarize(const double *x, size_t n, double trim, struct fpl_summary *s)
 /* The same on data already sorted ascending. */
 int fpl_summarize_sorted(const double *sorted, size_t n, double trim, struct fpl_summary *s);
 
+/*
+ * Bimodality (docs/method.md, "Bimodal cells"). The finite samples are
+ * split in two where the between-class variance is largest (Otsu); a side
+ * with under FPL_BIMODAL_MIN_SHARE of them is no mode: with a quarter or more
+ * on each side the quartiles lie in different levels and the median can
+ * land in either from one run to the next, while a smaller share (contended
+ * rounds, interrupts) only moves it within the main level. The two sides are then judged by
+ * a robust Ashman's D, sqrt(2) |m2 - m1| / sqrt(s1^2 + s2^2) with the sides'
+ * medians and MADs scaled to sigma, and by the gap between the medians
+ * relative to the lower one. Bimodal: D > FPL_BIMODAL_D and a gap over
+ * FPL_BIMODAL_GAP_PCT: two clean levels far enough apart to move a median by
+ * more than the 2% that separate runs must agree within. A long tail of slow
+ * samples is not bimodal (its side's MAD is wide). 0 with *b filled;
+ * -EINVAL under FPL_BIMODAL_MIN_N finite samples; -ENOMEM.
+ */
+#define FPL_BIMODAL_MIN_N	20
+#define FPL_BIMODAL_MIN_SHARE	0.25
+#define FPL_BIMODAL_D		3.0
+#define FPL_BIMODAL_GAP_PCT	2.0
+
+struct fpl_bimodal {
+	size_t n;
+	double lower_median, upper_median;
+	double lower_share;	/* fraction of the samples on the lower side */
+	double gap_pct;		/* (upper - lower) / lower * 100 */
+	double ashman_d;
+	bool bimodal;
+};
+
+int fpl_bimodal(const double *x, size_t n, struct fpl_bimodal *b);
+
 void fpl_sort(double *x, size_t n);
 double fpl_quantile_sorted(const double *sorted, size_t n, double p);
 double fpl_trimmed_mean_sorted(const double *sorted, size_t n, double trim);

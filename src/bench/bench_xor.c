@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The kernel's xor templates: its calibration (optionally inside modelled sections, 2021), and a size sweep. */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,6 +340,72 @@ static uint64_t timed_memcpy(void *p, uint64_t reps)
 	return fpl_tsc_end() - t0;
 }
 
+/*
+ * The L1 bound of do_N (data in L1D, the sweep's small sizes): per core
+ * cycle the CPU can do `loads` loads and `stores` stores of `width` bytes;
+ * do_N loads N streams (the destination and N-1 sources) and stores one, so
+ * bytes of destination per cycle <= min(loads * width / N, stores * width).
+ * width is the template's vector (8 for the C rows, 16 SSE, 32 AVX, 64
+ * AVX-512) capped by the CPU's load/store data path.
+ */
+struct xor_bound {
+	double loads, stores, width, bpc;
+	const char *source;
+};
+
+static void xor_bound(const struct fpl_cpu *cpu, const struct fpl_xor_impl *x, unsigned arity,
+		      struct xor_bound *b)
+{
+	double w = !strcmp(x->isa, "AVX-512F") ? 64 : !strcmp(x->isa, "AVX") ? 32 :
+		   !strcmp(x->isa, "SSE2") ? 16 : 8;
+	bool amd = !strcmp(cpu->vendor, "AuthenticAMD") || !strcmp(cpu->vendor, "HygonGenuine");
+
+	b->loads = 2;
+	b->stores = 1;
+	b->source = "2 loads + 1 store per cycle of the vector width (Intel Skylake-SP to "
+		    "Sapphire Rapids at 512 bits: Intel 64 and IA-32 Architectures Optimization "
+		    "Reference Manual, L1D bandwidth; the default for other CPUs)";
+	if (amd && cpu->family >= 0x17 && cpu->family <= 0x19) {
+		/* Zen 1-4: a 256-bit load/store path; a 512-bit access takes two */
+		w = w > 32 ? 32 : w;
+		b->source = "AMD Zen 1-4 (family 17h-19h): 2 loads + 1 store of at most 256 bits "
+			    "per cycle, a 512-bit access split in two (AMD Software Optimization "
+			    "Guides for family 17h and 19h, load-store unit)";
+	} else if (amd && cpu->family >= 0x1a) {
+		b->source = "AMD Zen 5 (family 1Ah): 2 loads + 1 store of up to 512 bits per cycle "
+			    "(AMD Software Optimization Guide for family 1Ah, load-store unit)";
+	}
+	b->width = w;
+	b->bpc = fmin(b->loads * w / arity, b->stores * w);
+}
+
+/* The bound and the percentage of it reached per sample (templates only, not memcpy). */
+static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
+			 const struct sweep_arg *a, const struct fpl_metric *bpc)
+{
+	struct xor_bound b;
+	struct fpl_metric *pct;
+	char method[700];
+
+	if (!a->impl)
+		return 0;
+	xor_bound(env->cpu, a->impl, a->arity, &b);
+	snprintf(method, sizeof(method), "bytes_per_cycle as a percentage of the L1 bound "
+		 "min(loads x width / N, stores x width) = %.1f bytes of destination per cycle "
+		 "for do_%u at %.0f-byte vectors; %s; data larger than L1D cannot reach it",
+		 b.bpc, a->arity, b.width, b.source);
+	pct = fpl_run_add_metric(v->run, "bound_pct", "percent", method);
+	if (!pct)
+		return -ENOMEM;
+	pct->extra = json_pack("{s:f, s:f, s:f, s:f, s:s}", "bound_bytes_per_cycle", b.bpc,
+			       "loads_per_cycle", b.loads, "stores_per_cycle", b.stores,
+			       "width_bytes", b.width, "source", b.source);
+	for (size_t i = 0; i < bpc->n; i++)
+		if (fpl_metric_add(pct, 100 * bpc->samples[i] / b.bpc))
+			return -ENOMEM;
+	return fpl_run_obs_real(v->run, "bound_bytes_per_cycle", b.bpc) ? -ENOMEM : 0;
+}
+
 /* MB/s (decimal MB of destination) and bytes per core cycle from the per-call samples. */
 static int sweep_derived(struct fpl_variant *v, size_t size)
 {
@@ -401,8 +469,12 @@ static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result
 	if (size >= (4u << 20))
 		cfg.min_samples = 5;
 	err = fpl_harness_run(env, &cfg, v, nv);
-	for (size_t i = 0; i < nv && !err; i++)
+	for (size_t i = 0; i < nv && !err; i++) {
 		err = sweep_derived(&v[i], size);
+		if (!err)
+			err = bound_derived(env, &v[i], &a[i],
+					    fpl_run_find_metric(v[i].run, "bytes_per_cycle"));
+	}
 	return err;
 }
 

@@ -241,10 +241,11 @@ static double median_of(const struct fpl_run *run, const char *metric)
 
 static void print_sweep(const struct fpl_result *r, FILE *f)
 {
+	const char *bound_src = NULL;
 	double ref = NAN;
 
-	fprintf(f, "%10s %5s %-16s %-9s %12s %10s %10s\n", "size", "do_N", "template", "ISA",
-		"MB/s", "B/cycle", "x memcpy");
+	fprintf(f, "%10s %5s %-16s %-9s %12s %10s %10s %8s %8s\n", "size", "do_N", "template",
+		"ISA", "MB/s", "B/cycle", "x memcpy", "bound", "% bound");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
 		const char *t = fpl_fpucmd_param_str(run, "template");
@@ -271,13 +272,26 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 			fprintf(f, " skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
-		fprintf(f, " %12.0f %10.2f %10.2f\n", median_of(run, "speed"),
+		fprintf(f, " %12.0f %10.2f %10.2f", median_of(run, "speed"),
 			median_of(run, "bytes_per_cycle"), median_of(run, "speed") / ref);
+		if (fpl_fpucmd_metric(run, "bound_pct"))
+			fprintf(f, " %8.1f %8.0f\n",
+				json_number_value(fpl_run_obs_get(run, "bound_bytes_per_cycle")),
+				median_of(run, "bound_pct"));
+		else
+			fprintf(f, " %8s %8s\n", "-", "-");
+		if (!bound_src && fpl_fpucmd_metric(run, "bound_pct"))
+			bound_src = fpl_fpucmd_metric(run, "bound_pct")->method;
 	}
 	fprintf(f, "\nMB/s: decimal MB of destination per second (the kernel's convention), median "
 		   "of samples, each one call timed by N vs 2N difference; B/cycle: bytes of "
 		   "destination per estimated core cycle; x memcpy: against glibc memcpy of the same "
-		   "size measured in the same interleaved rounds. --json keeps every sample.\n");
+		   "size measured in the same interleaved rounds; bound: bytes of destination per "
+		   "cycle that the CPU's loads and stores allow with the data in L1D, and %% bound the "
+		   "median of B/cycle over it per sample (- for memcpy). --json keeps every "
+		   "sample.\n");
+	if (bound_src)
+		fprintf(f, "Bound, first row's model: %s.\n", bound_src);
 }
 
 static void print_xor(const struct fpl_result *r, FILE *f)

@@ -146,6 +146,13 @@ void fpl_xstate_pattern(const struct fpl_xstate *xs, uint64_t mask, uint64_t see
 	/* XRSTOR loads MXCSR whenever RFBM has SSE or AVX: never leave it 0 (all unmasked). */
 	if (!(mask & FPL_XFEATURE_MASK_SSE) && !get32(img + LEG_MXCSR))
 		put32(img + LEG_MXCSR, MXCSR_DEFAULT);
+	/*
+	 * FXRSTOR loads the x87 words whatever XSTATE_BV says: FCW 0 would
+	 * unmask every x87 exception for the code after it (a SIGFPE in libgsl's
+	 * x87 code once an FXRSTOR-of-init cell ran last). Its init value instead.
+	 */
+	if (!(mask & FPL_XFEATURE_MASK_FP) && !(img[LEG_FCW] | img[LEG_FCW + 1]))
+		put16(img + LEG_FCW, 0x037f);
 	if (xs->xsave) {
 		put64(img + FPL_XSAVE_HDR_OFFSET, mask & xs->xcr0);
 		put64(img + FPL_XSAVE_HDR_OFFSET + 8, 0);
