@@ -81,6 +81,11 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 		   const struct fpl_sysinfo *si, const json_t *kview);
 
+/* The xor benchmark's tables: calibration lines per section mask, or the size sweep. */
+void fpl_table_xor(const struct fpl_result *r, FILE *f);
+/* The section benchmark's table, like the 2018 report (inside, outside, percent speedup). */
+void fpl_table_section(const struct fpl_result *r, FILE *f);
+
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);
 

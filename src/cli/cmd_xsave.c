@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: the XSAVE-family cost matrix as a command, with its own table (src/report). */
-#include "fpucmd.h"
+#include "fpulab/report.h"
+#include "cli.h"
 
 static const struct fpl_fpucmd xsave_cmd = { .bench = "xsave", .table = fpl_table_xsave };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by the tables for people (emit.c, table_xsave.c): notes, wrapping, summaries. */
+/* Shared by the tables for people (emit.c, table_*.c): notes, wrapping, summaries, params. */
 #ifndef FPULAB_REPORT_TABLE_INTERNAL_H
 #define FPULAB_REPORT_TABLE_INTERNAL_H
 
@@ -41,5 +41,10 @@ void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
 /* Warnings of the result and its runs: in full, or their count (o->warnings false). */
 void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
 		      size_t nruns, const struct fpl_table_opts *o, FILE *f);
+
+/* A run's string parameter, "" when absent. */
+const char *fpl_tbl_param_str(const struct fpl_run *run, const char *key);
+/* extra.estimate, ci95_lo, ci95_hi of a metric; false when absent. */
+bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 
 #endif

@@ -135,3 +135,20 @@ void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *r
 		}
 	}
 }
+
+const char *fpl_tbl_param_str(const struct fpl_run *run, const char *key)
+{
+	const char *v = fpl_run_param_get_str(run, key);
+
+	return v ? v : "";
+}
+
+bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi)
+{
+	if (!m || !json_is_object(m->extra))
+		return false;
+	*est = json_real_value(json_object_get(m->extra, "estimate"));
+	*lo = json_real_value(json_object_get(m->extra, "ci95_lo"));
+	*hi = json_real_value(json_object_get(m->extra, "ci95_hi"));
+	return json_object_get(m->extra, "estimate") != NULL;
+}

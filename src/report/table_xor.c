@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* xor's tables for people: the kernel's calibration lines per section mask, the size sweep. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpulab/stats.h"
+#include "fpulab/xor.h"
+#include "fpulab/xorlines.h"
+#include "fpulab/report.h"
+#include "table_internal.h"
+
+#define MAX_COLS 3
+
+static bool is_mode(const struct fpl_run *run, const char *mode)
+{
+	return !strcmp(fpl_tbl_param_str(run, "mode"), mode);
+}
+
+/* The kernel's int for the line: pre-5.10 speeds are kept as printed (MB/s with 3 decimals). */
+static int kernel_int(enum fpl_xor_era era, double mbps)
+{
+	return era == FPL_XOR_ERA_PRE_5_10 ? (int)lround(mbps * 1000) : (int)mbps;
+}
+
+/* One calibration's lines (repeat index rep) for the runs whose section is col. */
+static void print_lines(const struct fpl_result *r, enum fpl_xor_era era, const char *col,
+			size_t rep, FILE *f)
+{
+	const char *best = NULL;
+	double best_v = -1;
+	char line[160];
+
+	if (fpl_xor_line_measuring(line, sizeof(line), era) >= 0)
+		fprintf(f, "%s\n", line);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const struct fpl_metric *m = fpl_run_find_metric(run, "speed");
+
+		if (!is_mode(run, "calibrate") || strcmp(fpl_tbl_param_str(run, "section"), col) ||
+		    run->skipped || !m || m->n <= rep)
+			continue;
+		if (fpl_xor_line_template(line, sizeof(line), era,
+					  fpl_tbl_param_str(run, "template"),
+					  kernel_int(era, m->samples[rep])) >= 0)
+			fprintf(f, "%s\n", line);
+		if (m->samples[rep] > best_v) {
+			best_v = m->samples[rep];
+			best = fpl_tbl_param_str(run, "template");
+		}
+	}
+	if (best && fpl_xor_line_using(line, sizeof(line), era, best, kernel_int(era, best_v)) >= 0)
+		fprintf(f, "%s\n", line);
+}
+
+struct row {
+	const char *tmpl, *isa;
+	const struct fpl_metric *m[MAX_COLS];
+	unsigned wins;
+};
+
+/* Columns in the order the runs have them: "no section" first. */
+static size_t columns(const struct fpl_result *r, const char **cols)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const char *s = fpl_tbl_param_str(r->runs[i], "section");
+		bool seen = false;
+
+		if (!is_mode(r->runs[i], "calibrate"))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= !strcmp(cols[k], s);
+		if (!seen && n < MAX_COLS)
+			cols[n++] = s;
+	}
+	return n;
+}
+
+static size_t rows(const struct fpl_result *r, const char **cols, size_t ncol, struct row *rw,
+		   size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *t = fpl_tbl_param_str(run, "template");
+		size_t k;
+
+		if (!is_mode(run, "calibrate"))
+			continue;
+		for (k = 0; k < n && strcmp(rw[k].tmpl, t); k++)
+			;
+		if (k == n) {
+			if (n == max)
+				continue;
+			memset(&rw[n], 0, sizeof(rw[n]));
+			rw[n].tmpl = t;
+			rw[n].isa = fpl_tbl_param_str(run, "isa");
+			n++;
+		}
+		for (size_t c = 0; c < ncol; c++)
+			if (!strcmp(fpl_tbl_param_str(run, "section"), cols[c]) && !run->skipped)
+				rw[k].m[c] = fpl_run_find_metric(run, "speed");
+	}
+	return n;
+}
+
+/* How often each template was the kernel's pick (first strict maximum) without a section. */
+static void count_wins(struct row *rw, size_t n)
+{
+	size_t reps = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (rw[k].m[0] && rw[k].m[0]->n > reps)
+			reps = rw[k].m[0]->n;
+	for (size_t i = 0; i < reps; i++) {
+		int best = -1;
+
+		for (size_t k = 0; k < n; k++)
+			if (rw[k].m[0] && rw[k].m[0]->n > i &&
+			    (best < 0 || rw[k].m[0]->samples[i] > rw[best].m[0]->samples[i]))
+				best = (int)k;
+		if (best >= 0)
+			rw[best].wins++;
+	}
+}
+
+static void print_speed(const struct fpl_metric *m, FILE *f)
+{
+	struct fpl_summary s;
+	char buf[64];
+
+	if (!m || !m->n || fpl_summarize(m->samples, m->n, 0, &s)) {
+		fprintf(f, " %22s", "-");
+		return;
+	}
+	if (m->n == 1)
+		snprintf(buf, sizeof(buf), "%.0f", s.median);
+	else
+		snprintf(buf, sizeof(buf), "%.0f [%.0f, %.0f]", s.median, s.min, s.max);
+	fprintf(f, " %22s", buf);
+}
+
+/* Per-round ratio section / none: median with its interval when there are enough rounds. */
+static void print_ratio(const struct fpl_metric *sec, const struct fpl_metric *none, FILE *f)
+{
+	size_t n = sec && none ? (sec->n < none->n ? sec->n : none->n) : 0;
+	struct fpl_ci ci;
+	char buf[64];
+
+	if (!n) {
+		fprintf(f, " %22s", "-");
+		return;
+	}
+	if (!fpl_speedup_ci(sec->samples, none->samples, n, &ci))
+		snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", 1 + ci.estimate / 100,
+			 1 + ci.lo / 100, 1 + ci.hi / 100);
+	else
+		snprintf(buf, sizeof(buf), "%.3f", sec->samples[0] / none->samples[0]);
+	fprintf(f, " %22s", buf);
+}
+
+static void print_table(const struct fpl_result *r, const char **cols, size_t ncol, FILE *f)
+{
+	struct row rw[32];
+	size_t n = rows(r, cols, ncol, rw, 32), reps = 0;
+
+	count_wins(rw, n);
+	for (size_t k = 0; k < n; k++)
+		if (rw[k].m[0] && rw[k].m[0]->n > reps)
+			reps = rw[k].m[0]->n;
+	fprintf(f, "\n# %zu calibration(s), interleaved; MB/s as the kernel computes it: median "
+		"[min, max]; ratios: median of per-calibration ratios to no section [95%% "
+		"order-statistic interval, 6 or more calibrations]\n", reps);
+	fprintf(f, "%-16s %-9s", "template", "ISA");
+	for (size_t c = 0; c < ncol; c++)
+		fprintf(f, " %22s", cols[c]);
+	for (size_t c = 1; c < ncol; c++) {
+		char h[48];
+
+		snprintf(h, sizeof(h), "%s/none", cols[c]);
+		fprintf(f, " %22s", h);
+	}
+	fprintf(f, " %5s\n", "wins");
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "%-16s %-9s", rw[k].tmpl, rw[k].isa);
+		for (size_t c = 0; c < ncol; c++)
+			print_speed(rw[k].m[c], f);
+		for (size_t c = 1; c < ncol; c++)
+			print_ratio(rw[k].m[c], rw[k].m[0], f);
+		fprintf(f, " %5u\n", rw[k].wins);
+	}
+}
+
+static void print_calibrate(const struct fpl_result *r, FILE *f)
+{
+	const char *cols[MAX_COLS], *policy = "", *insn = "";
+	size_t ncol = columns(r, cols), reps = 0;
+	enum fpl_xor_era era = FPL_XOR_ERA_CURRENT;
+	char line[160];
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "speed");
+
+		era = (enum fpl_xor_era)fpl_xor_era_by_name(
+			fpl_tbl_param_str(r->runs[i], "kernel_era"));
+		if (*fpl_tbl_param_str(r->runs[i], "policy")) {
+			policy = fpl_tbl_param_str(r->runs[i], "policy");
+			insn = fpl_tbl_param_str(r->runs[i], "insn");
+		}
+		if (m && m->n > reps)
+			reps = m->n;
+	}
+	if ((int)era < 0)
+		era = FPL_XOR_ERA_CURRENT;
+	for (size_t c = 0; c < ncol; c++) {
+		if (c)
+			fprintf(f, "\n# every do_2 inside kernel_fpu_begin_mask(%s) .. kernel_fpu_end "
+				"(modelled: %s restore, %s):\n", cols[c], policy, insn);
+		print_lines(r, era, cols[c], 0, f);
+	}
+	for (size_t i = 0; i < r->nruns && era == FPL_XOR_ERA_CURRENT; i++) {
+		const char *forced = fpl_tbl_param_str(r->runs[i], "kernel_forced");
+
+		if (*forced && fpl_xor_line_forced(line, sizeof(line), era, forced) >= 0) {
+			fprintf(f, "# a 6.x kernel on this CPU skips the calibration and prints: %s\n",
+				line);
+			break;
+		}
+	}
+	if (reps > 1 || ncol > 1)
+		print_table(r, cols, ncol, f);
+}
+
+static double median_of(const struct fpl_run *run, const char *metric)
+{
+	return fpl_metric_median(fpl_run_find_metric(run, metric));
+}
+
+static void print_sweep(const struct fpl_result *r, FILE *f)
+{
+	const char *bound_src = NULL;
+	double ref = NAN;
+
+	fprintf(f, "%10s %5s %-16s %-9s %12s %10s %10s %8s %8s\n", "size", "do_N", "template",
+		"ISA", "MB/s", "B/cycle", "x memcpy", "bound", "% bound");
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *t = fpl_tbl_param_str(run, "template");
+		bool mc = !strcmp(t, "memcpy");
+
+		/* memcpy closes each (size, arity) group; find it first for the ratio. */
+		if (i == 0 || fpl_run_param_get_int(run, "size", 0) !=
+				      fpl_run_param_get_int(r->runs[i - 1], "size", 0) ||
+		    fpl_run_param_get_int(run, "arity", 0) !=
+			    fpl_run_param_get_int(r->runs[i - 1], "arity", 0)) {
+			ref = NAN;
+			for (size_t j = i; j < r->nruns; j++) {
+				if (!strcmp(fpl_tbl_param_str(r->runs[j], "template"), "memcpy")) {
+					ref = median_of(r->runs[j], "speed");
+					break;
+				}
+			}
+		}
+		fprintf(f, "%10lld %5s %-16s %-9s", fpl_run_param_get_int(run, "size", 0),
+			mc ? "-" : (char[]){ 'd', 'o', '_', (char)('0' +
+				fpl_run_param_get_int(run, "arity", 0)), 0 }, t,
+			fpl_tbl_param_str(run, "isa"));
+		if (run->skipped) {
+			fprintf(f, " skipped: %s\n", run->skip_reason ? run->skip_reason : "");
+			continue;
+		}
+		fprintf(f, " %12.0f %10.2f %10.2f", median_of(run, "speed"),
+			median_of(run, "bytes_per_cycle"), median_of(run, "speed") / ref);
+		if (fpl_run_find_metric(run, "bound_pct"))
+			fprintf(f, " %8.1f %8.0f\n",
+				json_number_value(fpl_run_obs_get(run, "bound_bytes_per_cycle")),
+				median_of(run, "bound_pct"));
+		else
+			fprintf(f, " %8s %8s\n", "-", "-");
+		if (!bound_src && fpl_run_find_metric(run, "bound_pct"))
+			bound_src = fpl_run_find_metric(run, "bound_pct")->method;
+	}
+	fprintf(f, "\nMB/s: decimal MB of destination per second (the kernel's convention), median "
+		   "of samples, each one call timed by N vs 2N difference; B/cycle: bytes of "
+		   "destination per estimated core cycle; x memcpy: against glibc memcpy of the same "
+		   "size measured in the same interleaved rounds; bound: bytes of destination per "
+		   "cycle that the CPU's loads and stores allow with the data in L1D, and %% bound the "
+		   "median of B/cycle over it per sample (- for memcpy). --json keeps every "
+		   "sample.\n");
+	if (bound_src)
+		fprintf(f, "Bound, first row's model: %s.\n", bound_src);
+}
+
+void fpl_table_xor(const struct fpl_result *r, FILE *f)
+{
+	bool cal = false;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		cal |= is_mode(r->runs[i], "calibrate");
+	if (cal)
+		print_calibrate(r, f);
+	else
+		print_sweep(r, f);
+}
