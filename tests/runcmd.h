@@ -3,6 +3,7 @@
 #ifndef FPL_TESTS_RUNCMD_H
 #define FPL_TESTS_RUNCMD_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -196,6 +197,51 @@ static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
 static inline int cmd_run(const char *const argv[], double limit_s, struct cmd_out *o)
 {
 	return cmd_run_sig(argv, limit_s, 0, -1, o);
+}
+
+/* The processes whose parent is pid (from /proc), at most max of them into out (may be NULL); their count. */
+static inline size_t cmd_children(pid_t pid, pid_t *out, size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && (!out || n < max)) {
+		char p[300], buf[512], *rp;
+		int ppid = 0;
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/stat", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
+		    sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == pid) {
+			if (out)
+				out[n] = (pid_t)atoi(e->d_name);
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* rm -rf dir, run the same way as everything else. 0 when it went. */
+static inline int cmd_rm_rf(const char *dir)
+{
+	const char *argv[] = { "rm", "-rf", dir, NULL };
+	struct cmd_out o;
+	int rc = cmd_run(argv, 60, &o);
+
+	if (!rc)
+		rc = cmd_code(&o) ? -1 : 0;
+	cmd_out_free(&o);
+	return rc;
 }
 
 /* The fpulab under test: $FPL_BIN (set by make test), else build/fpulab; absolute where it exists. */

@@ -210,34 +210,6 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 	return avg;
 }
 
-/* Processes whose parent is pid (scan of /proc). */
-static inline int tt_children_of(pid_t pid)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char path[300], buf[512], *p;
-		FILE *f;
-		int ppid;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-		    sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid)
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
-
 static inline void tt_sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
@@ -259,7 +231,7 @@ static inline int tt_interrupt(char *const argv[], int sig, int want_children)
 
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	pid = tt_spawn(argv, &out);
-	while (tt_children_of(pid) < want_children) {
+	while ((int)cmd_children(pid, NULL, 0) < want_children) {
 		if (waited++ > 500)
 			fail_msg("%s started no tasks within 10 s", argv[0]);
 		tt_sleep_ms(20);

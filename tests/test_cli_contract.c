@@ -37,10 +37,7 @@ static char *tmpdir(void)
 
 static void rmdir_all(const char *dir)
 {
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(cmd_rm_rf(dir), 0);
 }
 
 static void write_text(const char *dir, const char *name, const char *text)

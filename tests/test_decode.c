@@ -127,10 +127,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd);
+	return cmd_rm_rf(tmpdir);
 }
 
 static void test_accepts_captures(void **state)

@@ -32,11 +32,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return cmd_rm_rf(dir);
 }
 
 static bool exists(const char *path)
@@ -221,35 +218,6 @@ static void bad_runs_exit_2_before_measuring(void **state)
 	rejected(args, "directory", NULL);
 }
 
-/* Children of pid now (from /proc: ppid == pid). */
-static size_t children(pid_t pid, pid_t *out, size_t max)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	size_t n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char p[300], buf[512], *rp;
-		int ppid = 0;
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(p, sizeof(p), "/proc/%s/stat", e->d_name);
-		f = fopen(p, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
-		    sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == pid)
-			out[n++] = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
-
 /* Watch: SIGINT once a second child process (the second run) is seen. */
 struct second_run {
 	pid_t first;
@@ -265,7 +233,7 @@ static int on_second_run(pid_t pid, double t, double *next_s, void *arg)
 	if (t < 0 || w->sent)
 		return 0;
 	*next_s = 0.002;
-	n = children(pid, kids, 16);
+	n = cmd_children(pid, kids, 16);
 	for (size_t k = 0; k < n; k++) {
 		if (!w->first) {
 			w->first = kids[k];
