@@ -68,7 +68,7 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 	return rc;
 }
 
-static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
+static int bench_cmd_once(const struct fpl_bench_cmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
 	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
@@ -105,14 +105,14 @@ static int fpucmd_once(const struct fpl_fpucmd *cmd, int argc, char **argv)
 }
 
 /* --runs N: N fresh processes of this command (runs.c); without it or with 1: this one. */
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv)
+int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv)
 {
 	struct fpl_runs_opt o;
 	int rc = fpl_runs_take(cmd->bench, &argc, argv, &o);
 
 	if (rc)
 		return rc;
-	return o.n > 1 ? fpl_runs_main(cmd->bench, argc, argv, &o) : fpucmd_once(cmd, argc, argv);
+	return o.n > 1 ? fpl_runs_main(cmd->bench, argc, argv, &o) : bench_cmd_once(cmd, argc, argv);
 }
 
 static void opt_help(const struct fpl_opt *o, FILE *f)
@@ -162,7 +162,7 @@ void fpl_cli_bench_help(const char *bench, FILE *f)
 
 int fpl_cli_bench_main(const char *bench, int argc, char **argv)
 {
-	const struct fpl_fpucmd cmd = { .bench = bench };
+	const struct fpl_bench_cmd cmd = { .bench = bench };
 
-	return fpl_fpucmd_main(&cmd, argc, argv);
+	return fpl_bench_cmd_main(&cmd, argc, argv);
 }

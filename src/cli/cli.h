@@ -196,7 +196,7 @@ void fpl_cli_bench_help(const char *bench, FILE *f);
 void fpl_cli_common_help(FILE *f);
 
 /* A benchmark command whose checks or table are its own (section, xor). */
-struct fpl_fpucmd {
+struct fpl_bench_cmd {
 	const char *bench;
 	/* The table for people (--format table, the default); other formats use the emitters. */
 	void (*print)(const struct fpl_result *r, FILE *f);
@@ -213,16 +213,16 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 			const struct fpl_optval *opts, size_t nopts);
 
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
-int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
+int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);
 
 /* The command fpulab NAME for benchmark NAME, with its own table or NULL. */
-#define FPL_FPUCMD(n, sum, prt)							\
-	static const struct fpl_fpucmd fpl_fpucmd_##n = {			\
+#define FPL_BENCH_CMD_TABLE(n, sum, prt)					\
+	static const struct fpl_bench_cmd fpl_bench_cmd_##n = {			\
 		.bench = #n, .print = prt,					\
 	};									\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
-		return fpl_fpucmd_main(&fpl_fpucmd_##n, argc, argv);		\
+		return fpl_bench_cmd_main(&fpl_bench_cmd_##n, argc, argv);	\
 	}									\
 	static void fpl_cmd_help_##n(FILE *f)					\
 	{									\
@@ -234,6 +234,6 @@ int fpl_fpucmd_main(const struct fpl_fpucmd *cmd, int argc, char **argv);
 	}
 
 /* A benchmark command with the generic checks and table. */
-#define FPL_BENCH_CMD(n, sum) FPL_FPUCMD(n, sum, NULL)
+#define FPL_BENCH_CMD(n, sum) FPL_BENCH_CMD_TABLE(n, sum, NULL)
 
 #endif

@@ -3,5 +3,5 @@
 #include "fpulab/report.h"
 #include "cli.h"
 
-FPL_FPUCMD(xor, "the kernel's xor templates: calibration lines, FNINIT/MXCSR sections, sweep",
+FPL_BENCH_CMD_TABLE(xor, "the kernel's xor templates: calibration lines, FNINIT/MXCSR sections, sweep",
 	   fpl_table_xor);

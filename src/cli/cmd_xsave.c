@@ -3,11 +3,11 @@
 #include "fpulab/report.h"
 #include "cli.h"
 
-static const struct fpl_fpucmd xsave_cmd = { .bench = "xsave", .table = fpl_table_xsave };
+static const struct fpl_bench_cmd xsave_cmd = { .bench = "xsave", .table = fpl_table_xsave };
 
 static int xsave_main(int argc, char **argv)
 {
-	return fpl_fpucmd_main(&xsave_cmd, argc, argv);
+	return fpl_bench_cmd_main(&xsave_cmd, argc, argv);
 }
 
 static void xsave_help(FILE *f)
