@@ -435,6 +435,49 @@ static void test_quantised_one_step(void **state)
 	rmdir(dir);
 }
 
+static void write_text(const char *path, const char *text);
+
+/* Cases that differ in one setting match only with --ignore-param that setting. */
+static void test_ignore_param(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256], *out, text[1024];
+	json_t *root;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/init.json", dir);
+	snprintf(b, sizeof(b), "%s/avx512.json", dir);
+	for (int f = 0; f < 2; f++) {
+		size_t n = 0;
+
+		n += snprintf(text + n, sizeof(text) - n,
+			      "{\"schema\":\"fpulab/2\",\"host\":{},\"runs\":[");
+		for (int k = 0; k < 3; k++)
+			n += snprintf(text + n, sizeof(text) - n,
+				      "%s{\"bench\":\"signal\",\"params\":{\"state\":\"%s\","
+				      "\"batch\":64},\"metrics\":[{\"name\":\"round_trip\","
+				      "\"unit\":\"tsc\",\"samples\":[%d,%d,%d]}]}", k ? "," : "",
+				      f ? "avx512" : "init", 1000 + 100 * f + k, 1001 + 100 * f + k,
+				      1002 + 100 * f + k);
+		snprintf(text + n, sizeof(text) - n, "]}");
+		write_text(f ? b : a, text);
+	}
+	snprintf(args, sizeof(args), "%s %s", a, b);
+	assert_int_equal(compare(args, &out), 2);
+	if (!strstr(out, "--ignore-param"))
+		fail_msg("%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "-f json --ignore-param state %s %s", a, b);
+	root = compare_json(args);
+	assert_int_equal(json_array_size(json_object_get(root, "metrics")), 1);
+	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	assert_null(strstr(json_string_value(json_object_get(first_metric(root), "metric")),
+			   "state="));
+	json_decref(root);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
 /* Two runs per case: no verdict, and the line says how many runs the spread seen needs. */
 static void test_two_runs_no_verdict(void **state)
 {
@@ -678,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_quantised_one_step),
+		cmocka_unit_test(test_ignore_param),
 		cmocka_unit_test(test_two_runs_no_verdict),
 		cmocka_unit_test(test_dir_of_number_files),
 		cmocka_unit_test(test_real_aa),

@@ -40,6 +40,13 @@ struct fpl_cmp_opts {
 	 * (ministat -C N; --ministat reads field 1 as ministat does).
 	 */
 	unsigned column;
+	/*
+	 * Comma-separated params keys left out when runs are matched (NULL:
+	 * none), so that runs that differ only there are one metric across
+	 * cases: `--ignore-param state` compares a `--state init` file with a
+	 * `--state avx512` one. The label keeps the other params.
+	 */
+	const char *ignore_params;
 };
 
 /*

@@ -74,6 +74,7 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "per-metric", no_argument, NULL, 'P' },
 		{ "within-run", no_argument, NULL, 'W' },
+		{ "ignore-param", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n;
@@ -132,6 +133,12 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 			break;
 		case 'W':
 			o->within_run = true;
+			break;
+		case 'I':
+			if (!*optarg)
+				return fpl_cli_usage_error("compare", "--ignore-param: a params key, "
+							   "or several separated by commas");
+			o->ignore_params = optarg;
 			break;
 		default:
 			return fpl_cli_getopt_error("compare", opt, argc, argv);
@@ -244,6 +251,10 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"      --within-run       test every sample pooled instead of the run values:\n"
 	"                         ignores run-to-run variation (a verdict then says\n"
 	"                         only that these runs differ), needs no 3 runs\n"
+	"      --ignore-param K   match runs without params key K (K,K2...: several),\n"
+	"                         so that one configuration setting is what the cases\n"
+	"                         differ in: --ignore-param state compares a ctxsw\n"
+	"                         --state init file with a --state avx512 one\n"
 	"  -f, --format FMT       table (default), json or csv (both carry everything,\n"
 	"                         a 'different' flag per metric and case)\n"
 	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"

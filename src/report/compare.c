@@ -183,8 +183,9 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 		return fpl_diag_set(diag, -EINVAL, "metric pattern '%s' matches no metric of case 1 (%s)",
 				    c->opts.metric, cases[0].path);
 	if (!c->nm)
-		return fpl_diag_set(diag, -EINVAL, "no metric is in every case: %s",
-				    c->nnotes ? c->notes[0] : "");
+		return fpl_diag_set(diag, -EINVAL, "no metric is in every case: %s (cases that "
+				    "differ in a setting, --state say, match with --ignore-param "
+				    "state)", c->nnotes ? c->notes[0] : "");
 	return 0;
 }
 
@@ -469,7 +470,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	}
 	err = setup(&c, paths, ncases, opts);
 	for (size_t i = 0; !err && i < ncases; i++)
-		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts->column, diag);
+		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts, diag);
 	for (size_t i = 1; !err && i < ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",

@@ -384,6 +384,25 @@ static char *metric_label(const char *bench, json_t *params, const char *name)
 	return s;
 }
 
+/* Remove the keys of the comma-separated list from params. */
+static void drop_params(json_t *params, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char key[128];
+
+		if (len && len < sizeof(key)) {
+			memcpy(key, p, len);
+			key[len] = 0;
+			json_object_del(params, key);
+		}
+		p = e ? e + 1 : NULL;
+	}
+}
+
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
 /* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
 static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
@@ -401,6 +420,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 
 		if (run->skipped)
 			continue;
+		drop_params(run->params, cs->ignore_params);
 		params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
 		if (!params) {
 			err = -ENOMEM;
@@ -533,15 +553,16 @@ static int read_list(struct fpl_cmp_case *cs, const char *path, size_t idx,
 	return err;
 }
 
-int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx, unsigned column,
-		      struct fpl_diag *diag)
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		      const struct fpl_cmp_opts *opts, struct fpl_diag *diag)
 {
 	struct stat st;
 	int err;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->path = path;
-	cs->column = column;
+	cs->column = opts->column;
+	cs->ignore_params = opts->ignore_params;
 	if (strchr(path, ',') && stat(path, &st))
 		err = read_list(cs, path, idx, diag);
 	else

@@ -22,13 +22,15 @@ struct fpl_cmp_case {
 	bool kind_set;
 	bool many;		/* several files (a directory or a list): a numbers file is a run */
 	unsigned column;	/* fpl_cmp_opts.column */
+	const char *ignore_params;	/* fpl_cmp_opts.ignore_params */
 	size_t nfiles;
 	struct fpl_cmp_raw *r;
 	size_t nr;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
-int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx, unsigned column,
+int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
+		      const struct fpl_cmp_opts *opts,
 		      struct fpl_diag *diag);
 void fpl_cmp_case_free(struct fpl_cmp_case *cs);
 void fpl_cmp_raw_free(struct fpl_cmp_raw *r);
