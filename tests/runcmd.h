@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -333,5 +334,30 @@ static inline int fplrun_rejected_early(const char *args, const char *names, cha
 	*why = ok ? NULL : err;
 	return ok;
 }
+
+static inline bool cmd_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/*
+ * A temporary directory for one test binary: name[] (a template under
+ * /tmp), created by cmd_tmp_setup and removed with all in it by
+ * cmd_tmp_teardown (the group setup and teardown of cmocka).
+ */
+#define CMD_TMPDIR(name, prefix)							\
+	static char name[] = "/tmp/" prefix "-XXXXXX";					\
+	static int cmd_tmp_setup(void **state)						\
+	{										\
+		(void)state;								\
+		return mkdtemp(name) ? 0 : -1;						\
+	}										\
+	static int cmd_tmp_teardown(void **state)					\
+	{										\
+		(void)state;								\
+		return cmd_rm_rf(name);							\
+	}
 
 #endif

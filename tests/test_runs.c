@@ -22,26 +22,7 @@
 #include "fpulab/result.h"
 #include "runcmd.h"
 
-static char dir[] = "/tmp/fpl-test-runs-XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return cmd_rm_rf(dir);
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
+CMD_TMPDIR(dir, "fpl-test-runs")
 
 /* The runs of r whose observed.run_index is idx, in file order. */
 static size_t runs_of(const struct fpl_result *r, long long idx, const struct fpl_run **out,
@@ -119,26 +100,40 @@ static void run_runs_3_one_file_three_processes(void **state)
 	free(err);
 }
 
-/* A benchmark command with --runs: the same, and the table has one line per run. */
-static void bench_runs_one_file(void **state)
+/*
+ * fpulab signal --state init --budget 0.1 RUNS -o DIR/NAME: the loaded
+ * result, *out its stdout (the caller frees both); a skip where signal
+ * cannot run here.
+ */
+static struct fpl_result *signal_runs(const char *runs, const char *name, char **out)
 {
 	struct fpl_diag diag = { "" };
 	struct fpl_result *r = NULL;
-	char args[256], path[128], *out, *err;
+	char args[256], path[128], *err;
 	int rc;
 
-	(void)state;
 	if (!fpl_bench_find("signal"))
 		skip();
-	snprintf(path, sizeof(path), "%s/sig.json", dir);
-	snprintf(args, sizeof(args), "signal --state init --budget 0.1 --runs=2 -o '%s'", path);
-	rc = fplrun(NULL, args, &out, &err);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(args, sizeof(args), "signal --state init --budget 0.1 %s -o '%s'", runs, path);
+	rc = fplrun(NULL, args, out, &err);
 	if (rc == 77)
 		skip();
 	if (rc != 0)
 		fail_msg("fpulab %s exited %d: %s", args, rc, err);
-	assert_non_null(strstr(out, "2 of 2 runs"));
+	free(err);
 	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	return r;
+}
+
+/* A benchmark command with --runs: the same, and the table has one line per run. */
+static void bench_runs_one_file(void **state)
+{
+	char *out;
+	struct fpl_result *r = signal_runs("--runs=2", "sig.json", &out);
+
+	(void)state;
+	assert_non_null(strstr(out, "2 of 2 runs"));
 	assert_int_equal(r->nruns, 2);
 	assert_int_equal(fpl_run_obs_get_int(r->runs[0], "run_index", 0), 1);
 	assert_int_equal(fpl_run_obs_get_int(r->runs[1], "run_index", 0), 2);
@@ -147,28 +142,15 @@ static void bench_runs_one_file(void **state)
 		    fpl_run_obs_get_int(r->runs[1], "run_pid", 0));
 	fpl_result_free(r);
 	free(out);
-	free(err);
 }
 
 /* --runs 1 is today's single run: no run_index, the usual table. */
 static void runs_1_is_one_run_here(void **state)
 {
-	struct fpl_diag diag = { "" };
-	struct fpl_result *r = NULL;
-	char args[256], path[128], *out, *err;
-	int rc;
+	char *out;
+	struct fpl_result *r = signal_runs("--runs 1 -q", "one.json", &out);
 
 	(void)state;
-	if (!fpl_bench_find("signal"))
-		skip();
-	snprintf(path, sizeof(path), "%s/one.json", dir);
-	snprintf(args, sizeof(args), "signal --state init --budget 0.1 --runs 1 -q -o '%s'", path);
-	rc = fplrun(NULL, args, &out, &err);
-	if (rc == 77)
-		skip();
-	if (rc != 0)
-		fail_msg("fpulab %s exited %d: %s", args, rc, err);
-	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
 	assert_int_equal(r->nruns, 1);
 	assert_null(fpl_run_obs_get(r->runs[0], "run_index"));
 	assert_null(json_object_get(r->host, "runs"));
@@ -176,7 +158,6 @@ static void runs_1_is_one_run_here(void **state)
 	assert_non_null(json_object_get(json_object_get(r->host, "process"), "pid"));
 	fpl_result_free(r);
 	free(out);
-	free(err);
 }
 
 static void rejected(const char *args, const char *names, const char *path)
@@ -188,7 +169,7 @@ static void rejected(const char *args, const char *names, const char *path)
 			 why ? why : "");
 	free(why);
 	if (path)
-		assert_false(exists(path));
+		assert_false(cmd_exists(path));
 }
 
 /* A bad --runs, a bad option of the benchmark, an output that cannot be written: exit 2, no file. */
@@ -307,5 +288,5 @@ int main(void)
 		cmocka_unit_test(sigint_keeps_completed_runs),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, cmd_tmp_setup, cmd_tmp_teardown);
 }

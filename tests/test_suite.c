@@ -21,26 +21,7 @@
 #include "fpulab/summary.h"
 #include "runcmd.h"
 
-static char dir[] = "/tmp/fpl-test-suite-XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return cmd_rm_rf(dir);
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
+CMD_TMPDIR(dir, "fpl-test-suite")
 
 /* A whole suite with a tiny budget: every benchmark built in has a run with samples or a reason. */
 static void run_tiny_budget_has_every_bench(void **state)
@@ -119,7 +100,7 @@ static void run_bad_input_exits_2_and_writes_nothing(void **state)
 		snprintf(args, sizeof(args), "run xsave --method sideways -o '%s'", path);
 		expect_usage(NULL, args, "sideways");
 	}
-	assert_false(exists(path));
+	assert_false(cmd_exists(path));
 }
 
 /* Named benchmarks with options: only those run, with the options given. */
@@ -215,7 +196,7 @@ static void plot_bad_input_exits_2(void **state)
 	expect_usage(NULL, args, "pie");
 	snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
 	expect_usage("FPL_GNUPLOT=/nonexistent/gnuplot ", args, "apt-get install");
-	assert_false(exists(svg));
+	assert_false(cmd_exists(svg));
 }
 
 /* A small result made by hand: an xsave cell, an A/B context switch, a sweep. */
@@ -533,5 +514,5 @@ int main(void)
 		cmocka_unit_test(run_tiny_budget_has_every_bench),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, cmd_tmp_setup, cmd_tmp_teardown);
 }

@@ -51,12 +51,13 @@ const char *fpl_section_anomaly(const struct fpl_run *run, char *buf, size_t siz
 				 costs[i], lo, hi, pct);
 		else
 			snprintf(buf, size, "%s [%.0f, %.0f] cycles lies below zero: a section "
-				 "cannot cost less than none. Likely cause: the work left the upper "
-				 "vector state dirty (no VZEROUPPER) and each section's XRSTOR of "
-				 "init owner state cleaned it, so the code around the work ran "
-				 "faster (Intel's dirty-upper penalty, METHOD.md); otherwise "
-				 "interference that hit the modes unequally. A fault of the "
-				 "measurement, not a speedup", costs[i], lo, hi);
+				 "cannot cost less than none. Likely cause: interference that hit "
+				 "the modes unequally (the run's load and preemptions are in its "
+				 "observations); in a file from an fpulab whose workloads did not end "
+				 "with VZEROUPPER, Intel's dirty-upper penalty: each section's XRSTOR "
+				 "of init owner state cleaned the upper state, so the code around the "
+				 "work ran faster (METHOD.md). A fault of the measurement, not a "
+				 "speedup", costs[i], lo, hi);
 		return buf;
 	}
 	return NULL;

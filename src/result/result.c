@@ -167,59 +167,36 @@ double fpl_metric_median(const struct fpl_metric *m)
 	return fpl_metric_summary(m, 0, &s) ? NAN : s.median;
 }
 
-static int set_param(struct fpl_run *run, const char *key, json_t *v)
+static int set(json_t *o, const char *key, json_t *v)
 {
-	return v && !json_object_set_new(run->params, key, v) ? 0 : -ENOMEM;
+	return v && !json_object_set_new(o, key, v) ? 0 : -ENOMEM;
 }
 
-int fpl_run_param_int(struct fpl_run *run, const char *key, long long v)
-{
-	return set_param(run, key, json_integer(v));
-}
+/* The typed setters of params and of observed: the same four for each object. */
+#define FPL_RUN_SETTERS(kind, field)							\
+	int fpl_run_##kind##_int(struct fpl_run *run, const char *key, long long v)	\
+	{										\
+		return set(run->field, key, json_integer(v));				\
+	}										\
+	int fpl_run_##kind##_real(struct fpl_run *run, const char *key, double v)	\
+	{										\
+		return set(run->field, key, json_real(v));				\
+	}										\
+	int fpl_run_##kind##_str(struct fpl_run *run, const char *key, const char *v)	\
+	{										\
+		return set(run->field, key, json_string(v));				\
+	}										\
+	int fpl_run_##kind##_bool(struct fpl_run *run, const char *key, bool v)	\
+	{										\
+		return set(run->field, key, json_boolean(v));				\
+	}
 
-int fpl_run_param_real(struct fpl_run *run, const char *key, double v)
-{
-	return set_param(run, key, json_real(v));
-}
-
-int fpl_run_param_str(struct fpl_run *run, const char *key, const char *v)
-{
-	return set_param(run, key, json_string(v));
-}
-
-int fpl_run_param_bool(struct fpl_run *run, const char *key, bool v)
-{
-	return set_param(run, key, json_boolean(v));
-}
-
-static int set_obs(struct fpl_run *run, const char *key, json_t *v)
-{
-	return v && !json_object_set_new(run->observed, key, v) ? 0 : -ENOMEM;
-}
-
-int fpl_run_obs_int(struct fpl_run *run, const char *key, long long v)
-{
-	return set_obs(run, key, json_integer(v));
-}
-
-int fpl_run_obs_real(struct fpl_run *run, const char *key, double v)
-{
-	return set_obs(run, key, json_real(v));
-}
-
-int fpl_run_obs_str(struct fpl_run *run, const char *key, const char *v)
-{
-	return set_obs(run, key, json_string(v));
-}
-
-int fpl_run_obs_bool(struct fpl_run *run, const char *key, bool v)
-{
-	return set_obs(run, key, json_boolean(v));
-}
+FPL_RUN_SETTERS(param, params)
+FPL_RUN_SETTERS(obs, observed)
 
 int fpl_run_obs_json(struct fpl_run *run, const char *key, json_t *v)
 {
-	return set_obs(run, key, v);
+	return set(run->observed, key, v);
 }
 
 const json_t *fpl_run_param_get(const struct fpl_run *run, const char *key)
