@@ -71,6 +71,15 @@ struct fpl_harness_cfg {
 	 * system calls makes the kernel save and restore nothing.
 	 */
 	bool kernel_trace;
+	/*
+	 * true (fpl_harness_defaults): between the samples of every round,
+	 * read a save-path reference (FXSAVE64, or ref when set) and keep only
+	 * the samples between quiet readings (bench/interference.h), rounds
+	 * going on past the budget (to hard_s) until min_samples rounds were
+	 * quiet; false: keep every sample.
+	 */
+	bool drop_disturbed;
+	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
 };
 
 /* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */
