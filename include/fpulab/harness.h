@@ -72,11 +72,13 @@ struct fpl_harness_cfg {
 	 */
 	bool kernel_trace;
 	/*
-	 * true (fpl_harness_defaults): between the samples of every round,
-	 * read a save-path reference (FXSAVE64, or ref when set) and keep only
-	 * the samples between quiet readings (bench/interference.h), rounds
-	 * going on past the budget (to hard_s) until min_samples rounds were
-	 * quiet; false: keep every sample.
+	 * true: between the samples of every round, read a save-path
+	 * reference (FXSAVE64, or ref when set) and keep only the samples
+	 * between quiet readings (bench/interference.h), rounds going on past
+	 * the budget (to hard_s) until min_samples rounds were quiet; false
+	 * (default): keep every sample. Per-variant dropping breaks the
+	 * pairing of variants by round: only for unpaired variants (the xsave
+	 * cells), never where samples are compared round by round (section).
 	 */
 	bool drop_disturbed;
 	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */

@@ -199,7 +199,6 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 	cfg->max_samples = 1000;
 	cfg->warmup_s = cfg->budget_s * 0.05;
 	cfg->kernel_trace = true;
-	cfg->drop_disturbed = true;
 }
 
 /* The traced passes (--kernel-trace): one body of N per variant, the empty body not subtracted. */

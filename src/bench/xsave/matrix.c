@@ -148,6 +148,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	if (!n)
 		return 0;
 	fpl_harness_defaults(x->env, &cfg);
+	cfg.drop_disturbed = true;	/* cells are not paired by round */
 	cfg.budget_s = budget_s;
 	cfg.warmup_s = budget_s * 0.05;
 	cfg.hard_s = budget_s * 2;
