@@ -84,8 +84,9 @@ static const struct lsu_row amd_zen34 = {
 	{ 3, 2, 2, 1 }, { 2, 1, 1, 0.5 },
 	"Software Optimization Guides for AMD Family 19h (pub. 56665) and the AMD Zen4 "
 	"microarchitecture (pub. 57647), load-store unit: three memory operations per cycle, "
-	"up to three loads and up to two stores of general registers; vectors two loads and "
-	"one store of up to 256 bits, a 512-bit access taking two"
+	"up to three loads and up to two stores of general registers (a read-modify-write "
+	"is one operation); vectors two loads and one store of up to 256 bits, a 512-bit "
+	"access taking two"
 };
 static const struct lsu_row amd_zen5 = {
 	"AMD Zen 5 (family 1Ah)",
