@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "fpulab/base.h"
+#include "fpulab/stats.h"
 #include "runcmd.h"
 
 #define OUT_MAX (256 * 1024)
@@ -185,6 +186,33 @@ static size_t sweep_positive(char *out, size_t *nsamples)
 		json_array_foreach(json_object_get(mc, "metrics"), k, bb)
 			assert_string_not_equal(json_string_value(json_object_get(bb, "name")),
 						"bound_pct");
+		assert_non_null(json_string_value(json_object_get(bx, "source")));
+		assert_non_null(json_string_value(json_object_get(bx, "core")));
+	}
+	/* the bound applies with the N x size bytes in L1D: the flag says whether they are */
+	{
+		json_t *ob = json_object_get(x, "observed"), *fits = json_object_get(ob, "fits_l1d");
+		json_t *l1d = json_object_get(ob, "l1d_bytes");
+		json_t *bs = json_object_get(metric(x, "bound_pct"), "samples"), *bb;
+		double v[1024];
+		struct fpl_summary sum;
+		size_t k, nv = 0;
+
+		assert_int_equal(json_integer_value(json_object_get(ob, "footprint_bytes")), 2 * 4096);
+		if (json_is_integer(l1d))
+			assert_true(json_is_boolean(fits) &&
+				    json_is_true(fits) == (2 * 4096 <= json_integer_value(l1d)));
+		else
+			assert_true(json_is_null(l1d) && json_is_null(fits));
+		/* a median above 105% of the bound is an anomaly, flagged as such, and only then */
+		json_array_foreach(bs, k, bb)
+			if (nv < FPL_ARRAY_SIZE(v) && isfinite(json_number_value(bb)))
+				v[nv++] = json_number_value(bb);
+		if (nv && !fpl_summarize(v, nv, 0, &sum) && sum.median > 105)
+			assert_non_null(strstr(json_string_value(json_object_get(ob, "bound_anomaly")) ?:
+					       "", "do_2 8regs at 4096 bytes"));
+		else
+			assert_null(json_object_get(ob, "bound_anomaly"));
 	}
 	*nsamples = json_array_size(samples);
 	json_decref(doc);

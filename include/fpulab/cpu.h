@@ -109,6 +109,29 @@ uint64_t fpl_cpu_xfeatures_user(const struct fpl_cpu *cpu);
 uint64_t fpl_cpu_xfeatures_supervisor(const struct fpl_cpu *cpu);
 
 /*
+ * The L1 data cache of the snapshot's CPU in bytes: Intel leaf 4, AMD leaf
+ * 0x8000001D (or 0x80000005 ECX[31:24] KiB). 0 when the snapshot does not say.
+ */
+size_t fpl_cpu_l1d_bytes(const struct fpl_cpu *cpu);
+
+/*
+ * Peak L1D accesses per core cycle of one width (8, 16, 32 or 64 bytes) on
+ * the snapshot's core, from the vendor's optimization guide (source names
+ * it). A fraction where the data path is narrower than the access (half for
+ * a 512-bit access done as two 256-bit ones). known is false for a CPU not
+ * in the table: then the figures are a stated default.
+ */
+struct fpl_cpu_lsu {
+	double loads, stores;
+	unsigned width;
+	const char *core;	/* "AMD Zen 3/Zen 4 (family 19h)" */
+	const char *source;	/* the guide and what it says */
+	bool known;
+};
+/* 0, or -EINVAL for another width. */
+int fpl_cpu_lsu(const struct fpl_cpu *cpu, unsigned width, struct fpl_cpu_lsu *out);
+
+/*
  * Direct instruction helpers for the running CPU. fpl_xgetbv() must only be
  * called when OSXSAVE is set (ECX=1 also needs XGETBV1).
  */
