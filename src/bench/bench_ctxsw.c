@@ -522,18 +522,13 @@ static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct
 #define KT_ROUND_TRIPS	2000	/* the traced batch: 8000 events, well inside the buffer */
 
 /*
- * --kernel-trace: one more batch of state A, bracketed by markers. The
- * model: each task's registers are saved once when it is switched out
- * (regs_deactivated) and restored once on its way back to user space
- * (regs_activated, load 1): 2 and 2 per round trip.
+ * --kernel-trace: one more batch of state A, bracketed by markers. What the
+ * kernel should show (same CPU: 2 saves and 2 restores per round trip) is
+ * model/kexpect.c's, for op "round trip" and the run's placement.
  */
 static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
 		       const struct ctxsw_cfg *c, struct fpl_run *run, unsigned long n)
 {
-	static const struct fpl_kt_model model = {
-		2, 2, "one save at each switch-out and one restore on the way back to user "
-		"space, for each of the two tasks (switch_fpu_prepare, fpregs_restore_userregs)"
-	};
 	unsigned long k = n < KT_ROUND_TRIPS ? n : KT_ROUND_TRIPS;
 	struct fpl_ktpass p;
 	double t;
@@ -546,7 +541,7 @@ static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
 	if (err)
 		return err;
 	return fpl_ktpass_end(env, &p, run, c->ab ? "state_a" : "batch", (double)k, "round trip",
-			      &model);
+			      NULL);
 }
 
 static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const struct ctxsw_cfg *c,

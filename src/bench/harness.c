@@ -201,13 +201,12 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 	cfg->kernel_trace = true;
 }
 
-/* The traced passes (--kernel-trace): one body of N per variant, the empty body not subtracted. */
+/*
+ * The traced passes (--kernel-trace): one body of N per variant, the empty
+ * body not subtracted; model/kexpect.c's op "operation" says what to expect.
+ */
 static int trace_variants(const struct fpl_bench_env *env, struct fpl_variant *v, size_t nv)
 {
-	static const struct fpl_kt_model model = {
-		0, 0, "the body makes no system call: the kernel saves or restores the task's "
-		"registers only when it is preempted or interrupted into a switch"
-	};
 	int err = 0;
 
 	for (size_t i = 0; i < nv && !err; i++) {
@@ -218,7 +217,7 @@ static int trace_variants(const struct fpl_bench_env *env, struct fpl_variant *v
 		v[i].timed(v[i].arg, v[i].reps);
 		err = fpl_ktpass_end(env, &p, v[i].run, v[i].name,
 				     (double)v[i].reps * (v[i].ops_per_rep > 0 ? v[i].ops_per_rep : 1),
-				     "operation", &model);
+				     "operation", NULL);
 	}
 	return err;
 }
