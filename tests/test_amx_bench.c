@@ -20,6 +20,7 @@
 #include "fpulab/summary.h"
 #include "fpulab/xstate.h"
 #include "bench/amx_ops.h"
+#include "fpulab/sigframe.h"
 #include "bench/livestate.h"
 #include "bench/xsave/bench.h"
 #include "runcmd.h"
@@ -63,6 +64,24 @@ static void test_live_parse_amx_on_spr(void **state)
 	assert_int_equal(fpl_live_parse(&xs, "pkru", &none, &mask, &diag), -ENOTSUP);
 	assert_int_equal(fpl_live_parse(&xs, "bogus", &none, &mask, &diag), -EINVAL);
 	free(cpu);
+}
+
+/*
+ * The Intel guest reads XINUSE bit 1 (SSE) as 1 after every real context
+ * switch (METHOD.md): an extra x87/SSE bit, even at every check, is an
+ * observation; any other component in use at every check is a wrong state.
+ */
+static void test_xinuse_extra_rule(void **state)
+{
+	uint64_t others = 0x600e7 & ~FPL_XFEATURE_MASK_XTILE;	/* state amx on the SPR guest */
+
+	(void)state;
+	assert_true(fpl_live_extra_ok(FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_XTILE, others));
+	assert_true(fpl_live_extra_ok(FPL_XFEATURE_MASK_FPSSE, others));
+	assert_false(fpl_live_extra_ok(FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_SSE, others));
+	assert_false(fpl_live_extra_ok(FPL_XFEATURE_MASK_OPMASK, others));
+	/* A component outside the task's RFBM is not the state's business. */
+	assert_true(fpl_live_extra_ok(FPL_XFEATURE_MASK_XTILE_CFG, others));
 }
 
 /* Zen 4: AMX named is a skip with a reason, not a usage error and not SIGILL. */
@@ -166,8 +185,11 @@ static void test_skips_without_amx(void **state)
 	};
 
 	(void)state;
-	if (host_has_amx())
+	if (host_has_amx()) {
+		print_message("this CPU has AMX: test_amx_states_hw and test_xsave_amx_cells_hw "
+			      "run these commands instead\n");
 		skip();
+	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		expect_amx_skip(cmds[i]);
 }
@@ -242,13 +264,48 @@ static void test_amx_lifecycle_hw(void **state)
 	free(cpu);
 }
 
-/* On AMX hardware: tiles live across a switch and a signal, verified; the frame grows. */
+/* No warning of a run mentions what; the command's own warnings neither. */
+static void assert_no_warning(json_t *doc, const char *args, const char *what)
+{
+	json_t *run, *w;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(doc, "warnings"), k, w)
+		if (strstr(json_string_value(w) ? json_string_value(w) : "", what))
+			fail_msg("fpulab %s: warning: %s", args, json_string_value(w));
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "warnings"), k, w)
+			if (strstr(json_string_value(w) ? json_string_value(w) : "", what))
+				fail_msg("fpulab %s: run %zu: %s", args, i, json_string_value(w));
+}
+
+static json_t *run_ok(const char *args)
+{
+	int rc;
+	json_t *doc = run_json(args, &rc);
+
+	if (rc != 0)
+		fail_msg("fpulab %s: exit %d on AMX hardware", args, rc);
+	return doc;
+}
+
+/*
+ * On AMX hardware: tiles live across a switch (processes and threads: XFD
+ * is armed again in each new task) and a signal (own stack and an alternate
+ * one of AT_MINSIGSTKSZ), verified; the frame grows; the AMX owner's tiles
+ * survive the modelled sections.
+ */
 static void test_amx_states_hw(void **state)
 {
+	static const char *const switches[] = {
+		"ctxsw --state amx --budget 0.2",
+		"ctxsw --state amx --mode threads --budget 0.2",
+		"ctxsw --ab init,amx+avx512 --budget 0.2",
+	};
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
 	json_t *doc, *run;
-	int rc;
+	char args[160];
 
 	(void)state;
 	if (!host_has_amx()) {
@@ -258,21 +315,65 @@ static void test_amx_states_hw(void **state)
 	}
 	assert_int_equal(fpl_cpu_read(cpu), 0);
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
-	doc = run_json("ctxsw --state amx --budget 0.2", &rc);
-	assert_int_equal(rc, 0);
-	run = run_of(doc, 0);
-	assert_string_equal(str_at(run, "observed", "state_verified"), "yes");
-	assert_string_equal(str_at(run, "observed", "amx_first_use_echo"), "ok");
-	json_decref(doc);
-	doc = run_json("signal --state amx --budget 0.2", &rc);
-	assert_int_equal(rc, 0);
-	run = run_of(doc, 0);
-	assert_string_equal(str_at(run, "observed", "state_verified"), "yes");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "observed"),
-							    "frame_xstate_size")),
-			 fpl_xstate_size_std(&xs, fpl_xstate_xcr0(&xs)));
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(switches); i++) {
+		doc = run_ok(switches[i]);
+		run = run_of(doc, 0);
+		if (strcmp(str_at(run, "observed", "state_verified"), "yes"))
+			fail_msg("%s: state_verified %s", switches[i],
+				 str_at(run, "observed", "state_verified"));
+		assert_string_equal(str_at(run, "observed", "amx_first_use_echo"), "ok");
+		json_decref(doc);
+	}
+	snprintf(args, sizeof(args), "signal --state amx --budget 0.2 --altstack %ld",
+		 (long)fpl_signal_min_altstack());
+	for (int alt = 0; alt < 2; alt++) {
+		const char *a = alt ? args : "signal --state amx --budget 0.2";
+
+		doc = run_ok(a);
+		run = run_of(doc, 0);
+		assert_string_equal(str_at(run, "observed", "state_verified"), "yes");
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "observed"),
+								    "frame_xstate_size")),
+				 fpl_xstate_size_std(&xs, fpl_xstate_xcr0(&xs)));
+		assert_no_warning(doc, a, "exceeds AT_MINSIGSTKSZ");
+		json_decref(doc);
+	}
+	doc = run_ok("section --owner amx --workload xor --chunks 1k --budget 0.2");
+	assert_no_warning(doc, "section --owner amx", "owner amx");
 	json_decref(doc);
 	free(cpu);
+}
+
+/*
+ * On AMX hardware: every xsave cell with tile state runs (no SIGILL, no
+ * skip) and its set-up shows in XINUSE, tile data alone (TILECFG init) and
+ * released tiles included; LDTILECFG without any permission does not trap.
+ */
+static void test_xsave_amx_cells_hw(void **state)
+{
+	static const char *const cmds[] = {
+		"xsave --part matrix --mask tiledata --budget 0.3",
+		"xsave --part matrix --mask all --amx --budget 0.5",
+		"xsave --part matrix --mask all --insn xsaveopt --budget 0.2",
+		"xsave --part rfbm --mask amx --budget 0.3",
+	};
+	json_t *doc, *run;
+	size_t i;
+
+	(void)state;
+	if (!host_has_amx()) {
+		print_message("no AMX on this CPU\n");
+		skip();
+	}
+	for (size_t k = 0; k < FPL_ARRAY_SIZE(cmds); k++) {
+		doc = run_ok(cmds[k]);
+		json_array_foreach(json_object_get(doc, "runs"), i, run)
+			if (json_is_true(json_object_get(run, "skipped")))
+				fail_msg("%s: run %zu skipped: %s", cmds[k], i,
+					 json_string_value(json_object_get(run, "skip_reason")));
+		assert_no_warning(doc, cmds[k], "XINUSE");
+		json_decref(doc);
+	}
 }
 
 /* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
@@ -680,11 +781,41 @@ static void test_repro_tiledata_rows(void **state)
 	xsb_free(b);
 }
 
+/*
+ * scripts/amx-check.sh, the AMX machine's checklist: on a CPU without AMX
+ * it stops at once with 77 and the reason, having measured nothing.
+ */
+static void test_amx_check_script(void **state)
+{
+	char line[600];
+	struct cmd_out o;
+
+	(void)state;
+	if (host_has_amx()) {
+		print_message("this CPU has AMX: run scripts/amx-check.sh itself (minutes)\n");
+		skip();
+	}
+	snprintf(line, sizeof(line), "AMX_CHECK_DIR=/nonexistent/amx-check FPL_BIN='%s' "
+		 "scripts/amx-check.sh --quick", cmd_fpl_bin());
+	assert_int_equal(cmd_sh(line, 60, &o), 0);
+	if (cmd_code(&o) != 77 || !strstr(o.err, "nothing to check here") ||
+	    !strstr(o.err, "AMX"))
+		fail_msg("amx-check.sh without AMX: exit %d\nstdout: %s\nstderr: %s", cmd_code(&o),
+			 o.out, o.err);
+	assert_int_equal(o.nout, 0);
+	cmd_out_free(&o);
+	snprintf(line, sizeof(line), "scripts/amx-check.sh --bogus");
+	assert_int_equal(cmd_sh(line, 60, &o), 0);
+	assert_int_equal(cmd_code(&o), 2);
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_parse_amx_on_spr),
 		cmocka_unit_test(test_live_parse_amx_on_genoa),
+		cmocka_unit_test(test_xinuse_extra_rule),
 		cmocka_unit_test(test_skips_without_amx),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_amx_listed),
@@ -696,6 +827,8 @@ int main(void)
 		cmocka_unit_test(test_repro_tiledata_rows),
 		cmocka_unit_test(test_amx_lifecycle_hw),
 		cmocka_unit_test(test_amx_states_hw),
+		cmocka_unit_test(test_xsave_amx_cells_hw),
+		cmocka_unit_test(test_amx_check_script),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,8 +63,9 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 /*
  * The benchmark's context from env (options, CPU, AMX: permission where
  * --mask names a tile component, the first tile use where tile data is
- * permitted). With a CPU dump in env->cpu nothing is asked or executed: the
- * masks are the dump's defaults. -EINVAL for a bad --mask (a warning in r).
+ * permitted). With a CPU dump in env->cpu the kernel is not asked and no
+ * state instruction runs: the masks are the dump's defaults (what the tests
+ * plan with). -EINVAL for a bad --mask (a warning in r).
  */
 int fpl_xs_setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r);
 /* The masks to measure: --mask, or the default list with what this CPU lacks left out. */
