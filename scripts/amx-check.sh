@@ -89,8 +89,10 @@ fi
 run() {
 	name=$1
 	shift
-	if ! "$BIN" "$@" -q -o "$OUT/$name.json" >"$OUT/$name.log" 2>&1; then
-		bad "fpulab $* (exit $?; $OUT/$name.log)"
+	"$BIN" "$@" -q -o "$OUT/$name.json" >"$OUT/$name.log" 2>&1
+	rc=$?
+	if [ $rc != 0 ]; then
+		bad "fpulab $* (exit $rc; $OUT/$name.log)"
 		rm -f "$OUT/$name.json"
 	fi
 }
@@ -116,7 +118,9 @@ run signal-alt signal --state amx --budget 0.5 --altstack \
 run section-amx section --owner amx --workload xor --chunks 1k,4k --budget 2
 if [ $quick = 0 ]; then
 	note "repro rfbm --quick (the AMX tables)"
-	"$BIN" repro rfbm --quick >"$OUT/repro.txt" 2>&1 || bad "fpulab repro rfbm --quick (exit $?; $OUT/repro.txt)"
+	"$BIN" repro rfbm --quick >"$OUT/repro.txt" 2>&1
+	rc=$?
+	[ $rc = 0 ] || bad "fpulab repro rfbm --quick (exit $rc; $OUT/repro.txt)"
 	grep -q "XSAVE with AMX_TILEDATA in RFBM or not" "$OUT/repro.txt" ||
 		bad "repro rfbm printed no AMX_TILEDATA table ($OUT/repro.txt)"
 fi
@@ -201,7 +205,8 @@ table = (("xsave", "live", "392"), ("xsave", "released", "393"),
          ("xrstor", "live", "586"), ("xrstor", "released", "197"), ("xrstor", "tilecfg", "~389 (197 + 126 ticks)"))
 for insn, state, expect in table:
     r = first(xa, insn=insn, state=state, mask_name="all", method="throughput")
-    fig("%s RFBM 0x600e7, %s, cycles" % (insn.upper(), state), expect, median(r, "cycles"), H)
+    fig("%s RFBM %s, %s, cycles" % (insn.upper(), r["params"]["mask"] if r else "0x600e7", state),
+        expect, median(r, "cycles"), H)
 for insn, expect in (("xsave", "166"), ("xsaveopt", "178"), ("xsavec", "179"), ("xrstor", "196")):
     state = "modified" if insn == "xsaveopt" else "live"
     r = first(xe, insn=insn, state=state, method="throughput")
@@ -266,13 +271,13 @@ fact("section --owner amx", bool(runs_) and not lost and all(not r.get("skipped"
 
 print()
 w = max(len(r[0]) for r in rows)
-print("%-*s  %-20s  %s" % (w, "figure", "METHOD.md", "measured"))
+print("%-*s  %-24s  %s" % (w, "figure", "METHOD.md", "measured"))
 how_shown = None
 for what, expect, got, how in rows:
     if how != how_shown:
         print("  (%s)" % how)
         how_shown = how
-    print("%-*s  %-20s  %s" % (w, what, expect, got))
+    print("%-*s  %-24s  %s" % (w, what, expect, got))
 sys.exit(1 if failed else 0)
 EOF
 

@@ -47,6 +47,7 @@ static void test_live_parse_amx_on_spr(void **state)
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
 	struct fpl_diag diag = { "" };
+	const char *why = NULL;
 	uint64_t mask;
 	bool none;
 
@@ -60,6 +61,8 @@ static void test_live_parse_amx_on_spr(void **state)
 		assert_int_equal(mask, ok[i].mask);
 	}
 	assert_int_equal(fpl_live_offered(&xs) & FPL_XFEATURE_MASK_XTILE, FPL_XFEATURE_MASK_XTILE);
+	/* fpulab amx runs there: AMX with tile data XFD can arm (the first-use trap to measure). */
+	assert_int_equal(fpl_bench_find("amx")->supported(cpu, &why), 1);
 	/* PKRU stays out: a pattern there could lock memory. */
 	assert_int_equal(fpl_live_parse(&xs, "pkru", &none, &mask, &diag), -ENOTSUP);
 	assert_int_equal(fpl_live_parse(&xs, "bogus", &none, &mask, &diag), -EINVAL);
@@ -90,6 +93,7 @@ static void test_live_parse_amx_on_genoa(void **state)
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
 	struct fpl_diag diag = { "" };
+	const char *why = NULL;
 	uint64_t mask;
 	bool none;
 
@@ -101,6 +105,8 @@ static void test_live_parse_amx_on_genoa(void **state)
 	assert_int_equal(fpl_live_parse(&xs, "tiledata", &none, &mask, &diag), -ENOTSUP);
 	assert_int_equal(fpl_live_offered(&xs) & FPL_XFEATURE_MASK_XTILE, 0);
 	assert_int_equal(fpl_live_parse(&xs, "avx512", &none, &mask, &diag), 0);
+	assert_int_equal(fpl_bench_find("amx")->supported(cpu, &why), 0);
+	assert_non_null(strstr(why, "AMX"));
 	free(cpu);
 }
 
