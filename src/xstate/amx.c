@@ -86,6 +86,9 @@ static int perm_seen;
 
 bool fpl_amx_permitted(const struct fpl_xstate *xs)
 {
+	/* A dump's permitted mask is the default: never tile data (and the cache is this process's). */
+	if (!xs->live)
+		return false;
 	if (__atomic_load_n(&perm_seen, __ATOMIC_RELAXED))
 		return true;
 	if (!fpl_amx_supported(xs, NULL) ||
@@ -156,6 +159,8 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag)
 
 	if (err)
 		return err;
+	if (!xs->live)
+		return fpl_diag_set(diag, -EINVAL, "the CPU snapshot is a dump: no tile to touch");
 	if (!fpl_amx_permitted(xs))
 		return fpl_diag_set(diag, -EPERM,
 				    "AMX tile data is not permitted (ARCH_REQ_XCOMP_PERM not asked "
