@@ -83,8 +83,12 @@ int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *
 
 /* The xor benchmark's tables: calibration lines per section mask, or the size sweep. */
 void fpl_table_xor(const struct fpl_result *r, FILE *f);
-/* The section benchmark's table, like the 2018 report (inside, outside, percent speedup). */
-void fpl_table_section(const struct fpl_result *r, FILE *f);
+/*
+ * The section benchmark's table, like the 2018 report (inside, outside,
+ * percent speedup, the cost per section): a block per unit o->units shows.
+ * 0 or -EIO.
+ */
+int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);
