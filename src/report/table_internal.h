@@ -25,6 +25,8 @@ void fpl_tbl_notes_free(struct fpl_tbl_notes *nt);
 
 /* text wrapped at spaces to FPL_TBL_WIDTH, continuation lines indented by hang. */
 void fpl_tbl_wrap(FILE *f, const char *text, size_t hang);
+/* "label" padded to width, then text wrapped with its continuation lines under it. */
+void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char *text);
 
 /* Summary over the finite samples; false when there are none. */
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s);

@@ -46,9 +46,10 @@ void fpl_tbl_notes_free(struct fpl_tbl_notes *nt)
 	nt->n = 0;
 }
 
-void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
+/* text from column col (something is printed before it), wrapped, continuation lines at hang. */
+static void wrap_from(FILE *f, const char *text, size_t hang, size_t col)
 {
-	size_t col = 0, first = 1;
+	size_t first = 1;
 
 	while (*text) {
 		const char *sp = strchr(text, ' ');
@@ -69,6 +70,17 @@ void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
 			text++;
 	}
 	fputc('\n', f);
+}
+
+void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
+{
+	wrap_from(f, text, hang, 0);
+}
+
+void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char *text)
+{
+	fprintf(f, "%-*s", (int)width, label);
+	wrap_from(f, text, width, width > strlen(label) ? width : strlen(label));
 }
 
 static const char *const unit_names[] = {
