@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Emitters: a result as a table for people, JSON (schema fpulab/1) or CSV. */
+/* Emitters: a result as a table for people, JSON (schema fpulab/2) or CSV. */
 #ifndef FPULAB_REPORT_H
 #define FPULAB_REPORT_H
 
@@ -17,7 +17,7 @@
 
 enum fpl_format {
 	FPL_FMT_TABLE,	/* per metric: median, IQR, n, unit, method note */
-	FPL_FMT_JSON,	/* the whole result, schema fpulab/1 (docs/results-schema.md) */
+	FPL_FMT_JSON,	/* the whole result, schema fpulab/2 (docs/results-schema.md) */
 	FPL_FMT_CSV,	/* one line per metric: bench,params,metric,unit,n,median,... */
 };
 
@@ -26,7 +26,7 @@ int fpl_format_by_name(const char *name);
 const char *fpl_format_name(enum fpl_format fmt);
 
 /*
- * The result as a document of schema fpulab/1: {"schema", "host", "runs",
+ * The result as a document of schema fpulab/2: {"schema", "host", "runs",
  * "warnings"}, every metric with its samples and a summary computed from
  * them (fpl_summarize, 10% trim). New reference, NULL on ENOMEM.
  */

@@ -267,7 +267,7 @@ static json_t *masks_now(const struct fpl_cpu *cpu)
 void fpl_cli_common_help(FILE *f)
 {
 	fputs("Common options:\n"
-	      "  --json            the result as JSON (schema fpulab/1) on stdout\n"
+	      "  --json            the result as JSON (schema " FPL_RESULT_SCHEMA ") on stdout\n"
 	      "  -o FILE           also write the result to FILE (JSON unless --format), atomically\n"
 	      "  --format F        table (default), json or csv\n"
 	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
