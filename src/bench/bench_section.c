@@ -294,6 +294,23 @@ static void median_extra(struct fpl_metric *m)
 }
 
 /*
+ * A cost metric WHAT_UNIT, its method how and the interval in extra; the
+ * cycles texts as they always were, the others say which samples.
+ */
+static struct fpl_metric *cost_metric(struct fpl_run *run, const char *what, const char *u,
+				      const char *how)
+{
+	char name[32], meth[320], of[48] = "";
+
+	if (strcmp(u, "cycles"))
+		snprintf(of, sizeof(of), "; from the *_%s samples", u);
+	snprintf(name, sizeof(name), "%s_%s", what, u);
+	snprintf(meth, sizeof(meth), "%s; extra: median with a distribution-free 95%% interval%s",
+		 how, of);
+	return fpl_run_add_metric(run, name, u, meth);
+}
+
+/*
  * The section costs in one unit, from the inside, outside and bare samples
  * in that unit (per round: they were taken together): section_UNIT (more
  * than one chunk) and one_section_UNIT.
@@ -302,27 +319,16 @@ static int add_costs(struct fpl_run *run, const struct fpl_metric *in,
 		     const struct fpl_metric *out, const struct fpl_metric *bare, size_t n,
 		     size_t nchunks)
 {
-	const char *u = in->unit;
-	char name[32], meth[320], of[64] = "";
 	struct fpl_metric *sc = NULL, *one;
 
-	/* The cycles texts as they always were; the others say which samples. */
-	if (strcmp(u, "cycles"))
-		snprintf(of, sizeof(of), "; from the *_%s samples", u);
 	if (nchunks > 1) {
-		snprintf(name, sizeof(name), "section_%s", u);
-		snprintf(meth, sizeof(meth), "cost of one more section: (inside - outside) / "
-			 "(chunks - 1) per round; extra: median with a distribution-free 95%% "
-			 "interval%s", of);
-		sc = fpl_run_add_metric(run, name, u, meth);
+		sc = cost_metric(run, "section", in->unit, "cost of one more section: (inside - "
+				 "outside) / (chunks - 1) per round");
 		if (!sc)
 			return -ENOMEM;
 	}
-	snprintf(name, sizeof(name), "one_section_%s", u);
-	snprintf(meth, sizeof(meth), "one section around all the work plus the return to user: "
-		 "outside - bare per round; extra: median with a distribution-free 95%% "
-		 "interval%s", of);
-	one = fpl_run_add_metric(run, name, u, meth);
+	one = cost_metric(run, "one_section", in->unit, "one section around all the work plus "
+			  "the return to user: outside - bare per round");
 	if (!one)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
