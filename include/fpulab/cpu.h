@@ -74,7 +74,11 @@ struct fpl_cpu {
 	bool xcr0_known;
 	bool live;		/* read from the running CPU, not from a dump */
 	char source[256];	/* "live" or the dump's file name */
-	char note[256];		/* how a dump was interpreted, when it needed guessing */
+	/*
+	 * How a dump was interpreted: what needed guessing, and the leaves it
+	 * lacks that fpulab reads (each with what is unknown for it), "; " apart.
+	 */
+	char note[512];
 	unsigned nleaves;
 	struct fpl_cpuid_leaf leaves[FPL_CPU_MAX_LEAVES];
 };
@@ -85,8 +89,10 @@ int fpl_cpu_read(struct fpl_cpu *cpu);
 /*
  * Load a dump: fpulab's own format (fpl_cpu_save) or InstLatx64/AIDA64's
  * "CPUID 0000000D: EAX-EBX-ECX-EDX [SL 02]". Only the first logical CPU is
- * read. Returns 0, -ENOENT/-EIO for the file, -EINVAL for a malformed line
- * (diag names the file and line).
+ * read. Leaves the dump lacks are named in cpu->note and read as zeros.
+ * Returns 0, -ENOENT/-EIO for the file, -EINVAL for a malformed line, a
+ * leaf given twice, sizes no CPU has, or a file without any CPUID leaf
+ * (diag names the file, and the line where there is one).
  */
 int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag);
 int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
