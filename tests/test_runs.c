@@ -199,10 +199,11 @@ static void bad_runs_exit_2_before_measuring(void **state)
 	rejected(args, "directory", NULL);
 }
 
-/* Watch: SIGINT once a second child process (the second run) is seen. */
+/* Watch: sig once a second child process (the second run) is seen. */
 struct second_run {
 	pid_t first;
 	bool sent;
+	int sig;
 };
 
 static int on_second_run(pid_t pid, double t, double *next_s, void *arg)
@@ -220,24 +221,25 @@ static int on_second_run(pid_t pid, double t, double *next_s, void *arg)
 			w->first = kids[k];
 		} else if (kids[k] != w->first) {
 			w->sent = true;
-			return SIGINT;
+			return w->sig;
 		}
 	}
 	return 0;
 }
 
 /*
- * SIGINT once the second run's process exists (so the first is complete):
- * a valid file with the completed runs, marked interrupted, exit 1.
+ * An ending signal once the second run's process exists (so the first is
+ * complete): a valid file with the completed runs, marked interrupted, exit
+ * 1. HUP and QUIT end a command as INT and TERM do (issue 14).
  */
-static void sigint_keeps_completed_runs(void **state)
+static void signal_keeps_completed_runs(int sig)
 {
 	struct fpl_diag diag = { "" };
 	struct fpl_result *r = NULL;
 	char path[128];
 	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
 			       "--runs", "50", "-q", "-o", path, NULL };
-	struct second_run w = { 0, false };
+	struct second_run w = { 0, false, sig };
 	struct cmd_out o;
 	int st;
 	long long completed, maxidx = 0;
@@ -245,8 +247,7 @@ static void sigint_keeps_completed_runs(void **state)
 	size_t i;
 	bool marked = false;
 
-	(void)state;
-	snprintf(path, sizeof(path), "%s/int.json", dir);
+	snprintf(path, sizeof(path), "%s/sig%d.json", dir, sig);
 	assert_int_equal(cmd_run_watch(argv, 300, on_second_run, &w, &o), 0);
 	st = o.status;
 	cmd_out_free(&o);
@@ -278,6 +279,16 @@ static void sigint_keeps_completed_runs(void **state)
 	fpl_result_free(r);
 }
 
+static void sigint_keeps_completed_runs(void **state)
+{
+	signal_keeps_completed_runs(SIGINT);
+}
+
+static void sighup_keeps_completed_runs(void **state)
+{
+	signal_keeps_completed_runs(SIGHUP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +297,7 @@ int main(void)
 		cmocka_unit_test(bench_runs_one_file),
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
+		cmocka_unit_test(sighup_keeps_completed_runs),
 	};
 
 	return cmocka_run_group_tests(tests, cmd_tmp_setup, cmd_tmp_teardown);

@@ -60,6 +60,14 @@ extern const int fpl_cli_end_sigs[FPL_CLI_NEND_SIGS];
 void fpl_cli_hold_signals(sigset_t *old);
 void fpl_cli_release_signals(const sigset_t *old);
 /*
+ * Catch every ending signal with handler (no SA_RESTART, so a blocking call
+ * returns EINTR), the old actions into old; fpl_cli_uncatch_end puts them
+ * back. fpl_cli_default_end: every ending signal to SIG_DFL (a forked child).
+ */
+void fpl_cli_catch_end(void (*handler)(int), struct sigaction old[FPL_CLI_NEND_SIGS]);
+void fpl_cli_uncatch_end(const struct sigaction old[FPL_CLI_NEND_SIGS]);
+void fpl_cli_default_end(void);
+/*
  * Before any measurement: can -o path be written (a temporary file beside it
  * is created and removed)? Exit code: OK, or USAGE after naming the path.
  */

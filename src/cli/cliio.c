@@ -54,6 +54,29 @@ void fpl_cli_release_signals(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+void fpl_cli_catch_end(void (*handler)(int), struct sigaction old[FPL_CLI_NEND_SIGS])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaction(fpl_cli_end_sigs[i], &sa, &old[i]);
+}
+
+void fpl_cli_uncatch_end(const struct sigaction old[FPL_CLI_NEND_SIGS])
+{
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		sigaction(fpl_cli_end_sigs[i], &old[i], NULL);
+}
+
+void fpl_cli_default_end(void)
+{
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
+		signal(fpl_cli_end_sigs[i], SIG_DFL);
+}
+
 int fpl_cli_check_out_path(const char *cmd, const char *path)
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;

@@ -24,8 +24,7 @@
  */
 static volatile sig_atomic_t plot_signo;
 static volatile pid_t plot_child;
-static const int plot_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-static struct sigaction plot_old[FPL_ARRAY_SIZE(plot_sigs)];
+static struct sigaction plot_old[FPL_CLI_NEND_SIGS];
 
 static void plot_on_signal(int sig)
 {
@@ -36,15 +35,10 @@ static void plot_on_signal(int sig)
 
 static void plot_catch(bool on)
 {
-	struct sigaction sa = { .sa_handler = plot_on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(plot_sigs); i++) {
-		if (on)
-			sigaction(plot_sigs[i], &sa, &plot_old[i]);
-		else
-			sigaction(plot_sigs[i], &plot_old[i], NULL);
-	}
+	if (on)
+		fpl_cli_catch_end(plot_on_signal, plot_old);
+	else
+		fpl_cli_uncatch_end(plot_old);
 }
 
 /* After the temporary file is gone: end as the signal would have ended us. */

@@ -308,8 +308,7 @@ static int run_child(struct runs_ctx *c, struct child *ch)
 		return -e;
 	}
 	if (!ch->pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		fpl_cli_default_end();
 		dup2(po[1], STDOUT_FILENO);
 		dup2(pe[1], STDERR_FILENO);
 		execv("/proc/self/exe", c->child_argv);
@@ -788,7 +787,7 @@ static int emit(struct runs_ctx *c)
 
 int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_opt *o)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct sigaction old[FPL_CLI_NEND_SIGS];
 	struct runs_ctx c = { .cmd = cmd, .o = o };
 	int rc, worst = FPL_EXIT_OK;
 	long skipped = 0;
@@ -809,9 +808,7 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	}
 	c.progress = !c.s.quiet && isatty(STDERR_FILENO);
 	runs_stop = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);	/* no SA_RESTART: poll returns */
-	sigaction(SIGTERM, &sa, &old_term);
+	fpl_cli_catch_end(on_stop, old);	/* no SA_RESTART: poll returns */
 	c.t0 = mono_s();
 	/*
 	 * Run k is the whole command line again, benchmarks in the order given:
@@ -888,8 +885,7 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	}
 	if (!worst && c.done && skipped == c.done)
 		worst = FPL_EXIT_UNSUPPORTED;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	fpl_cli_uncatch_end(old);
 	fpl_result_free(c.merged);
 	free(c.child_argv);
 	return worst;

@@ -27,9 +27,9 @@ int fpl_runs_take(const char *cmd, int *argc, char **argv, struct fpl_runs_opt *
  * into one result whose runs carry observed.run_index and the process's own
  * clock, CPU, load and address-space facts; emit it as the common flags say.
  * The first process refuses bad input before it measures (exit 2, nothing
- * written). SIGINT or SIGTERM stops the current run (its partial samples
- * are dropped) and writes the completed runs, marked interrupted. Returns
- * the exit code.
+ * written). An ending signal (INT, TERM, HUP, QUIT) stops the current run
+ * (its partial samples are dropped) and writes the completed runs, marked
+ * interrupted. Returns the exit code.
  */
 int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_opt *o);
 

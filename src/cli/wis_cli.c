@@ -128,7 +128,7 @@ int fpl_cli_wis_main(const char *cmd, enum fpl_wis_case tcase, int threads, int 
 	struct fpl_wis_cfg cfg = { .tcase = tcase };
 	struct wis_out o = { 0 };
 	struct fpl_wis_lines lines;
-	struct sigaction sa, old_int, old_term;
+	struct sigaction old[FPL_CLI_NEND_SIGS];
 	struct fpl_diag diag = { "" };
 	int rc;
 
@@ -138,13 +138,9 @@ int fpl_cli_wis_main(const char *cmd, enum fpl_wis_case tcase, int threads, int 
 	if (fpl_wis_lines_init(&lines, stdout, tcase, cfg.tasks, o.opt_s, o.verbose))
 		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	/* No SA_RESTART: the one-second sleep must end at once. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	fpl_cli_catch_end(on_signal, old);
 	rc = fpl_wis_run(&cfg, fpl_wis_lines_tick, &lines, &wis_stop, &diag);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	fpl_cli_uncatch_end(old);
 	fpl_wis_lines_free(&lines);
 	fflush(stdout);
 	if (rc == -EINTR) {

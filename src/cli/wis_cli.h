@@ -10,8 +10,9 @@
  * --mode processes|threads when threads < 0), run the test case and print
  * exactly what will-it-scale prints. threads: 1 or 0 fixes the kind (the
  * program names), -1 lets --mode choose (processes by default).
- * Returns the exit code; on SIGINT/SIGTERM it ends every task and dies of
- * that signal, as will-it-scale would, without printing an average.
+ * Returns the exit code; on an ending signal (INT, TERM, HUP, QUIT) it
+ * ends every task and dies of that signal, as will-it-scale would, without
+ * printing an average.
  */
 int fpl_cli_wis_main(const char *cmd, enum fpl_wis_case tcase, int threads, int argc,
 		     char **argv);
