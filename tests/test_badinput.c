@@ -418,10 +418,10 @@ static void test_output_targets(void **state)
 {
 	char dir[] = "/tmp/fpl-out-XXXXXX", link[64], target[64], fifo[64];
 	const char *dump[] = { cmd_fpl_bin(), "info", "--dump-cpuid", "-o", link, NULL };
+	const char *drain[] = { "cat", fifo, NULL };
+	struct cmd_job reader;
 	struct cmd_out o;
 	struct stat st;
-	pid_t reader;
-	int status;
 
 	read_commands();
 	if (!strstr(help_of("info"), "--dump-cpuid"))
@@ -440,22 +440,14 @@ static void test_output_targets(void **state)
 	assert_true(S_ISREG(st.st_mode) && st.st_size > 0);
 
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	reader = fork();
-	assert_true(reader >= 0);
-	if (!reader) {
-		/* drain the FIFO so the writer can finish */
-		char buf[4096];
-		int fd = open(fifo, O_RDONLY);
-
-		while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
-			;
-		_exit(0);
-	}
+	/* drain the FIFO so the writer can finish */
+	assert_int_equal(cmd_start(drain, &reader), 0);
 	dump[4] = fifo;
 	assert_int_equal(cmd_run(dump, 30, &o), 0);
 	assert_int_equal(cmd_code(&o), 0);
 	cmd_out_free(&o);
-	waitpid(reader, &status, 0);
+	cmd_finish(&reader, 30, NULL, NULL, &o);
+	cmd_out_free(&o);
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
 	unlink(link);

@@ -92,36 +92,29 @@ static json_t *load_json(const char *path)
 	return j;
 }
 
-/* A shell command line (sh -c); its stdout and stderr into *out when out is not NULL; exit code. */
+/*
+ * A shell command line (sh -c) through cmd_sh; its stdout into *out when out
+ * is not NULL (the caller frees), its stderr on to ours; the exit code.
+ */
 static int sh(char **out, const char *fmt, ...)
 {
 	char cmd[4096];
+	struct cmd_out o;
 	va_list ap;
-	FILE *p;
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-	int st;
+	int rc;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	assert_non_null(buf);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-		n += got;
-		if (cap - n < 4096) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
+	assert_int_equal(cmd_sh(cmd, FPLRUN_LIMIT_S, &o), 0);
+	fputs(o.err, stderr);
+	rc = cmd_code(&o);
+	if (out) {
+		*out = o.out;
+		o.out = NULL;
 	}
-	buf[n] = 0;
-	st = pclose(p);
-	if (out)
-		*out = buf;
-	else
-		free(buf);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	cmd_out_free(&o);
+	return rc;
 }
 
 /* ---- Crashes and signals ---- */
