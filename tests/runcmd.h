@@ -406,27 +406,36 @@ static inline int cmd_sh(const char *line, double limit_s, struct cmd_out *o)
 /* What a test allows one fpulab command at the most: far above any test budget. */
 #define FPLRUN_LIMIT_S 600.0
 
-/* All of f (malloc'd, NUL-terminated; NULL on ENOMEM). */
-static inline char *fplrun_slurp(FILE *f)
+/*
+ * All of the file at path, NUL-terminated (malloc'd), its length in *len
+ * (may be NULL); NULL when it cannot be read.
+ */
+static inline char *cmd_slurp(const char *path, size_t *len)
 {
-	size_t cap = 4096, len = 0, n;
-	char *s = malloc(cap);
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *s = f ? malloc(cap) : NULL;
 
-	while (s && (n = fread(s + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
+	while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n < 2) {
 			char *t = realloc(s, cap * 2);
 
 			if (!t) {
 				free(s);
-				return NULL;
+				s = NULL;
+				break;
 			}
 			s = t;
 			cap *= 2;
 		}
 	}
+	if (f)
+		fclose(f);
 	if (s)
-		s[len] = 0;
+		s[n] = 0;
+	if (s && len)
+		*len = n;
 	return s;
 }
 
@@ -471,6 +480,48 @@ static inline int fplrun_rejected_early(const char *args, const char *names, cha
 		free(err);
 	*why = ok ? NULL : err;
 	return ok;
+}
+
+/* The command names `fpulab --help` lists under "Commands:". */
+struct fplrun_cmds {
+	char name[64][32];
+	size_t n;
+	int code;		/* the exit code of fpulab --help */
+};
+
+/*
+ * Read them into *c; with_wis, will-it-scale's names too (the second
+ * "Commands:" list). Returns 0, or -1 when fpulab did not run.
+ */
+static inline int fplrun_commands(struct fplrun_cmds *c, bool with_wis)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
+	struct cmd_out o;
+	bool in = false;
+	unsigned lists = 0;
+
+	c->n = 0;
+	if (cmd_run(argv, FPLRUN_LIMIT_S, &o))
+		return -1;
+	c->code = cmd_code(&o);
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9))
+			in = lists++ == 0 || with_wis;
+		else if (in && l[0] == ' ' && c->n < sizeof(c->name) / sizeof(c->name[0]))
+			sscanf(l, " %31s", c->name[c->n++]);
+		else if (l[0] != ' ')
+			in = false;
+	}
+	cmd_out_free(&o);
+	return 0;
+}
+
+static inline bool fplrun_has_command(const struct fplrun_cmds *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name))
+			return true;
+	return false;
 }
 
 static inline bool cmd_exists(const char *path)

@@ -156,6 +156,15 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 	return avg;
 }
 
+/* fplrun_rejected_early, failing the test with fpulab's stderr when it is not refused so. */
+static inline void tt_rejected_early(const char *args, const char *names)
+{
+	char *why;
+
+	if (!fplrun_rejected_early(args, names, &why))
+		fail_msg("%s: %s", args, why ? why : "(no stderr)");
+}
+
 /* cmd_run_interrupt, failing the test on what went wrong. Returns the command's wait status. */
 static inline int tt_interrupt(const char *const argv[], int sig, int want_children)
 {

@@ -249,21 +249,11 @@ static void test_interrupt_wis(void **state)
 }
 
 /* A bad state value is a usage error before calibration and self-checks run. */
-static void check_rejected_early(const char *args, const char *names)
-{
-	char cmd[128], *why;
-
-	snprintf(cmd, sizeof(cmd), "ctxsw %s", args);
-	if (!fplrun_rejected_early(cmd, names, &why)) {
-		fail_msg("%s: %s", cmd, why ? why : "(no stderr)");
-	}
-}
-
 static void test_bad_state_before_calibration(void **state)
 {
-	check_rejected_early("--state nosuchthing", "--state");
-	check_rejected_early("--ab init", "--ab");
-	check_rejected_early("--ab none,init", "--ab");
+	tt_rejected_early("ctxsw --state nosuchthing", "--state");
+	tt_rejected_early("ctxsw --ab init", "--ab");
+	tt_rejected_early("ctxsw --ab none,init", "--ab");
 }
 
 int main(void)

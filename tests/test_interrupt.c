@@ -45,29 +45,6 @@ static const struct target fixed_targets[] = {
 	{ { "plot", "@NUMS", "@NUMS", "-o", "@DIR/../plot.svg" }, SAME, "--output", 12, "plot.svg" },
 };
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 static size_t count_lines(const char *s, size_t n)
 {
 	size_t k = 0;
@@ -196,7 +173,7 @@ static void check_target(const struct target *t, unsigned *runs)
 		return;
 	}
 	cmd_out_free(&o);
-	ref = slurp(out_path, &ref_len);
+	ref = cmd_slurp(out_path, &ref_len);
 	assert_non_null(ref);
 	if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why)))
 		bad("%s: uninterrupted output %s", line, why);
@@ -234,7 +211,7 @@ static void check_target(const struct target *t, unsigned *runs)
 			bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
 		cmd_out_free(&o);
 
-		got = slurp(out_path, &got_len);
+		got = cmd_slurp(out_path, &got_len);
 		if (!got) {
 			if (existed)
 				bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
@@ -267,35 +244,7 @@ static void check_target(const struct target *t, unsigned *runs)
 	free(ref);
 }
 
-static char commands[64][32];
-static size_t ncommands;
-
-static void read_commands(void)
-{
-	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
-	struct cmd_out o;
-	bool in = false;
-
-	assert_int_equal(cmd_run(argv, 30, &o), 0);
-	ncommands = 0;
-	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
-		if (!strncmp(l, "Commands:", 9))
-			in = true;
-		else if (in && l[0] == ' ' && ncommands < FPL_ARRAY_SIZE(commands))
-			sscanf(l, " %31s", commands[ncommands++]);
-		else if (in)
-			in = false;
-	}
-	cmd_out_free(&o);
-}
-
-static bool have_command(const char *name)
-{
-	for (size_t i = 0; i < ncommands; i++)
-		if (!strcmp(commands[i], name))
-			return true;
-	return false;
-}
+static struct fplrun_cmds cmds;
 
 static void test_sigint(void **state)
 {
@@ -311,24 +260,24 @@ static void test_sigint(void **state)
 	print_message("  seed %u (FPL_TEST_SEED repeats a run)\n", seed);
 	srand(seed);
 	failures = 0;
-	read_commands();
+	assert_int_equal(fplrun_commands(&cmds, true), 0);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(fixed_targets); i++) {
 		const struct target *t = &fixed_targets[i];
 
-		if (!have_command(t->args[0]) || !have_option(t->args[0], t->needs))
+		if (!fplrun_has_command(&cmds, t->args[0]) || !have_option(t->args[0], t->needs))
 			continue;
 		check_target(t, &runs);
 		covered++;
 	}
 	/* Every benchmark command (its --help lists the common options), with a tiny budget. */
-	for (size_t i = 0; i < ncommands; i++) {
-		struct target t = { { commands[i], "--quick", "-q", "--budget", "0.02", "-o", "@OUT" },
+	for (size_t i = 0; i < cmds.n; i++) {
+		struct target t = { { cmds.name[i], "--quick", "-q", "--budget", "0.02", "-o", "@OUT" },
 				    RESULTS, "Common options:", 3, NULL };
 
-		if (!strcmp(commands[i], "run") || !have_option(commands[i], t.needs))
+		if (!strcmp(cmds.name[i], "run") || !have_option(cmds.name[i], t.needs))
 			continue;
 		/* xor sweeps up to 64 MiB whatever the budget: keep it to one size */
-		if (!strcmp(commands[i], "xor")) {
+		if (!strcmp(cmds.name[i], "xor")) {
 			t.args[7] = "--sizes";
 			t.args[8] = "4k";
 			t.args[9] = "--arities";

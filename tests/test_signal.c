@@ -138,19 +138,9 @@ static void test_interrupt_wis(void **state)
 }
 
 /* A bad state value is a usage error before calibration and self-checks run. */
-static void check_rejected_early(const char *args, const char *names)
-{
-	char cmd[128], *why;
-
-	snprintf(cmd, sizeof(cmd), "signal %s", args);
-	if (!fplrun_rejected_early(cmd, names, &why)) {
-		fail_msg("%s: %s", cmd, why ? why : "(no stderr)");
-	}
-}
-
 static void test_bad_state_before_calibration(void **state)
 {
-	check_rejected_early("--state nosuchthing", "--state");
+	tt_rejected_early("signal --state nosuchthing", "--state");
 }
 
 int main(void)

@@ -36,6 +36,18 @@ static int run_bin(const char *args, bool both, char *out, size_t size)
 	return rc;
 }
 
+/* The runs of "$FPL_BIN args" (exit 0, JSON on stdout; out a buffer of OUT_MAX); *doc to free. */
+static json_t *runs_of(const char *args, char *out, json_t **doc)
+{
+	json_error_t e;
+
+	assert_int_equal(run_bin(args, false, out, OUT_MAX), 0);
+	*doc = json_loads(out, 0, &e);
+	if (!*doc)
+		fail_msg("not JSON: %s", e.text);
+	return json_object_get(*doc, "runs");
+}
+
 static void test_bad_input_exits_2(void **state)
 {
 	static const char *const cases[][2] = {
@@ -132,16 +144,11 @@ static json_t *metric(json_t *run, const char *name)
 /* Of one sweep's template samples, how many MB/s figures are positive; asserts the structure. */
 static size_t sweep_positive(char *out, size_t *nsamples)
 {
-	json_error_t e;
-	json_t *doc, *runs, *x, *mc, *samples, *ns, *s;
+	json_t *doc, *x, *mc, *samples, *ns, *s;
+	json_t *runs = runs_of("xor -q --json --sizes 4k --arities 2,3 --impl 8regs --budget 0.1",
+			       out, &doc);
 	size_t i, pos = 0;
 
-	assert_int_equal(run_bin("xor -q --json --sizes 4k --arities 2,3 --impl 8regs "
-				 "--budget 0.1", false, out, OUT_MAX), 0);
-	doc = json_loads(out, 0, &e);
-	if (!doc)
-		fail_msg("not JSON: %s", e.text);
-	runs = json_object_get(doc, "runs");
 	/* two arities, each with the template and memcpy measured in the same rounds */
 	assert_int_equal(json_array_size(runs), 4);
 	x = find_run(runs, "template", "8regs", NULL, NULL);
@@ -214,15 +221,10 @@ static void test_sweep_json(void **state)
 static void test_section_json(void **state)
 {
 	char *out = malloc(OUT_MAX);
-	json_error_t e;
-	json_t *doc, *runs, *none, *mx;
+	json_t *doc, *none, *mx;
+	json_t *runs = runs_of("xor -q --json --calibrate --impl 8regs --section mxcsr "
+			       "--repeat 3 --policy eager --insn xsave", out, &doc);
 
-	assert_int_equal(run_bin("xor -q --json --calibrate --impl 8regs --section mxcsr "
-				 "--repeat 3 --policy eager --insn xsave", false, out, OUT_MAX), 0);
-	doc = json_loads(out, 0, &e);
-	if (!doc)
-		fail_msg("not JSON: %s", e.text);
-	runs = json_object_get(doc, "runs");
 	assert_int_equal(json_array_size(runs), 2);
 	none = find_run(runs, "section", "no section", NULL, NULL);
 	mx = find_run(runs, "section", "MXCSR", "policy", "eager");
