@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The layer rules, checked on a build: no call or include points up a layer,
-# and no two files of src/ call each other, directly or round a cycle.
+# no two files of src/ call each other, directly or round a cycle, and the
+# command layer (src/cli) stays thinner in lines than src/report.
 #
 # Usage: scripts/layers.sh [BUILD]   (BUILD: the build folder, default build)
 # Prints one line per breach and exits 1 when there is any, else exits 0
@@ -42,7 +43,10 @@ for h in include/fpulab/*.h; do
 	grep -v '^[[:space:]]*\(\*\|/\*\|//\)' "$h" | grep -o 'fpl_[a-z0-9_]*(' | sed "s|^|H $h |; s|($||"
 done > "$tmp/decls"
 
-awk -v ranks="$RANKS" '
+cli=$(find src/cli -name '*.[ch]' -exec cat {} + | wc -l)
+report=$(find src/report -name '*.[ch]' -exec cat {} + | wc -l)
+
+awk -v ranks="$RANKS" -v cli="$cli" -v report="$report" '
 function layer(f,   p) {
 	if (f ~ /^include\//)
 		return hlayer[f];
@@ -113,9 +117,13 @@ END {
 			bad++;
 		}
 	}
+	if (cli + 0 >= report + 0) {
+		printf "thick cli: src/cli has %d lines, src/report %d\n", cli, report;
+		bad++;
+	}
 	nf = 0; for (a in nodes) nf++;
 	ne = 0; for (e in edge) ne++;
 	if (bad)
 		exit 1;
-	printf "layers: %d files, %d call edges, %d includes: no up-call, no up-include, no file cycle\n", nf, ne, ni;
+	printf "layers: %d files in calls, %d call edges, %d includes: no up-call, no up-include, no file cycle; src/cli %d lines < src/report %d\n", nf, ne, ni, cli, report;
 }' "$tmp/syms" "$tmp/incs" "$tmp/decls"

@@ -144,14 +144,86 @@ static void check_litter(const struct fixtures *fx, const char *out, const char 
 	closedir(dir);
 }
 
+/*
+ * One run of t with SIGINT at seconds after its start (existed: over an
+ * existing file):
+ * no file, the old one untouched, or a whole new one like ref; nothing left.
+ */
+static void interrupted_run(const struct target *t, bool existed, double at, const char *ref,
+			    size_t ref_len, unsigned *runs)
+{
+	const char *argv[20];
+	char line[512], out_path[600], why[200];
+	struct fixtures fx;
+	struct cmd_out o;
+	size_t got_len;
+	char *got;
+	const void *sentinel;
+	size_t sentinel_len;
+
+	fx_create(&fx);
+	build_argv(&fx, t, argv, line, sizeof(line));
+	fx_path(&fx, t->out ? t->out : "out.json", out_path, sizeof(out_path));
+	fx_content(&fx_table[0], &sentinel, &sentinel_len);
+	if (!existed) {
+		unlink(out_path);
+	} else if (t->out) {
+		FILE *f = fopen(out_path, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(sentinel, 1, sentinel_len, f), sentinel_len);
+		fclose(f);
+	}
+	assert_int_equal(cmd_run_sig(argv, 120, SIGINT, at, &o), 0);
+	(*runs)++;
+	if (o.timed_out)
+		bad("%s, SIGINT at %.4f s: still running after 120 s", line, at);
+	else if (WIFSIGNALED(o.status) && WTERMSIG(o.status) != SIGINT)
+		bad("%s, SIGINT at %.4f s: killed by signal %d\n%s", line, at,
+		    WTERMSIG(o.status), o.err);
+	else if (WIFEXITED(o.status) && cmd_code(&o) != 0 && cmd_code(&o) != 1 &&
+		 cmd_code(&o) != 130)
+		bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
+	cmd_out_free(&o);
+
+	got = cmd_slurp(out_path, &got_len);
+	if (!got) {
+		if (existed)
+			bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
+	} else if (existed && got_len == sentinel_len && !memcmp(got, sentinel, got_len)) {
+		/* untouched */
+	} else if (t->kind == LINES && !same_lines(got, got_len, ref, ref_len)) {
+		bad("%s, SIGINT at %.4f s: a partial file (%zu bytes, %zu lines; whole: %zu "
+		    "bytes, %zu lines)", line, at, got_len, count_lines(got, got_len), ref_len,
+		    count_lines(ref, ref_len));
+	} else if (t->kind == SAME && (got_len != ref_len || memcmp(got, ref, got_len))) {
+		bad("%s, SIGINT at %.4f s: a partial file (%zu of %zu bytes)", line, at,
+		    got_len, ref_len);
+	} else if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why))) {
+		bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
+	}
+	free(got);
+	/* An interrupted run keeps the file it found and writes its own beside it. */
+	fx_path(&fx, "out.json.interrupted", out_path, sizeof(out_path));
+	if (!access(out_path, F_OK)) {
+		if (t->kind != RESULTS || !existed)
+			bad("%s, SIGINT at %.4f s: wrote %s, but no file was there", line, at,
+			    out_path);
+		else if (!whole_results(out_path, why, sizeof(why)))
+			bad("%s, SIGINT at %.4f s: the partial file %s", line, at, why);
+	}
+	check_litter(&fx, t->out, line, at);
+	fx_destroy(&fx);
+}
+
 static void check_target(const struct target *t, unsigned *runs)
 {
 	const char *argv[20];
 	char line[512], out_path[600], why[200];
 	struct fixtures fx;
 	struct cmd_out o;
-	char *ref = NULL, *got;
-	size_t ref_len = 0, got_len;
+	char *ref = NULL;
+	size_t ref_len = 0;
 	double t0, dur;
 
 	/* An uninterrupted run: how long it takes, and the reference output. */
@@ -179,67 +251,10 @@ static void check_target(const struct target *t, unsigned *runs)
 		bad("%s: uninterrupted output %s", line, why);
 	fx_destroy(&fx);
 
-	for (unsigned i = 0; i < t->tries; i++) {
+	for (unsigned i = 0; i < t->tries; i++)
 		/* Half the runs overwrite an existing file, half create one. */
-		bool existed = i % 2 == 0;
-		double at = dur * 1.2 * (double)rand() / RAND_MAX;
-		const void *sentinel;
-		size_t sentinel_len;
-
-		fx_create(&fx);
-		build_argv(&fx, t, argv, line, sizeof(line));
-		fx_path(&fx, t->out ? t->out : "out.json", out_path, sizeof(out_path));
-		fx_content(&fx_table[0], &sentinel, &sentinel_len);
-		if (!existed) {
-			unlink(out_path);
-		} else if (t->out) {
-			FILE *f = fopen(out_path, "wb");
-
-			assert_non_null(f);
-			assert_int_equal(fwrite(sentinel, 1, sentinel_len, f), sentinel_len);
-			fclose(f);
-		}
-		assert_int_equal(cmd_run_sig(argv, 120, SIGINT, at, &o), 0);
-		(*runs)++;
-		if (o.timed_out)
-			bad("%s, SIGINT at %.4f s: still running after 120 s", line, at);
-		else if (WIFSIGNALED(o.status) && WTERMSIG(o.status) != SIGINT)
-			bad("%s, SIGINT at %.4f s: killed by signal %d\n%s", line, at,
-			    WTERMSIG(o.status), o.err);
-		else if (WIFEXITED(o.status) && cmd_code(&o) != 0 && cmd_code(&o) != 1 &&
-			 cmd_code(&o) != 130)
-			bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
-		cmd_out_free(&o);
-
-		got = cmd_slurp(out_path, &got_len);
-		if (!got) {
-			if (existed)
-				bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
-		} else if (existed && got_len == sentinel_len && !memcmp(got, sentinel, got_len)) {
-			/* untouched */
-		} else if (t->kind == LINES && !same_lines(got, got_len, ref, ref_len)) {
-			bad("%s, SIGINT at %.4f s: a partial file (%zu bytes, %zu lines; whole: %zu "
-			    "bytes, %zu lines)", line, at, got_len, count_lines(got, got_len), ref_len,
-			    count_lines(ref, ref_len));
-		} else if (t->kind == SAME && (got_len != ref_len || memcmp(got, ref, got_len))) {
-			bad("%s, SIGINT at %.4f s: a partial file (%zu of %zu bytes)", line, at,
-			    got_len, ref_len);
-		} else if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why))) {
-			bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
-		}
-		free(got);
-		/* An interrupted run keeps the file it found and writes its own beside it. */
-		fx_path(&fx, "out.json.interrupted", out_path, sizeof(out_path));
-		if (!access(out_path, F_OK)) {
-			if (t->kind != RESULTS || !existed)
-				bad("%s, SIGINT at %.4f s: wrote %s, but no file was there", line, at,
-				    out_path);
-			else if (!whole_results(out_path, why, sizeof(why)))
-				bad("%s, SIGINT at %.4f s: the partial file %s", line, at, why);
-		}
-		check_litter(&fx, t->out, line, at);
-		fx_destroy(&fx);
-	}
+		interrupted_run(t, i % 2 == 0, dur * 1.2 * (double)rand() / RAND_MAX, ref, ref_len,
+				runs);
 	print_message("  %-60s %2u interruptions in [0, %.3f s]\n", line, t->tries, dur * 1.2);
 	free(ref);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests of the code's shape on this build: no call or include up a layer, no file cycle (scripts/layers.sh). */
+/* Tests of the code's shape: layers, file cycles, a thin src/cli (scripts/layers.sh), short functions (scripts/funclen.sh). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,11 +11,10 @@
 
 #include "runcmd.h"
 
-/* A script of scripts/ on $FPL_BUILD (make test sets it): exit 0, or fail with what it printed. */
-static void script_passes(const char *script)
+/* A script of scripts/ with one argument: exit 0, or fail with what it printed. */
+static void script_passes(const char *script, const char *arg)
 {
-	const char *build = getenv("FPL_BUILD");
-	const char *argv[] = { script, build && *build ? build : "build", NULL };
+	const char *argv[] = { script, arg, NULL };
 	struct cmd_out o;
 
 	if (!cmd_exists(script))
@@ -27,15 +26,25 @@ static void script_passes(const char *script)
 	cmd_out_free(&o);
 }
 
+/* On $FPL_BUILD (make test sets it): the objects say who calls whom. */
 static void test_layers(void **state)
 {
-	script_passes("scripts/layers.sh");
+	const char *build = getenv("FPL_BUILD");
+
+	script_passes("scripts/layers.sh", build && *build ? build : "build");
+}
+
+/* STYLE: no function over ~80 lines, in src/ and tests/. */
+static void test_functions_short(void **state)
+{
+	script_passes("scripts/funclen.sh", "80");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layers),
+		cmocka_unit_test(test_functions_short),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -275,6 +275,28 @@ struct group {
 	size_t n, cap;
 };
 
+/* The cell's timed loop and its empty twin: by instruction and method, or mod's writing loops. */
+static void pick_loops(const struct fpl_xs_bench *x, struct fpl_xs_cell *c,
+		       const struct op_desc *d, enum fpl_xs_state st, bool lat,
+		       const struct fpl_xs_modify *mod, unsigned comp)
+{
+	c->body = lat ? fpl_xs_lat[d->op] : fpl_xs_tp[d->op];
+	c->empty = lat ? fpl_xs_lat0[d->op] : NULL;
+	if (d->op == XS_XSAVEOPT && st == ST_UNMOD && lat) {
+		c->body = fpl_xs_xsaveopt_unmod_lat;
+		c->empty = fpl_xs_xsaveopt_unmod_lat0;
+	}
+	if (mod) {
+		c->body = lat ? mod->lat : mod->tp;
+		c->empty = lat ? mod->lat0 : mod->w;
+		/* The modify loops restore from the save target: state says what the write reads. */
+		if (comp == FPL_XFEATURE_XTILE_CFG)
+			c->loop.state = x->tilecfg;
+		else if (comp == FPL_XFEATURE_XTILE_DATA)
+			c->loop.state = x->tile_src;
+	}
+}
+
 static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
 		     const char *mask_name, enum fpl_xs_state st, bool lat)
 {
@@ -339,21 +361,7 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 		c->setup_img = c->loop.buf;
 		c->loop.state = c->loop.buf;
 	}
-	c->body = lat ? fpl_xs_lat[d->op] : fpl_xs_tp[d->op];
-	c->empty = lat ? fpl_xs_lat0[d->op] : NULL;
-	if (d->op == XS_XSAVEOPT && st == ST_UNMOD && lat) {
-		c->body = fpl_xs_xsaveopt_unmod_lat;
-		c->empty = fpl_xs_xsaveopt_unmod_lat0;
-	}
-	if (mod) {
-		c->body = lat ? mod->lat : mod->tp;
-		c->empty = lat ? mod->lat0 : mod->w;
-		/* The modify loops restore from the save target: state says what the write reads. */
-		if (comp == FPL_XFEATURE_XTILE_CFG)
-			c->loop.state = x->tilecfg;
-		else if (comp == FPL_XFEATURE_XTILE_DATA)
-			c->loop.state = x->tile_src;
-	}
+	pick_loops(x, c, d, st, lat, mod, comp);
 	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp, mod && mod->w);
 	*v = (struct fpl_variant){ .name = d->name, .timed = fpl_xs_cell_timed,
 				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,

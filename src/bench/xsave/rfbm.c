@@ -147,6 +147,27 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 	return 0;
 }
 
+/* The run of insn for component id: the two RFBMs, permitted with and without it. */
+static struct fpl_run *rfbm_run(struct fpl_xs_bench *x, const char *insn, unsigned id,
+				uint64_t permitted)
+{
+	struct fpl_run *run = fpl_result_add_run(x->result, "xsave");
+	char hex[24];
+
+	if (!run)
+		return NULL;
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted);
+	fpl_run_param_str(run, "experiment", "rfbm");
+	fpl_run_param_str(run, "insn", insn);
+	fpl_run_param_str(run, "component", fpl_xfeature_name(id));
+	fpl_run_param_str(run, "rfbm_with", hex);
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted & ~((uint64_t)1 << id));
+	fpl_run_param_str(run, "rfbm_without", hex);
+	fpl_run_param_str(run, "state", "component init, others in XCR0 live");
+	fpl_run_param_str(run, "method", "throughput");
+	return run;
+}
+
 int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 {
 	enum { MAXV = 2 * 3 * 20 };
@@ -168,7 +189,6 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 			uint64_t bit = 1ull << id, live = permitted & ~bit;
 			struct fpl_run *run;
 			void *img, *cimg = NULL;
-			char hex[24];
 
 			if (!(permitted & bit))
 				continue;
@@ -177,21 +197,12 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 			/* TILECFG init: tile data too (data without a configuration is no program's state). */
 			if (id == FPL_XFEATURE_XTILE_CFG)
 				live &= ~FPL_XFEATURE_MASK_XTILE_DATA;
-			run = fpl_result_add_run(x->result, "xsave");
+			run = rfbm_run(x, rfbm_ops[k].name, id, permitted);
 			img = fpl_xs_alloc(x);
 			if (!run || !img) {
 				err = -ENOMEM;
 				break;
 			}
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted);
-			fpl_run_param_str(run, "experiment", "rfbm");
-			fpl_run_param_str(run, "insn", rfbm_ops[k].name);
-			fpl_run_param_str(run, "component", fpl_xfeature_name(id));
-			fpl_run_param_str(run, "rfbm_with", hex);
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted & ~bit);
-			fpl_run_param_str(run, "rfbm_without", hex);
-			fpl_run_param_str(run, "state", "component init, others in XCR0 live");
-			fpl_run_param_str(run, "method", "throughput");
 			fpl_xstate_pattern(&x->xs, live, 0xb17 + id, img);
 			if (rfbm_ops[k].op == XS_XRSTOR_C) {
 				cimg = fpl_xs_alloc(x);
