@@ -3,6 +3,8 @@
 #ifndef FPULAB_TESTS_TASKSTEST_H
 #define FPULAB_TESTS_TASKSTEST_H
 
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,19 +12,39 @@
 #include <unistd.h>
 
 #include "fpulab/bench.h"
+#include "fpulab/clock.h"
 #include "fpulab/cpu.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
 
 static struct fpl_cpu tt_cpu;
 
+/*
+ * The process's clock, as a session has one (created once, kept to the
+ * end); the test process is not left pinned by it.
+ */
+static inline struct fpl_clock *tt_clock(void)
+{
+	static struct fpl_clock *c;
+	struct fpl_diag diag = { "" };
+	cpu_set_t old;
+
+	if (c)
+		return c;
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	if (fpl_clock_create(&c, -1, &diag))
+		fail_msg("clock: %s", diag.msg);
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	return c;
+}
+
 /* Run bench in this process with name/value pairs (NULL-terminated); returns its result. */
 static inline struct fpl_result *tt_run(const char *bench, double budget, int *rc, ...)
 {
 	const struct fpl_bench *b = fpl_bench_find(bench);
 	struct fpl_optval ov[16];
-	struct fpl_bench_env env = { .bench = b, .cpu = &tt_cpu, .budget_s = budget,
-				     .pin_cpu = -1, .opts = ov };
+	struct fpl_bench_env env = { .bench = b, .cpu = &tt_cpu, .clock = tt_clock(),
+				     .budget_s = budget, .pin_cpu = -1, .opts = ov };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_diag diag = { "" };
 	va_list ap;
@@ -61,6 +83,58 @@ static inline long long tt_obs_int(const struct fpl_run *run, const char *key)
 	if (!v || !json_is_integer(v))
 		fail_msg("observation %s missing or not an integer", key);
 	return json_integer_value(v);
+}
+
+static inline double tt_obs_real(const struct fpl_run *run, const char *key)
+{
+	const json_t *v = fpl_run_obs_get(run, key);
+
+	if (!v || !json_is_number(v))
+		fail_msg("observation %s missing or not a number", key);
+	return json_number_value(v);
+}
+
+/* Core cycles per TSC tick as ctxsw and signal convert: the mean of the two estimates. */
+static inline double tt_core_ratio(const struct fpl_run *run)
+{
+	double r = (tt_obs_real(run, "core_per_tsc_before") +
+		    tt_obs_real(run, "core_per_tsc_after")) / 2;
+
+	/* core clocks of 0.5-5 GHz against TSCs of 1-5 GHz */
+	if (!(r > 0.1 && r < 5))
+		fail_msg("core/TSC ratio %g", r);
+	return r;
+}
+
+/*
+ * Every metric of run in unit from has a sibling NAME<suffix> in unit to
+ * whose samples are its own times factor (the other time units of ctxsw
+ * and signal, issue 14). Returns how many there are.
+ */
+static inline size_t tt_units_derived(const struct fpl_run *run, const char *from,
+				      const char *suffix, const char *to, double factor)
+{
+	size_t k = 0;
+	char name[128];
+
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		const struct fpl_metric *m = run->metrics[i], *d;
+
+		if (strcmp(m->unit, from))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", m->name, suffix);
+		d = fpl_run_find_metric(run, name);
+		if (!d || strcmp(d->unit, to) || d->n != m->n)
+			fail_msg("%s (%s): no %s in %s with its %zu samples", m->name, from, name, to,
+				 m->n);
+		for (size_t j = 0; j < m->n; j++)
+			if (!(fabs(d->samples[j] - m->samples[j] * factor) <=
+			      1e-9 * fabs(m->samples[j] * factor)))
+				fail_msg("%s[%zu] = %g, not %s[%zu] %g x %g", name, j, d->samples[j],
+					 m->name, j, m->samples[j], factor);
+		k++;
+	}
+	return k;
 }
 
 static inline long long tt_param_int(const struct fpl_run *run, const char *key)

@@ -12,6 +12,7 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/image.h"
+#include "fpulab/model.h"
 #include "fpulab/xstate.h"
 
 #define DATA "tests/data/amx/"
@@ -530,7 +531,9 @@ static void test_fake_xfd_paths(void **state)
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
 	if (fpl_amx_supported(&xs, NULL) || !xs.xsave) {
 		free(cpu);
-		skip(); /* a real AMX CPU: test_xstate's test_amx_permitted covers it */
+		print_message("skipped: %s\n", xs.xsave ? "a real AMX CPU: test_xstate's "
+			      "test_amx_permitted covers these paths" : "no XSAVE on this CPU");
+		skip();
 	}
 	/* Tile state that the kernel does not permit (it does not know it). */
 	fake = xs;
@@ -581,6 +584,205 @@ static void test_fake_xfd_paths(void **state)
 	free(cpu);
 }
 
+/*
+ * The register patterns on the SPR palette: TILECFG is always a valid
+ * palette-1 configuration (XRSTOR would turn anything else into init
+ * silently), TILEDATA fills every configured row, and the validator and
+ * decoder see the image as the hardware would load it.
+ */
+static void test_pattern_tiles(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	const struct fpl_xstate *xs = &d->xs;
+	uint64_t mask = FPL_XFEATURE_MASK_XTILE | FPL_XFEATURE_MASK_AVX512 | FPL_XFEATURE_MASK_FPSSE;
+	unsigned char *img = fpl_xstate_alloc(xs->size_std_max), *other;
+	struct fpl_image *im = malloc(sizeof(*im));
+	struct fpl_tile_summary s[8], o[8];
+	struct fpl_image_tiles t;
+	struct fpl_image_cfg cfg;
+	const char *why = NULL;
+
+	assert_non_null(img);
+	assert_non_null(im);
+	other = fpl_xstate_alloc(xs->size_std_max);
+	assert_non_null(other);
+	assert_int_equal(xs->size_std_max, 11008);
+	fpl_xstate_pattern(xs, mask, 0x1234, img);
+	fpl_xstate_pattern(xs, mask, 0x4321, other);
+	assert_int_equal(get64(img + 512), mask);
+	assert_int_equal(fpl_tilecfg_check(&xs->amx, img + 2752, &why), 1);
+	/* The configuration does not depend on the seed; the data does. */
+	assert_memory_equal(img + 2752, other + 2752, FPL_TILECFG_SIZE);
+	check_cfg(img + 2752);
+	assert_int_equal(fpl_tiledata_summarise(&xs->amx, img + 2816, 8192, s, 8), 8);
+	assert_int_equal(fpl_tiledata_summarise(&xs->amx, other + 2816, 8192, o, 8), 8);
+	for (unsigned k = 0; k < 8; k++) {
+		assert_int_equal(s[k].nonzero_rows, 0xffff);
+		assert_int_not_equal(s[k].checksum, o[k].checksum);
+		if (k)
+			assert_int_not_equal(s[k].checksum, s[k - 1].checksum);
+	}
+	/* What XRSTOR would do with it: load, no note about the configuration. */
+	fpl_image_cfg_init(&cfg, &d->cpu, xs);
+	cfg.format = FPL_IMAGE_STANDARD;
+	assert_int_equal(fpl_image_decode(img, xs->size_std_max, &cfg, im, NULL), 0);
+	assert_false(fpl_image_rejected(im));
+	for (unsigned k = 0; k < im->nfindings; k++)
+		assert_string_not_equal(im->findings[k].rule, "xrstor.tilecfg");
+	assert_int_equal(fpl_image_tiles(im, &t), 0);
+	assert_true(t.cfg_in_bv && t.data_in_bv);
+	assert_int_equal(t.cfg_check, 1);
+	assert_int_equal(t.ntiles, 8);
+	/* Tile data alone: TILECFG is not written (not in XSTATE_BV, bytes untouched). */
+	memset(other, 0, xs->size_std_max);
+	fpl_xstate_pattern(xs, FPL_XFEATURE_MASK_XTILE_DATA, 7, other);
+	assert_int_equal(get64(other + 512), FPL_XFEATURE_MASK_XTILE_DATA);
+	for (unsigned k = 0; k < FPL_TILECFG_SIZE; k++)
+		assert_int_equal(other[2752 + k], 0);
+	free(img);
+	free(other);
+	free(im);
+	free(d);
+}
+
+/*
+ * A dump describes another CPU: nothing in the register and AMX paths may
+ * run an instruction for it (an XRSTOR with bit 17 would #GP on a CPU
+ * without AMX; tile data would be SIGILL without permission).
+ */
+static void test_dump_runs_nothing(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	const struct fpl_xstate *xs = &d->xs;
+	struct fpl_diag diag = {""};
+
+	assert_false(xs->live);
+	assert_false(fpl_amx_permitted(xs));
+	assert_int_equal(fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE_CFG, 1), -EINVAL);
+	assert_int_equal(fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE_DATA, 1), -EINVAL);
+	assert_int_equal(fpl_regs_set_exact(xs, FPL_XFEATURE_MASK_XTILE, 1), -EINVAL);
+	assert_int_equal(fpl_regs_init(xs, FPL_XFEATURE_MASK_XTILE), -EINVAL);
+	assert_int_equal(fpl_amx_request_perm(xs, NULL, NULL, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "dump"));
+	assert_int_equal(fpl_amx_first_use(xs, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "dump"));
+	assert_int_equal(fpl_amx_release(xs), -EINVAL);
+	free(d);
+}
+
+/*
+ * The model's owner on the SPR snapshot: the kernel's fpstate for a task
+ * holds its active components (2816 bytes standard without AMX use, 11008
+ * once tiles were used), and the clobber never touches tile state, as
+ * kernel code never uses AMX.
+ */
+static void test_model_amx_owner(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_xstate used;
+	struct fpl_fpu_ctx ctx;
+	struct fpl_diag diag = {""};
+	static const struct {
+		enum fpl_save_insn insn;
+		bool used;
+		uint64_t rfbm;
+		uint32_t size;
+	} c[] = {
+	    {FPL_INSN_XSAVE, false, 0x200e7, 2816},
+	    {FPL_INSN_XSAVEOPT, false, 0x200e7, 2816},
+	    {FPL_INSN_XSAVEC, false, 0x200e7, 2496},
+	    {FPL_INSN_XSAVE, true, 0x600e7, 11008},
+	    {FPL_INSN_XSAVEC, true, 0x600e7, 10688},
+	    {FPL_INSN_FXSAVE, true, 0x3, 512},
+	};
+
+	assert_int_equal(fpl_fpu_clobber_mask(&d->cpu, 0x600e7), 0xe7);
+	assert_int_equal(fpl_fpu_clobber_mask(&d->cpu, FPL_XFEATURE_MASK_XTILE), 0);
+	/*
+	 * A task that has used its tiles, as the kernel sees it (XFD disarmed
+	 * for it): the same tables with tile data not XFD-armed.
+	 */
+	used = d->xs;
+	used.comp[FPL_XFEATURE_XTILE_DATA].xfd = false;
+	assert_int_equal(fpl_xstate_active(&used), 0x600e7);
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(c); i++) {
+		if (fpl_fpu_ctx_init(&ctx, &d->cpu, c[i].used ? &used : &d->xs, FPL_FPU_LAZY,
+				     c[i].insn, &diag))
+			fail_msg("%s: %s", fpl_save_insn_name(c[i].insn), diag.msg);
+		assert_int_equal(ctx.rfbm, c[i].rfbm);
+		assert_int_equal(ctx.size, c[i].size);
+		fpl_fpu_ctx_destroy(&ctx);
+	}
+	free(d);
+}
+
+/*
+ * On AMX hardware: fpl_tilecfg_check() against the CPU. XRSTOR never faults
+ * on a TILECFG: a valid non-init one makes XINUSE bit 17 read 1, anything
+ * else loads as init (METHOD.md). TILECFG is not XFD-armed, so no
+ * permission is needed. The half-configured tiles and the odd colsb are
+ * the cases no capture shows.
+ */
+static void test_tilecfg_check_agrees_hw(void **state)
+{
+	static const struct {
+		const char *what;
+		unsigned off, value;	/* the byte changed in a full valid configuration */
+	} v[] = {
+	    {"full palette 1", 0, 1},
+	    {"palette 0", 0, 0},
+	    {"palette 2 (reserved)", 0, 2},
+	    {"reserved byte 5", 5, 1},
+	    {"start_row 15", 1, 15},
+	    {"tile 0 colsb 65", 16, 65},
+	    {"tile 0 colsb 3", 16, 3},
+	    {"tile 3 rows 17", 48 + 3, 17},
+	    {"tile 8 configured", 48 + 8, 1},
+	    {"tile 0 rows 0, colsb 64", 48, 0},
+	    {"tile 0 rows 16, colsb 0", 16, 0},
+	    {"tile 0 rows 1", 48, 1},
+	};
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_xstate xs;
+	const char *why = NULL;
+	unsigned char *img, cfg[FPL_TILECFG_SIZE];
+	char bad[1024] = "";
+	size_t used = 0;
+
+	assert_non_null(cpu);
+	fpl_cpu_read(cpu);
+	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
+	if (!fpl_amx_supported(&xs, &why) || !xs.xgetbv1) {
+		print_message("skipped: %s\n", why ? why : "no XGETBV(1): XINUSE unreadable");
+		free(cpu);
+		skip();
+	}
+	img = fpl_xstate_alloc(xs.size_std_max);
+	assert_non_null(img);
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(v); i++) {
+		uint64_t bv = FPL_XFEATURE_MASK_XTILE_CFG, inuse;
+		int check;
+
+		assert_int_equal(fpl_tilecfg_make(&xs.amx, cfg), 0);
+		cfg[v[i].off] = (unsigned char)v[i].value;
+		check = fpl_tilecfg_check(&xs.amx, cfg, NULL);
+		memset(img, 0, xs.size_std_max);
+		memcpy(img + 512, &bv, 8);
+		memcpy(img + xs.comp[FPL_XFEATURE_XTILE_CFG].offset, cfg, sizeof(cfg));
+		fpl_xrstor64(img, FPL_XFEATURE_MASK_XTILE_CFG);
+		inuse = fpl_xgetbv(1) & FPL_XFEATURE_MASK_XTILE_CFG;
+		assert_int_equal(fpl_regs_init(&xs, FPL_XFEATURE_MASK_XTILE_CFG), 0);
+		if ((check == 1) != (inuse != 0) && used < sizeof(bad))
+			used += (size_t)snprintf(bad + used, sizeof(bad) - used,
+						 "\n  %s: fpl_tilecfg_check %d, XINUSE bit 17 %d",
+						 v[i].what, check, inuse != 0);
+	}
+	free(img);
+	free(cpu);
+	if (bad[0])
+		fail_msg("TILECFG rules disagree with XRSTOR on this CPU:%s", bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -597,6 +799,10 @@ int main(void)
 	    cmocka_unit_test(test_decode_invalid_tilecfg),
 	    cmocka_unit_test(test_sigframe_task_mask),
 	    cmocka_unit_test(test_fake_xfd_paths),
+	    cmocka_unit_test(test_pattern_tiles),
+	    cmocka_unit_test(test_dump_runs_nothing),
+	    cmocka_unit_test(test_model_amx_owner),
+	    cmocka_unit_test(test_tilecfg_check_agrees_hw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,7 +37,7 @@ static const struct row rows[] = {
 	{ { "info", "--no-such-option" }, E2, "no-such-option", NULL },
 	{ { "info", "--cpuid" }, E2, NULL, "--cpuid" },
 	{ { "info", "--cpuid", "@NOFILE" }, E2, "@NOFILE", "--cpuid" },
-	{ { "info", "--cpuid", "@DIR" }, E2, NULL, "--cpuid" },
+	{ { "info", "--cpuid", "@DIR" }, E2, "@DIR", "--cpuid" },
 	{ { "info", "--cpuid", "@EMPTY" }, E2, "@EMPTY", "--cpuid" },
 	{ { "info", "--cpuid", "@GARBAGE" }, E2, "@GARBAGE", "--cpuid" },
 	{ { "info", "--cpuid", "@BADDUMP" }, E2, "@BADDUMP", "--cpuid" },

@@ -181,6 +181,116 @@ static void test_nehalem_aida(void **state)
 	free(cpu);
 }
 
+/* A fixture without its lines that start with one of the prefixes, loaded (must succeed). */
+static struct fpl_cpu *load_without(const char *path, const char *const *prefixes, size_t n)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	char *text = NULL, line[512];
+	size_t len = 0;
+	FILE *in = fopen(path, "r"), *out = open_memstream(&text, &len);
+
+	assert_true(cpu && in && out);
+	while (fgets(line, sizeof(line), in)) {
+		bool drop = false;
+
+		for (size_t i = 0; i < n; i++)
+			drop |= !strncmp(line, prefixes[i], strlen(prefixes[i]));
+		if (!drop)
+			fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+	in = fmemopen(text, len, "r");
+	assert_non_null(in);
+	if (fpl_cpu_load_stream(cpu, in, path, &diag))
+		fail_msg("%s without some leaves: refused: %s", path, diag.msg);
+	fclose(in);
+	free(text);
+	return cpu;
+}
+
+static void expect_note(const struct fpl_cpu *cpu, const char *needle)
+{
+	if (!strstr(cpu->note, needle))
+		fail_msg("note '%s' does not say '%s'", cpu->note, needle);
+}
+
+/*
+ * A dump that lacks leaves fpulab reads (issue 14): each is named in the
+ * note with what is unknown, and what is there is still read.
+ */
+static void test_partial_dumps(void **state)
+{
+	static const char *const no_leaf0[] = { "cpuid 0x00000000 " };
+	static const char *const no_d0[] = { "cpuid 0x0000000d 0x00 " };
+	static const char *const no_7_d1[] = { "cpuid 0x00000007 ", "cpuid 0x0000000d 0x01 " };
+	struct fpl_cpu *cpu = load(DATA "sapphirerapids.cpuid");
+	uint32_t r[4];
+
+	/* the fixture holds no leaf 0x1D: AMX is enumerated, its palette unknown */
+	expect_note(cpu, "CPUID leaf 0x1D missing from the dump: AMX palette unknown");
+	expect_note(cpu, "CPUID leaf 0x1E missing");
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_AMX_TILE));
+	assert_true(fpl_cpu_cpuid(cpu, 0xd, 18, r));
+	assert_int_equal(r[0], 8192);
+	free(cpu);
+
+	cpu = load_without(DATA "skylakex.cpuid", no_leaf0, 1);
+	expect_note(cpu, "CPUID leaf 0x0 missing from the dump: vendor");
+	assert_int_equal(cpu->family, 6);
+	assert_int_equal(cpu->model, 0x55);
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_AVX512F));
+	free(cpu);
+
+	cpu = load_without(DATA "skylakex.cpuid", no_d0, 1);
+	expect_note(cpu, "CPUID leaf 0xD missing from the dump: XSAVE components and sizes");
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVE));
+	assert_string_equal(cpu->vendor, "GenuineIntel");
+	free(cpu);
+
+	cpu = load_without(DATA "skylakex.cpuid", no_7_d1, 2);
+	expect_note(cpu, "CPUID leaf 0x7 missing");
+	expect_note(cpu, "CPUID leaf 0xD subleaf 1 missing");
+	assert_false(fpl_cpu_has_cpuid(cpu, FPL_FEAT_AVX512F));
+	assert_true(fpl_cpu_cpuid(cpu, 0xd, 2, r));
+	free(cpu);
+
+	/* a complete dump: nothing to say */
+	cpu = load(DATA "skylakex.cpuid");
+	assert_string_equal(cpu->note, "");
+	free(cpu);
+}
+
+/* InstLatx64's header has prose lines that start with "CPUID": they are not leaves. */
+static void test_instlatx64_header(void **state)
+{
+	static const char text[] =
+		"------[ CPU Info ]------\n\n"
+		"CPUID Manufacturer : GenuineIntel\n"
+		"CPUID CPU Name     : Intel(R) Xeon(R) CPU\n"
+		"CPUID Revision     : 000206A7h\n\n"
+		"------[ Logical CPU #0 ]------\n\n"
+		"CPUID 00000000: 0000000D-756E6547-6C65746E-49656E69\n"
+		"CPUID 00000001: 000206A7-00100800-1FBAE3FF-BFEBFBFF\n"
+		"CPUID 80000000: 80000008-00000000-00000000-00000000\n";
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	assert_true(cpu && f);
+	if (fpl_cpu_load_stream(cpu, f, "header.txt", &diag))
+		fail_msg("refused: %s", diag.msg);
+	fclose(f);
+	assert_string_equal(cpu->vendor, "GenuineIntel");
+	assert_int_equal(cpu->model, 0x2a);
+	/* what it lacks is said: leaf 7, 0xD, the brand string */
+	expect_note(cpu, "CPUID leaf 0x7 missing");
+	expect_note(cpu, "CPUID leaf 0xD missing");
+	expect_note(cpu, "0x80000002-0x80000004 missing");
+	free(cpu);
+}
+
 static void expect_reject(const char *path, const char *needle)
 {
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
@@ -200,6 +310,9 @@ static void test_bad_dumps(void **state)
 	expect_reject(DATA "bad-line.cpuid", "bad-line.cpuid:3:");
 	expect_reject(DATA "bad-aida.aida", "bad-aida.aida:2:");
 	expect_reject("Makefile", "no CPUID leaves");
+	/* not a CPUID dump at all, or not readable: refused, naming the file */
+	assert_int_equal(fpl_cpu_load(cpu, "tests", &diag), -EIO);
+	assert_non_null(strstr(diag.msg, "tests: cannot read it"));
 	assert_int_equal(fpl_cpu_load(cpu, DATA "does-not-exist", &diag), -ENOENT);
 	assert_non_null(strstr(diag.msg, "does-not-exist"));
 	free(cpu);
@@ -229,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_sandybridge_aida),
 		cmocka_unit_test(test_nehalem_aida),
 		cmocka_unit_test(test_bad_dumps),
+		cmocka_unit_test(test_partial_dumps),
+		cmocka_unit_test(test_instlatx64_header),
 		cmocka_unit_test(test_feature_names),
 	};
 

@@ -183,8 +183,35 @@ static void test_ab_difference(void **state)
 	/* One median per batch. */
 	assert_int_equal(fpl_run_find_metric(r->runs[0], "round_trip_median_a")->n, a->n);
 	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
+	/* every ns figure in TSC ticks too, the difference and the set costs among them */
+	assert_int_equal(tt_units_derived(r->runs[0], "ns", "_tsc", "tsc",
+					  tt_obs_real(r->runs[0], "tsc_hz_measured") / 1e9), 9);
+	assert_non_null(fpl_run_find_metric(r->runs[0], "difference_cycles"));
 	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
 		assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
+	fpl_result_free(r);
+}
+
+/* ctxsw's times in all three units (issue 14): TSC ticks and core cycles from the ns samples. */
+static void test_units(void **state)
+{
+	struct fpl_result *r;
+	const struct fpl_run *run;
+	double hz;
+	int rc;
+
+	r = tt_run("ctxsw", 0.1, &rc, NULL);
+	assert_int_equal(rc, 0);
+	run = r->runs[0];
+	hz = tt_obs_real(run, "tsc_hz_measured");
+	/* round_trip, round_trip_median, switch */
+	assert_int_equal(tt_units_derived(run, "ns", "_tsc", "tsc", hz / 1e9), 3);
+	assert_int_equal(tt_units_derived(run, "ns", "_cycles", "cycles",
+					  hz / 1e9 * tt_core_ratio(run)), 3);
+	assert_non_null(strstr(fpl_run_find_metric(run, "switch_cycles")->method,
+			       "core_per_tsc_before"));
+	assert_non_null(strstr(fpl_run_find_metric(run, "switch_tsc")->method,
+			       "tsc_hz_measured"));
 	fpl_result_free(r);
 }
 
@@ -268,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_state_live_threads_batch),
 		cmocka_unit_test(test_state_init_is_init),
 		cmocka_unit_test(test_ab_difference),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_bad_ab_and_state),
 		cmocka_unit_test(test_pipe_failure),
 		cmocka_unit_test(test_interrupt_processes),

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fpulab/report.h"
+#include "fpulab/result.h"
 #include "runcmd.h"
 
 #define MAN "docs/fpulab.1"
@@ -154,6 +156,52 @@ static void every_help_option_is_documented(void **state)
 	free(man);
 }
 
+/* The first "fpulab/N" (a schema name) in text that is not want, or NULL. */
+static const char *other_schema(const char *text, const char *want)
+{
+	for (const char *p = text; (p = strstr(p, "fpulab/")); p += 7)
+		if (isdigit((unsigned char)p[7]) && strncmp(p, want, strlen(want)))
+			return p;
+	return NULL;
+}
+
+/*
+ * The schema the texts name is the one the writer writes (issue 14: --json
+ * said fpulab/1 long after files became fpulab/2): every --help and the man
+ * page, which has no reason to name another.
+ */
+static void texts_name_the_schema_written(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	json_t *doc = fpl_report_json(r);
+	const char *want = json_string_value(json_object_get(doc, "schema")), *bad;
+	char *man = man_text();
+	size_t n = read_commands();
+
+	(void)state;
+	assert_non_null(want);
+	bad = other_schema(man, want);
+	if (bad)
+		fail_msg("%s names %.9s; the writer writes %s", MAN, bad, want);
+	for (size_t i = 0; i <= n; i++) {
+		char args[128], *out, *err;
+
+		snprintf(args, sizeof(args), "%s --help", i < n ? cmds.name[i] : "");
+		assert_int_equal(fplrun(NULL, args, &out, &err), 0);
+		bad = other_schema(out, want);
+		if (bad)
+			fail_msg("'fpulab %s' names %.9s; the writer writes %s", args, bad, want);
+		free(out);
+		free(err);
+	}
+	/* the checker sees a stale name */
+	assert_non_null(other_schema("JSON (schema fpulab/1) on stdout", want));
+	assert_null(other_schema("include/fpulab/report.h, contrib/lkp/fpulab/", want));
+	json_decref(doc);
+	fpl_result_free(r);
+	free(man);
+}
+
 /* The checker itself: it must see a missing option and a prefix that is not the option. */
 static void checker_sees_what_is_missing(void **state)
 {
@@ -170,6 +218,7 @@ int main(void)
 		cmocka_unit_test(checker_sees_what_is_missing),
 		cmocka_unit_test(every_command_has_a_section),
 		cmocka_unit_test(every_help_option_is_documented),
+		cmocka_unit_test(texts_name_the_schema_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -200,6 +200,82 @@ static void test_real_overhead_removal(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Interference made up: the reference reads 100 ticks per op when quiet
+ * and 130 when disturbed, disturbed in every third block of ten calls;
+ * the body costs 10 per rep quiet and 13 disturbed (the same host episode
+ * slows both). Time is the count of calls of either. Kept samples must all
+ * be quiet ones.
+ */
+static unsigned ref_calls;
+
+static bool world_disturbed(void)
+{
+	return ref_calls / 10 % 3 == 2;
+}
+
+static uint64_t fake_ref(void *arg, uint64_t reps)
+{
+	ref_calls++;
+	return reps * (world_disturbed() ? 130 : 100);
+}
+
+static uint64_t world_body(void *arg, uint64_t reps)
+{
+	ref_calls++;
+	return 1000 + reps * (world_disturbed() ? 13 : 10);
+}
+
+static void run_world(bool drop, struct fpl_result *r, struct fpl_variant *v)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = 5, .max_samples = 90,
+				       .budget_s = 100, .ratio_at_start = true,
+				       .drop_disturbed = drop, .ref = fake_ref };
+
+	ref_calls = 0;
+	*v = (struct fpl_variant){ .name = "w", .timed = world_body,
+				   .run = fpl_result_add_run(r, "t"), .method = "made up" };
+	assert_int_equal(fpl_harness_run(&env, &cfg, v, 1), 0);
+}
+
+static void test_disturbed_samples_dropped(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v;
+	const json_t *inf, *obs;
+	size_t slow = 0;
+
+	run_world(true, r, &v);
+	inf = json_object_get(v.m_tsc->extra, "interference");
+	assert_non_null(inf);
+	assert_true(json_is_true(json_object_get(inf, "applied")));
+	assert_int_equal(json_integer_value(json_object_get(inf, "samples_taken")), 90);
+	assert_int_equal(json_integer_value(json_object_get(inf, "samples_quiet")), v.m_tsc->n);
+	/* about a third disturbed, and the readings beside them: well under 90 kept, more than 5 */
+	assert_true(v.m_tsc->n >= 5 && v.m_tsc->n < 70);
+	assert_int_equal(v.m_cycles->n, v.m_tsc->n);
+	assert_int_equal(v.m_ns->n, v.m_tsc->n);
+	for (size_t i = 0; i < v.m_tsc->n; i++)
+		assert_float_equal(v.m_tsc->samples[i], 10, 1e-12);
+	assert_float_equal(json_real_value(json_object_get(inf, "disturbed_median_tsc")), 13, 1e-12);
+	obs = fpl_run_obs_get(v.run, "interference");
+	assert_non_null(obs);
+	assert_float_equal(json_real_value(json_object_get(obs, "floor_tsc")), 100, 1e-12);
+	assert_true(json_real_value(json_object_get(obs, "quiet_share")) < 0.8);
+	assert_non_null(strstr(v.m_tsc->method, "FXSAVE64 reference"));
+
+	/* without the filter every sample stays, the disturbed ones with it */
+	run_world(false, r, &v);
+	assert_int_equal(v.m_tsc->n, 90);
+	for (size_t i = 0; i < v.m_tsc->n; i++)
+		slow += v.m_tsc->samples[i] > 12;
+	assert_true(slow >= 20 && slow <= 40);
+	assert_null(strstr(v.m_tsc->method, "FXSAVE64"));
+	assert_null(fpl_run_obs_get(v.run, "interference"));
+	fpl_result_free(r);
+}
+
 static void test_clock_json(void **state)
 {
 	json_t *j = fpl_clock_json(&fake_clock);
@@ -220,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_stop_keeps_samples),
 		cmocka_unit_test(test_real_overhead_removal),
+		cmocka_unit_test(test_disturbed_samples_dropped),
 		cmocka_unit_test(test_clock_json),
 	};
 

@@ -22,7 +22,7 @@
  * run wrote (a converted image). LINES: as many lines as that, the same
  * first and last (a CPUID dump: the APIC ID in leaf 1 EBX changes from run
  * to run on this VM, even pinned; a dump cut at a line boundary still loads,
- * so loading proves nothing). RESULTS: a whole fpulab/1 document
+ * so loading proves nothing). RESULTS: a whole fpulab/2 document
  * (measurements differ from run to run; a cut document does not parse).
  */
 enum kind { SAME, LINES, RESULTS };

@@ -82,6 +82,23 @@ static void frame(const char *altstack)
 	fpl_result_free(r);
 }
 
+/* signal's times in all three units (issue 14): ns and core cycles from the TSC samples. */
+static void test_units(void **state)
+{
+	struct fpl_result *r;
+	const struct fpl_run *run;
+	int rc;
+
+	r = tt_run("signal", 0.05, &rc, NULL);
+	assert_int_equal(rc, 0);
+	run = r->runs[0];
+	/* round_trip, delivery, return */
+	assert_int_equal(tt_units_derived(run, "tsc", "_ns", "ns",
+					  1e9 / tt_obs_real(run, "tsc_hz_measured")), 3);
+	assert_int_equal(tt_units_derived(run, "tsc", "_cycles", "cycles", tt_core_ratio(run)), 3);
+	fpl_result_free(r);
+}
+
 static void test_frame_own_stack(void **state)
 {
 	frame("0");
@@ -151,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_altstack_too_small),
 		cmocka_unit_test(test_altstack_check),
 		cmocka_unit_test(test_frame_own_stack),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_frame_altstack_minimum),
 		cmocka_unit_test(test_state_live_in_frame),
 		cmocka_unit_test(test_interrupt_wis),

@@ -248,6 +248,24 @@ static void test_ministat_relative(void **state)
 	assert_true(r.different);
 }
 
+/* The reference's floor: the lowest median of three, so one fast outlier is not it. */
+static void test_floor_med3(void **state)
+{
+	const double one_low[] = { 60, 60.5, 12, 61, 80, 79 };
+	const double step[] = { 80, 78, 59.5, 59.25, 59.5, 81 };
+	const double gaps[] = { NAN, 70, INFINITY, 69, NAN, 71, 90 };
+	const double two[] = { 5, 3 };
+	const double none[] = { NAN, NAN };
+
+	(void)state;
+	near(fpl_floor_med3(one_low, 6), 60, 0);	/* med(60, 60.5, 12); 12 alone is not it */
+	near(fpl_floor_med3(step, 6), 59.5, 0);
+	near(fpl_floor_med3(gaps, 7), 70, 0);		/* over 70, 69, 71, 90 */
+	near(fpl_floor_med3(two, 2), 3, 0);
+	assert_true(isnan(fpl_floor_med3(none, 2)));
+	assert_true(isnan(fpl_floor_med3(NULL, 0)));
+}
+
 /* Two clean levels (the Intel XRSTOR-compacted cell: q1 95, q3 117) are bimodal; one level with a tail is not. */
 static void test_bimodal(void **state)
 {
@@ -299,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_ministat_t),
 		cmocka_unit_test(test_ministat_relative),
+		cmocka_unit_test(test_floor_med3),
 		cmocka_unit_test(test_bimodal),
 	};
 

@@ -120,7 +120,9 @@ static struct fpl_result *xsave_result(void)
 	return r;
 }
 
-static char *table(const struct fpl_result *r, enum fpl_units u, bool warnings, bool xsave)
+typedef int table_fn(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+
+static char *table_by(table_fn *fn, const struct fpl_result *r, enum fpl_units u, bool warnings)
 {
 	struct fpl_table_opts o = { .units = u, .warnings = warnings };
 	char *buf = NULL;
@@ -128,9 +130,14 @@ static char *table(const struct fpl_result *r, enum fpl_units u, bool warnings, 
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(xsave ? fpl_table_xsave(r, &o, f) : fpl_emit_table(r, &o, f), 0);
+	assert_int_equal(fn(r, &o, f), 0);
 	fclose(f);
 	return buf;
+}
+
+static char *table(const struct fpl_result *r, enum fpl_units u, bool warnings, bool xsave)
+{
+	return table_by(xsave ? fpl_table_xsave : fpl_emit_table, r, u, warnings);
 }
 
 /* The line that starts with start (after a newline). */
@@ -360,6 +367,101 @@ static void test_xsave_real_run(void **state)
 	cmd_out_free(&o);
 }
 
+/* A metric of one sample with a median interval in extra, as the section benchmark leaves it. */
+static void ci_metric(struct fpl_run *run, const char *name, const char *unit, double est,
+		      double half)
+{
+	struct fpl_metric *m = fpl_run_add_metric(run, name, unit, "synthetic");
+
+	assert_non_null(m);
+	assert_int_equal(fpl_metric_add(m, est), 0);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", est, "ci95_lo", est - half,
+			     "ci95_hi", est + half);
+}
+
+/*
+ * One eager section run: inside 40000 cycles (20000 tsc, 10000 ns, the
+ * triple's halves), outside 4000, bare 3600; the costs in each unit with
+ * figures of their own, so that a table showing one unit's costs in
+ * another's columns is seen.
+ */
+static struct fpl_result *section_result(void)
+{
+	static const char *const units[] = { "cycles", "tsc", "ns" };
+	static const double cost[] = { 555, 277, 138.75 }, one[] = { 400, 200, 100.5 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "section");
+	char name[32];
+
+	fpl_run_param_str(run, "workload", "xor");
+	fpl_run_param_str(run, "impl", "avx");
+	fpl_run_param_int(run, "chunk", 1024);
+	fpl_run_param_str(run, "policy", "eager");
+	triple(run, "inside_", "one call, a section around each chunk", 40000);
+	triple(run, "outside_", "one call, one section around all", 4000);
+	triple(run, "bare_", "one call, no section", 3600);
+	ci_metric(run, "speedup_pct", "percent", 900, 1);
+	for (size_t u = 0; u < 3; u++) {
+		snprintf(name, sizeof(name), "section_%s", units[u]);
+		ci_metric(run, name, units[u], cost[u], cost[u] / 100);
+		snprintf(name, sizeof(name), "one_section_%s", units[u]);
+		ci_metric(run, name, units[u], one[u], 0);
+	}
+	return r;
+}
+
+/* --units (issue 14): the section table's times and costs are in the unit chosen, or in each. */
+static void test_section_units(void **state)
+{
+	struct fpl_result *r = section_result();
+	char *t, *l;
+
+	t = table_by(fpl_table_section, r, FPL_UNITS_CYCLES, true);
+	assert_non_null(strstr(t, "FPU sections: times in core cycles [u1]"));
+	assert_non_null(strstr(t, "cycles/section [CI]"));
+	l = line_of(t, "xor ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " 40000        4000 "));
+	assert_non_null(strstr(l, "+900.0 [+899.0, +901.0]"));
+	assert_non_null(strstr(l, " 555 [549, 561] "));
+	assert_non_null(strstr(l, " 400 "));
+	free(l);
+	assert_null(strstr(t, "tsc/section"));
+	assert_non_null(strstr(t, "[u1] core cycles estimated"));
+	assert_non_null(strstr(t, "Units (--units tsc|ns|all for the others"));
+	free(t);
+
+	t = table_by(fpl_table_section, r, FPL_UNITS_TSC, true);
+	assert_non_null(strstr(t, "FPU sections: times in TSC ticks [u1]"));
+	assert_null(strstr(t, "cycles/section"));
+	l = line_of(t, "xor ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " 20000        2000 "));
+	assert_non_null(strstr(l, " 277 [274, 280] "));
+	assert_non_null(strstr(l, " 200 "));
+	free(l);
+	assert_non_null(strstr(t, "Units (--units cycles|ns|all for the others"));
+	free(t);
+
+	t = table_by(fpl_table_section, r, FPL_UNITS_NS, true);
+	assert_non_null(strstr(t, "us/call"));
+	l = line_of(t, "xor ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " 10.000       1.000 "));
+	assert_non_null(strstr(l, " 138.8 [137.4, 140.1] "));
+	assert_non_null(strstr(l, " 100.5 "));
+	free(l);
+	free(t);
+
+	t = table_by(fpl_table_section, r, FPL_UNITS_ALL, true);
+	assert_int_equal(count(t, "FPU sections: times in"), 3);
+	assert_int_equal(count(t, "+900.0 [+899.0, +901.0]"), 3);
+	assert_non_null(strstr(t, "[u3] ns from TSC ticks"));
+	assert_non_null(strstr(t, "Units:\n"));
+	free(t);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_xsave_units),
 		cmocka_unit_test(test_generic_notes_and_quiet),
 		cmocka_unit_test(test_xsave_real_run),
+		cmocka_unit_test(test_section_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

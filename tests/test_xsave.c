@@ -158,6 +158,31 @@ static void test_bad_options_exit_2(void **state)
 	}
 }
 
+/*
+ * The interference reference's record (docs/method.md): the floor is a real
+ * FXSAVE64 time, and the metrics hold exactly the quiet samples when some
+ * were dropped, every sample taken otherwise.
+ */
+static void check_interference(const struct fpl_run *run)
+{
+	const json_t *o = fpl_run_obs_get(run, "interference"), *e;
+	struct fpl_metric *tsc = fpl_run_find_metric(run, "tsc");
+	struct fpl_metric *cyc = fpl_run_find_metric(run, "cycles");
+	json_int_t taken, quiet;
+
+	assert_non_null(o);
+	assert_true(json_real_value(json_object_get(o, "floor_tsc")) > 1);
+	assert_true(json_integer_value(json_object_get(o, "readings")) >= 2);
+	assert_true(json_integer_value(json_object_get(o, "reps")) >= 64);
+	e = json_object_get(tsc->extra, "interference");
+	assert_non_null(e);
+	taken = json_integer_value(json_object_get(e, "samples_taken"));
+	quiet = json_integer_value(json_object_get(e, "samples_quiet"));
+	assert_true(quiet <= taken);
+	assert_int_equal(tsc->n, json_is_true(json_object_get(e, "applied")) ? quiet : taken);
+	assert_int_equal(cyc->n, tsc->n);
+}
+
 /* A small real run: JSON on stdout reads back through the schema with the cells asked for. */
 static void test_json_output(void **state)
 {
@@ -182,6 +207,7 @@ static void test_json_output(void **state)
 		assert_non_null(strstr(m->method, "throughput"));
 		assert_non_null(fpl_run_find_metric(r->runs[i], "tsc"));
 		assert_non_null(fpl_run_find_metric(r->runs[i], "ns"));
+		check_interference(r->runs[i]);
 	}
 	assert_non_null(json_object_get(r->host, "clock"));
 	assert_non_null(json_object_get(json_object_get(r->host, "clock"), "selfcheck"));

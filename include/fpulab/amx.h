@@ -39,7 +39,10 @@ int fpl_amx_palette(const struct fpl_cpu *cpu, struct fpl_amx_palette *p, struct
  */
 int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t *after,
 			 struct fpl_diag *diag);
-/* TILEDATA is in fpl_xstate_permitted() (cached once true: permission is never revoked). */
+/*
+ * TILEDATA is in fpl_xstate_permitted() (cached once true: permission is
+ * never revoked). Always false for xs from a dump.
+ */
 bool fpl_amx_permitted(const struct fpl_xstate *xs);
 
 /*
@@ -49,14 +52,16 @@ bool fpl_amx_permitted(const struct fpl_xstate *xs);
  * TILERELEASE: tiles end in init. Call it outside every timed region, and
  * again in each forked child (XFD is re-armed there) and each new thread.
  * 0, -ENOTSUP without AMX, -EPERM without permission (no instruction run:
- * that would be SIGILL), -EIO when XINUSE did not show the tiles live.
+ * that would be SIGILL), -EIO when XINUSE did not show the tiles live,
+ * -EINVAL for xs from a dump.
  */
 int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag);
 
 /*
  * TILERELEASE: TILECFG and TILEDATA to init. Without TILEDATA permission it
  * is an XRSTOR of TILECFG's init instead (TILEDATA is init then anyway, and
- * TILERELEASE would meet armed XFD). 0 or -ENOTSUP without AMX.
+ * TILERELEASE would meet armed XFD). 0, -ENOTSUP without AMX, -EINVAL for
+ * xs from a dump.
  */
 int fpl_amx_release(const struct fpl_xstate *xs);
 

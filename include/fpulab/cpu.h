@@ -74,7 +74,11 @@ struct fpl_cpu {
 	bool xcr0_known;
 	bool live;		/* read from the running CPU, not from a dump */
 	char source[256];	/* "live" or the dump's file name */
-	char note[256];		/* how a dump was interpreted, when it needed guessing */
+	/*
+	 * How a dump was interpreted: what needed guessing, and the leaves it
+	 * lacks that fpulab reads (each with what is unknown for it), "; " apart.
+	 */
+	char note[512];
 	unsigned nleaves;
 	struct fpl_cpuid_leaf leaves[FPL_CPU_MAX_LEAVES];
 };
@@ -85,8 +89,10 @@ int fpl_cpu_read(struct fpl_cpu *cpu);
 /*
  * Load a dump: fpulab's own format (fpl_cpu_save) or InstLatx64/AIDA64's
  * "CPUID 0000000D: EAX-EBX-ECX-EDX [SL 02]". Only the first logical CPU is
- * read. Returns 0, -ENOENT/-EIO for the file, -EINVAL for a malformed line
- * (diag names the file and line).
+ * read. Leaves the dump lacks are named in cpu->note and read as zeros.
+ * Returns 0, -ENOENT/-EIO for the file, -EINVAL for a malformed line, a
+ * leaf given twice, sizes no CPU has, or a file without any CPUID leaf
+ * (diag names the file, and the line where there is one).
  */
 int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag);
 int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
@@ -107,6 +113,29 @@ int fpl_feature_by_name(const char *name);
 /* Components the CPU enumerates in CPUID 0xD.0 (user) and 0xD.1 ECX:EDX (supervisor). */
 uint64_t fpl_cpu_xfeatures_user(const struct fpl_cpu *cpu);
 uint64_t fpl_cpu_xfeatures_supervisor(const struct fpl_cpu *cpu);
+
+/*
+ * The L1 data cache of the snapshot's CPU in bytes: Intel leaf 4, AMD leaf
+ * 0x8000001D (or 0x80000005 ECX[31:24] KiB). 0 when the snapshot does not say.
+ */
+size_t fpl_cpu_l1d_bytes(const struct fpl_cpu *cpu);
+
+/*
+ * Peak L1D accesses per core cycle of one width (8, 16, 32 or 64 bytes) on
+ * the snapshot's core, from the vendor's optimization guide (source names
+ * it). A fraction where the data path is narrower than the access (half for
+ * a 512-bit access done as two 256-bit ones). known is false for a CPU not
+ * in the table: then the figures are a stated default.
+ */
+struct fpl_cpu_lsu {
+	double loads, stores;
+	unsigned width;
+	const char *core;	/* "AMD Zen 3/Zen 4 (family 19h)" */
+	const char *source;	/* the guide and what it says */
+	bool known;
+};
+/* 0, or -EINVAL for another width. */
+int fpl_cpu_lsu(const struct fpl_cpu *cpu, unsigned width, struct fpl_cpu_lsu *out);
 
 /*
  * Direct instruction helpers for the running CPU. fpl_xgetbv() must only be

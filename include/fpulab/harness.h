@@ -71,6 +71,17 @@ struct fpl_harness_cfg {
 	 * system calls makes the kernel save and restore nothing.
 	 */
 	bool kernel_trace;
+	/*
+	 * true: between the samples of every round, read a save-path
+	 * reference (FXSAVE64, or ref when set) and keep only the samples
+	 * between quiet readings (bench/interference.h), rounds going on past
+	 * the budget (to hard_s) until min_samples rounds were quiet; false
+	 * (default): keep every sample. Per-variant dropping breaks the
+	 * pairing of variants by round: only for unpaired variants (the xsave
+	 * cells), never where samples are compared round by round (section).
+	 */
+	bool drop_disturbed;
+	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
 };
 
 /* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */

@@ -13,20 +13,17 @@
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
 
-/* A kernel count agrees with the model within this share of an operation (preemption noise). */
-#define FPL_KVIEW_TOL		0.05
-
 /*
  * The model-against-kernel table of every run with an observed.kernel
- * object: per pass the kernel's saves and restores per operation next to
- * the model's, and where they differ; the xcomp_bv seen with components.
- * Runs whose trace was skipped give their reason. Nothing when no run was
- * traced. Returns the number of differences found, or -EIO.
+ * object: per benchmark and operation the kernel's events per operation,
+ * by class (fpl_kt_class), next to what the kernel source says they are
+ * for the kernel that ran (fpl_kexpect_find(), with the releases it holds
+ * for), and where they differ; the xcomp_bv seen with components; the
+ * reasons, naming the kernel functions, as notes. Runs whose trace was
+ * skipped give their reason. Nothing when no run was traced. Returns the
+ * number of passes that differ, or -EIO.
  */
 int fpl_table_kernel(const struct fpl_result *r, FILE *f);
-
-/* True when a kernel figure agrees with the model's (both per operation). */
-bool fpl_kview_agrees(double kernel, double model);
 
 /*
  * The kernel's boot lines against the layout fpulab computes from CPUID:

@@ -52,7 +52,8 @@ struct fpl_kt_event {
 /*
  * Parse one line (without the newline). 1: an event or marker in *ev;
  * 0: a line that carries none (empty, a '#' header, another subsystem's
- * event); -EINVAL: not a trace line (malformed).
+ * event, the stacktrace option's "<stack trace>" line and its "=> fn"
+ * frames); -EINVAL: not a trace line (malformed).
  */
 int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev);
 
@@ -97,6 +98,30 @@ struct fpl_kt_tally {
 int fpl_kt_tally(const char *text, size_t len, const pid_t *tids, size_t ntids,
 		 const char *begin, const char *end, struct fpl_kt_tally *t,
 		 struct fpl_diag *diag);
+
+/*
+ * What fpulab compares with the model: the x86_fpu events in six classes.
+ * Each class is a key of the `kernel` object (a count), so a pass read
+ * back from JSON gives the same figures as the tally it was made from.
+ */
+enum fpl_kt_class {
+	FPL_KT_C_SAVE,		/* regs_deactivated: "saves" */
+	FPL_KT_C_RESTORE,	/* regs_activated, load 1: "restores" */
+	FPL_KT_C_ACTIVATE,	/* regs_activated, load 0: "restores_without_load" */
+	FPL_KT_C_DROP,		/* dropped: "drops" */
+	FPL_KT_C_COPY,		/* copy_dst, copy_src: "copies" */
+	FPL_KT_C_OTHER,		/* every other x86_fpu event: "other" */
+	FPL_KT_NCLASSES
+};
+
+/* The class's key in the kernel object ("saves"). */
+const char *fpl_kt_class_key(enum fpl_kt_class c);
+/*
+ * A traced pass's counts per operation, by class, from its kernel object
+ * (fpl_kt_tally_json); NAN where the object lacks the count or has no
+ * operations.
+ */
+void fpl_kt_class_per_op(const json_t *pass, double per_op[FPL_KT_NCLASSES]);
 
 /* Names of the components of a mask ("x87,SSE,AVX"), as fpl_xfeature_mask_names. */
 typedef char *(*fpl_kt_namer)(uint64_t mask, char *buf, size_t len);

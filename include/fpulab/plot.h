@@ -38,14 +38,18 @@ int fpl_plot_script(const struct fpl_result *r, unsigned mask, enum fpl_plot_ter
 
 /*
  * The same for a comparison: one panel per metric (at most max_panels, the
- * first ones), a box plot of each case's raw values. Up to FPL_PLOT_BOX_RAW
+ * first ones), a box plot of each case's raw values. Cases are named by
+ * labels (NULL, or one per case, NULL entries allowed) or else by their
+ * file or directory names, on the x axis, the boxes and the panel titles
+ * ("cycles (xsave; insn xsavec, mask 0x7): old vs new"). Up to FPL_PLOT_BOX_RAW
  * values a case go in as they are; more are binned first (order statistics
  * at FPL_PLOT_BOX_QUANT steps and the outliers one per bin), so the script
  * stays small whatever the samples. 0, -EINVAL, -EIO, -ENOMEM.
  */
 #define FPL_PLOT_BOX_RAW	20000
 #define FPL_PLOT_BOX_QUANT	2000
-int fpl_plot_compare_script(const struct fpl_cmp *c, size_t max_panels, enum fpl_plot_term term,
-			    const char *out_path, FILE *f, struct fpl_diag *diag);
+int fpl_plot_compare_script(const struct fpl_cmp *c, const char *const *labels,
+			    size_t max_panels, enum fpl_plot_term term, const char *out_path,
+			    FILE *f, struct fpl_diag *diag);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Emitters: a result as a table for people, JSON (schema fpulab/1) or CSV. */
+/* Emitters: a result as a table for people, JSON (schema fpulab/2) or CSV. */
 #ifndef FPULAB_REPORT_H
 #define FPULAB_REPORT_H
 
@@ -17,7 +17,7 @@
 
 enum fpl_format {
 	FPL_FMT_TABLE,	/* per metric: median, IQR, n, unit, method note */
-	FPL_FMT_JSON,	/* the whole result, schema fpulab/1 (docs/results-schema.md) */
+	FPL_FMT_JSON,	/* the whole result, schema fpulab/2 (docs/results-schema.md) */
 	FPL_FMT_CSV,	/* one line per metric: bench,params,metric,unit,n,median,... */
 };
 
@@ -26,7 +26,7 @@ int fpl_format_by_name(const char *name);
 const char *fpl_format_name(enum fpl_format fmt);
 
 /*
- * The result as a document of schema fpulab/1: {"schema", "host", "runs",
+ * The result as a document of schema fpulab/2: {"schema", "host", "runs",
  * "warnings"}, every metric with its samples and a summary computed from
  * them (fpl_summarize, 10% trim). New reference, NULL on ENOMEM.
  */
@@ -83,8 +83,12 @@ int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *
 
 /* The xor benchmark's tables: calibration lines per section mask, or the size sweep. */
 void fpl_table_xor(const struct fpl_result *r, FILE *f);
-/* The section benchmark's table, like the 2018 report (inside, outside, percent speedup). */
-void fpl_table_section(const struct fpl_result *r, FILE *f);
+/*
+ * The section benchmark's table, like the 2018 report (inside, outside,
+ * percent speedup, the cost per section): a block per unit o->units shows.
+ * 0 or -EIO.
+ */
+int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 
 /* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);

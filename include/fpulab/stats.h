@@ -56,6 +56,13 @@ struct fpl_bimodal {
 
 int fpl_bimodal(const double *x, size_t n, struct fpl_bimodal *b);
 
+/*
+ * The floor of a series of readings of one fixed reference: the lowest
+ * median of three consecutive finite readings (one fast outlier is not the
+ * floor); with fewer than three readings their minimum. NaN without one.
+ */
+double fpl_floor_med3(const double *x, size_t n);
+
 void fpl_sort(double *x, size_t n);
 double fpl_quantile_sorted(const double *sorted, size_t n, double p);
 double fpl_trimmed_mean_sorted(const double *sorted, size_t n, double trim);

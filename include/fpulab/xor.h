@@ -23,6 +23,7 @@ struct fpl_xor_impl {
 	const char *name;	/* the kernel's name where it has one: "avx", "prefetch64-sse" */
 	const char *isa;	/* "C", "SSE2", "AVX", "AVX-512F" */
 	const char *shape;	/* one line: unrolling, prefetch, instructions */
+	unsigned width;		/* bytes per load or store: 8 (general registers), 16, 32, 64 */
 	uint64_t xfeatures;	/* FPL_XFEATURE_MASK_* it writes; 0 for general registers only */
 	/* false with *why set when the CPU (CPUID and XCR0) cannot run it */
 	bool (*supported)(const struct fpl_cpu *cpu, const char **why);
@@ -42,6 +43,27 @@ const struct fpl_xor_impl *fpl_xor_impls(size_t *n);
 const struct fpl_xor_impl *fpl_xor_find(const char *name);
 /* The kernel's choice on x86-64 6.x: "avx" when AVX and OSXSAVE, else NULL (calibrate). */
 const struct fpl_xor_impl *fpl_xor_kernel_forced(const struct fpl_cpu *cpu);
+
+/*
+ * The L1 bound of impl's do_N (N = arity, 2 to 5) over size bytes: per core
+ * cycle the core does `loads` loads and `stores` stores of `width` bytes
+ * (fpl_cpu_lsu); do_N loads N streams (the destination and N - 1 sources)
+ * and stores one, so bytes of destination per cycle <= min(loads x width / N,
+ * stores x width). It holds only while the N x size bytes touched fit in
+ * L1D: fits_l1d says whether they do (-1: the CPU does not tell its L1D).
+ */
+struct fpl_xor_bound {
+	double bytes_per_cycle;
+	double loads, stores;		/* per cycle, accesses of width bytes */
+	unsigned width, arity;
+	size_t footprint, l1d_bytes;	/* arity x size; 0: unknown */
+	int fits_l1d;			/* 1, 0, or -1 when l1d_bytes is unknown */
+	const char *core, *source;	/* from fpl_cpu_lsu */
+	bool known;			/* false: the CPU is not in the table */
+};
+/* 0, or -EINVAL for a NULL argument or an arity outside 2..5. */
+int fpl_xor_bound(const struct fpl_cpu *cpu, const struct fpl_xor_impl *impl, unsigned arity,
+		  size_t size, struct fpl_xor_bound *b);
 
 /* 0 if bytes is a positive multiple of FPL_XOR_LINE, else -EINVAL. */
 int fpl_xor_check_size(size_t bytes);

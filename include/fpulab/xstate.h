@@ -228,7 +228,7 @@ void fpl_xstate_restore(enum fpl_save_insn insn, const void *buf, uint64_t rfbm)
  * xs->amx), -EPERM for tile data this process may not use (never asked for
  * implicitly: fpl_amx_request_perm() in fpulab/amx.h; nothing is executed
  * then, which would be SIGILL), -EIO when XINUSE does not show loaded AMX
- * components. TILEDATA alone (TILECFG as it is) is accepted, as by the
+ * components, -EINVAL for xs from a dump (nothing runs on this CPU then). TILEDATA alone (TILECFG as it is) is accepted, as by the
  * hardware; TILECFG patterns are always a valid palette-1 configuration.
  * fpl_regs_init drops XFD components this process may not use from RFBM
  * (they are init). The first tile-data load of a task is its XFD trap: do

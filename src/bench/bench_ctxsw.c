@@ -14,6 +14,7 @@
 #include "abdiff.h"
 #include "ktpass.h"
 #include "pingpong.h"
+#include "runclock.h"
 
 #define BATCH_NS	1000000.0	/* auto batch: about 1 ms of round trips */
 #define WARMUP_S	0.2
@@ -428,8 +429,41 @@ static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
 		fpl_run_warn(run, "echo task: AMX first tile use %s", buf);
 }
 
-static int record(struct fpl_run *run, struct fpl_pp *pp, const struct ctxsw_cfg *c,
-		  const struct pp_metrics *m, unsigned long n, double elapsed)
+/*
+ * Every ns metric of the run (all are times) in TSC ticks and core cycles
+ * too, NAME_tsc and NAME_cycles: the same samples at the TSC rate measured
+ * over this run and the core/TSC ratio around it.
+ */
+static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
+		     const struct pp_metrics *m, const struct fpl_runclock *rc)
+{
+	double hz = m->ticks > 0 ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
+	char cyc[512], name[64];
+	size_t n = run->nmetrics;
+	static const char tsc[] = "; TSC ticks from ns at the TSC rate measured over this run "
+				  "(observed tsc_hz_measured), which move with the core clock";
+
+	fpl_runclock_cycles_text(env->clock, rc, "from ns at the TSC rate measured over this "
+				 "run (observed tsc_hz_measured), then ", cyc, sizeof(cyc));
+	for (size_t i = 0; i < n; i++) {
+		const struct fpl_metric *src = run->metrics[i];
+
+		if (strcmp(src->unit, "ns"))
+			continue;
+		snprintf(name, sizeof(name), "%s_cycles", src->name);
+		if (!fpl_metric_scaled(run, src, name, "cycles", hz / 1e9 * rc->ratio, cyc))
+			return -ENOMEM;
+		src = run->metrics[i];
+		snprintf(name, sizeof(name), "%s_tsc", src->name);
+		if (!fpl_metric_scaled(run, src, name, "tsc", hz / 1e9, tsc))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct fpl_pp *pp,
+		  const struct ctxsw_cfg *c, const struct pp_metrics *m, unsigned long n,
+		  double elapsed, const struct fpl_runclock *rc)
 {
 	char buf[32];
 	int err = 0;
@@ -455,7 +489,7 @@ static int record(struct fpl_run *run, struct fpl_pp *pp, const struct ctxsw_cfg
 		err = add_derived(run, m->rt[st], c->ab ? (st ? "_b" : "_a") : "", m->rt[st]->method);
 	if (!err && c->ab)
 		err = add_ab(run, m, m->rt[0]->method);
-	return err;
+	return err ? err : add_units(env, run, m, rc);
 }
 
 static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct fpl_pp *pp,
@@ -522,18 +556,13 @@ static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct
 #define KT_ROUND_TRIPS	2000	/* the traced batch: 8000 events, well inside the buffer */
 
 /*
- * --kernel-trace: one more batch of state A, bracketed by markers. The
- * model: each task's registers are saved once when it is switched out
- * (regs_deactivated) and restored once on its way back to user space
- * (regs_activated, load 1): 2 and 2 per round trip.
+ * --kernel-trace: one more batch of state A, bracketed by markers. What the
+ * kernel should show (same CPU: 2 saves and 2 restores per round trip) is
+ * model/kexpect.c's, for op "round trip" and the run's placement.
  */
 static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
 		       const struct ctxsw_cfg *c, struct fpl_run *run, unsigned long n)
 {
-	static const struct fpl_kt_model model = {
-		2, 2, "one save at each switch-out and one restore on the way back to user "
-		"space, for each of the two tasks (switch_fpu_prepare, fpregs_restore_userregs)"
-	};
 	unsigned long k = n < KT_ROUND_TRIPS ? n : KT_ROUND_TRIPS;
 	struct fpl_ktpass p;
 	double t;
@@ -546,13 +575,14 @@ static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
 	if (err)
 		return err;
 	return fpl_ktpass_end(env, &p, run, c->ab ? "state_a" : "batch", (double)k, "round trip",
-			      &model);
+			      NULL);
 }
 
 static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const struct ctxsw_cfg *c,
 		    struct fpl_run *run)
 {
 	struct fpl_diag diag = { "" };
+	struct fpl_runclock rc;
 	struct pp_metrics m;
 	cpu_set_t sa, sb;
 	unsigned long n;
@@ -568,6 +598,7 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const st
 		fpl_run_warn(run, "sched_setaffinity: %s", strerror(errno));
 		return err;
 	}
+	fpl_runclock_begin(env->clock, &rc);
 	fpl_pp_seen_start(&pp->sh->seen[0]);
 	err = fpl_task_start(&pp->echo, c->threads, &sb, fpl_pp_echo, pp, &diag);
 	if (err)
@@ -589,7 +620,9 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const st
 		fpl_run_warn(run, "interrupted after %.2f s: samples so far kept", elapsed);
 	if (!m.rt[0] || (err && err != -EINTR))
 		return err;
-	err2 = record(run, pp, c, &m, n, elapsed);
+	err2 = fpl_runclock_end(env->clock, &rc, run);
+	if (!err2)
+		err2 = record(env, run, pp, c, &m, n, elapsed, &rc);
 	return err ? err : err2;
 }
 

@@ -283,45 +283,95 @@ static int flag_anomaly(struct fpl_run *run)
 	return fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why) ? -ENOMEM : 0;
 }
 
+/* A median with its distribution-free 95% interval, as a metric's extra. */
+static void median_extra(struct fpl_metric *m)
+{
+	struct fpl_ci ci;
+
+	if (m && !fpl_median_ci(m->samples, m->n, &ci))
+		m->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
+				     "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
+}
+
+/*
+ * A cost metric WHAT_UNIT, its method how and the interval in extra; the
+ * cycles texts as they always were, the others say which samples.
+ */
+static struct fpl_metric *cost_metric(struct fpl_run *run, const char *what, const char *u,
+				      const char *how)
+{
+	char name[32], meth[320], of[48] = "";
+
+	if (strcmp(u, "cycles"))
+		snprintf(of, sizeof(of), "; from the *_%s samples", u);
+	snprintf(name, sizeof(name), "%s_%s", what, u);
+	snprintf(meth, sizeof(meth), "%s; extra: median with a distribution-free 95%% interval%s",
+		 how, of);
+	return fpl_run_add_metric(run, name, u, meth);
+}
+
+/*
+ * The section costs in one unit, from the inside, outside and bare samples
+ * in that unit (per round: they were taken together): section_UNIT (more
+ * than one chunk) and one_section_UNIT.
+ */
+static int add_costs(struct fpl_run *run, const struct fpl_metric *in,
+		     const struct fpl_metric *out, const struct fpl_metric *bare, size_t n,
+		     size_t nchunks)
+{
+	struct fpl_metric *sc = NULL, *one;
+
+	if (nchunks > 1) {
+		sc = cost_metric(run, "section", in->unit, "cost of one more section: (inside - "
+				 "outside) / (chunks - 1) per round");
+		if (!sc)
+			return -ENOMEM;
+	}
+	one = cost_metric(run, "one_section", in->unit, "one section around all the work plus "
+			  "the return to user: outside - bare per round");
+	if (!one)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((sc && fpl_metric_add(sc, (in->samples[i] - out->samples[i]) /
+					  (double)(nchunks - 1))) ||
+		    fpl_metric_add(one, out->samples[i] - bare->samples[i]))
+			return -ENOMEM;
+	median_extra(sc);
+	median_extra(one);
+	return 0;
+}
+
 static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunks)
 {
 	const struct fpl_metric *in = v[M_INSIDE].m_cycles, *out = v[M_OUTSIDE].m_cycles;
 	const struct fpl_metric *bare = v[M_BARE].m_cycles;
 	size_t n = in->n < out->n ? in->n : out->n;
-	struct fpl_metric *sp, *sc, *one;
+	struct fpl_metric *sp;
 	struct fpl_ci ci;
+	int err;
 
 	n = n < bare->n ? n : bare->n;
 	sp = fpl_run_add_metric(run, "speedup_pct", "percent",
 				"outside over inside: 100 * (inside / outside - 1) per round of "
 				"interleaved samples; extra: median with a distribution-free 95% "
 				"interval (order statistics)");
-	sc = nchunks > 1 ? fpl_run_add_metric(run, "section_cycles", "cycles",
-			"cost of one more section: (inside - outside) / (chunks - 1) per round; "
-			"extra: median with a distribution-free 95% interval") : NULL;
-	one = fpl_run_add_metric(run, "one_section_cycles", "cycles",
-				 "one section around all the work plus the return to user: "
-				 "outside - bare per round; extra: median with a distribution-free "
-				 "95% interval");
-	if (!sp || (nchunks > 1 && !sc) || !one)
+	if (!sp)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		if (fpl_metric_add(sp, 100 * (in->samples[i] / out->samples[i] - 1)) ||
-		    (sc && fpl_metric_add(sc, (in->samples[i] - out->samples[i]) /
-					  (double)(nchunks - 1))) ||
-		    fpl_metric_add(one, out->samples[i] - bare->samples[i]))
+	for (size_t i = 0; i < n; i++)
+		if (fpl_metric_add(sp, 100 * (in->samples[i] / out->samples[i] - 1)))
 			return -ENOMEM;
-	}
 	if (!fpl_speedup_ci(in->samples, out->samples, n, &ci))
 		sp->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
 				      "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
-	if (sc && !fpl_median_ci(sc->samples, sc->n, &ci))
-		sc->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
-				      "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
-	if (!fpl_median_ci(one->samples, one->n, &ci))
-		one->extra = json_pack("{s:f, s:f, s:f, s:I}", "estimate", ci.estimate,
-				       "ci95_lo", ci.lo, "ci95_hi", ci.hi, "n", (json_int_t)ci.n);
-	return flag_anomaly(run);
+	/* Cycles first, as before; TSC ticks and ns for --units (the same rounds). */
+	err = add_costs(run, in, out, bare, n, nchunks);
+	if (!err)
+		err = add_costs(run, v[M_INSIDE].m_tsc, v[M_OUTSIDE].m_tsc, v[M_BARE].m_tsc, n,
+				nchunks);
+	if (!err)
+		err = add_costs(run, v[M_INSIDE].m_ns, v[M_OUTSIDE].m_ns, v[M_BARE].m_ns, n,
+				nchunks);
+	return err ? err : flag_anomaly(run);
 }
 
 #define KT_CALLS	64	/* calls in a traced batch */

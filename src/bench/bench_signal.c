@@ -18,6 +18,7 @@
 #include "fpulab/sigframe.h"
 #include "ktpass.h"
 #include "livestate.h"
+#include "runclock.h"
 #include "tasks.h"
 
 #ifndef AT_MINSIGSTKSZ
@@ -303,7 +304,7 @@ static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
 }
 
 struct sig_metrics {
-	struct fpl_metric *total, *deliver, *ret, *ns;
+	struct fpl_metric *total, *deliver, *ret;
 };
 
 static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt)
@@ -324,14 +325,47 @@ static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned lon
 	return m->total && m->deliver && m->ret ? 0 : -ENOMEM;
 }
 
+/*
+ * The three in ns and core cycles too (NAME_ns, NAME_cycles), from the same
+ * TSC samples: at the TSC rate measured over the run, and the core/TSC
+ * ratio around it.
+ */
+static int other_units(const struct fpl_bench_env *env, struct fpl_run *run,
+		       const struct sig_metrics *m, const struct fpl_runclock *rc,
+		       double ns_per_tick)
+{
+	const struct fpl_metric *tsc[] = { m->total, m->deliver, m->ret };
+	char name[32], cyc[512];
+
+	fpl_runclock_cycles_text(env->clock, rc, "", cyc, sizeof(cyc));
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
+		snprintf(name, sizeof(name), "%s_ns", tsc[i]->name);
+		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "; ns from TSC ticks "
+				       "at the TSC rate measured over this run against "
+				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)"))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
+		snprintf(name, sizeof(name), "%s_cycles", tsc[i]->name);
+		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
 		   struct sig_metrics *m, unsigned long n, double budget_s)
 {
-	double t0 = now_ns(), end = t0 + budget_s * 1e9, t1;
-	uint64_t c0 = fpl_tsc_begin(), c1;
+	struct fpl_runclock rc;
+	double t0, end, t1;
+	uint64_t c0, c1;
 	struct sig_sample smp;
-	int err = 0;
+	int err = 0, e2;
 
+	fpl_runclock_begin(env->clock, &rc);
+	t0 = now_ns();
+	end = t0 + budget_s * 1e9;
+	c0 = fpl_tsc_begin();
 	for (unsigned long i = 0;; i++) {
 		if (fpl_bench_stopped(env)) {
 			err = -EINTR;
@@ -352,39 +386,28 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	t1 = now_ns();
 	/* TSC rate over the whole run against CLOCK_MONOTONIC_RAW, for the ns figures. */
 	fpl_run_obs_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
-	m->ns = fpl_run_add_metric(run, "round_trip_ns", "ns",
-				   "round_trip converted with the TSC rate measured over this run "
-				   "against CLOCK_MONOTONIC_RAW");
-	if (!m->ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->total->n; i++)
-		if (fpl_metric_add(m->ns, m->total->samples[i] * (t1 - t0) / (double)(c1 - c0)))
-			return -ENOMEM;
-	return err;
+	e2 = fpl_runclock_end(env->clock, &rc, run);
+	if (!e2)
+		e2 = other_units(env, run, m, &rc, (t1 - t0) / (double)(c1 - c0));
+	return e2 ? e2 : err;
 }
 
 #define KT_SIGNALS	1000	/* the traced batch */
 
 /*
- * --kernel-trace: one more batch, bracketed by markers. The model: with the
- * registers live, delivery XSAVEs them straight into the user frame and
- * sigreturn XRSTORs them from it; the task's fpstate is neither saved to
- * (regs_deactivated) nor loaded from (regs_activated with load 1).
+ * --kernel-trace: one more batch, bracketed by markers. What the kernel
+ * should show for it (per signal: no save, no restore, two activations
+ * without a load) is model/kexpect.c's, for op "signal".
  */
 static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run)
 {
-	static const struct fpl_kt_model model = {
-		0, 0, "delivery XSAVEs the live registers into the frame, sigreturn XRSTORs them "
-		"from it (copy_fpstate_to_sigframe, restore_fpregs_from_user): no fpstate save "
-		"or load"
-	};
 	struct fpl_ktpass p;
 	struct sig_sample smp;
 
 	if (!fpl_ktpass_begin(env, &p, run, "signal"))
 		return 0;
 	sig_batch(s, KT_SIGNALS, &smp);
-	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", &model);
+	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", NULL);
 }
 
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,

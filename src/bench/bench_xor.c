@@ -340,70 +340,69 @@ static uint64_t timed_memcpy(void *p, uint64_t reps)
 	return fpl_tsc_end() - t0;
 }
 
-/*
- * The L1 bound of do_N (data in L1D, the sweep's small sizes): per core
- * cycle the CPU can do `loads` loads and `stores` stores of `width` bytes;
- * do_N loads N streams (the destination and N-1 sources) and stores one, so
- * bytes of destination per cycle <= min(loads * width / N, stores * width).
- * width is the template's vector (8 for the C rows, 16 SSE, 32 AVX, 64
- * AVX-512) capped by the CPU's load/store data path.
- */
-struct xor_bound {
-	double loads, stores, width, bpc;
-	const char *source;
-};
+/* A median above this share of the bound cannot be true: the row is an anomaly. */
+#define BOUND_ANOMALY_PCT 105.0
 
-static void xor_bound(const struct fpl_cpu *cpu, const struct fpl_xor_impl *x, unsigned arity,
-		      struct xor_bound *b)
+static int bound_anomaly(struct fpl_run *run, const struct sweep_arg *a,
+			 const struct fpl_xor_bound *b, double pct)
 {
-	double w = !strcmp(x->isa, "AVX-512F") ? 64 : !strcmp(x->isa, "AVX") ? 32 :
-		   !strcmp(x->isa, "SSE2") ? 16 : 8;
-	bool amd = !strcmp(cpu->vendor, "AuthenticAMD") || !strcmp(cpu->vendor, "HygonGenuine");
+	char m[600];
 
-	b->loads = 2;
-	b->stores = 1;
-	b->source = "2 loads + 1 store per cycle of the vector width (Intel Skylake-SP to "
-		    "Sapphire Rapids at 512 bits: Intel 64 and IA-32 Architectures Optimization "
-		    "Reference Manual, L1D bandwidth; the default for other CPUs)";
-	if (amd && cpu->family >= 0x17 && cpu->family <= 0x19) {
-		/* Zen 1-4: a 256-bit load/store path; a 512-bit access takes two */
-		w = w > 32 ? 32 : w;
-		b->source = "AMD Zen 1-4 (family 17h-19h): 2 loads + 1 store of at most 256 bits "
-			    "per cycle, a 512-bit access split in two (AMD Software Optimization "
-			    "Guides for family 17h and 19h, load-store unit)";
-	} else if (amd && cpu->family >= 0x1a) {
-		b->source = "AMD Zen 5 (family 1Ah): 2 loads + 1 store of up to 512 bits per cycle "
-			    "(AMD Software Optimization Guide for family 1Ah, load-store unit)";
-	}
-	b->width = w;
-	b->bpc = fmin(b->loads * w / arity, b->stores * w);
+	snprintf(m, sizeof(m), "do_%u %s at %zu bytes: %.0f%% of the L1 bound (%.2f of %.2f bytes "
+		 "per cycle), above %.0f%%, which a bound cannot allow: %s", a->arity,
+		 a->impl->name, a->size, pct, pct * b->bytes_per_cycle / 100,
+		 b->bytes_per_cycle, BOUND_ANOMALY_PCT,
+		 b->known ? "the load and store figures for this core are wrong, or the "
+			    "core-clock estimate or the timing was disturbed (run again on a "
+			    "quiet machine)" :
+			    "this CPU is not in fpulab's table and the default figures are too "
+			    "low for it");
+	return fpl_run_obs_str(run, "bound_anomaly", m) || fpl_run_warn(run, "%s", m) ? -ENOMEM : 0;
 }
 
-/* The bound and the percentage of it reached per sample (templates only, not memcpy). */
+/*
+ * The bound (fpl_xor_bound: loads and stores per cycle of the template's
+ * width) and the percentage of it reached per sample, templates only; with
+ * whether the N x size bytes fit in L1D, without which the bound does not apply.
+ */
 static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 			 const struct sweep_arg *a, const struct fpl_metric *bpc)
 {
-	struct xor_bound b;
+	struct fpl_xor_bound b;
 	struct fpl_metric *pct;
-	char method[700];
+	char method[900];
+	double med;
+	int err;
 
-	if (!a->impl)
+	if (!a->impl || fpl_xor_bound(env->cpu, a->impl, a->arity, a->size, &b))
 		return 0;
-	xor_bound(env->cpu, a->impl, a->arity, &b);
 	snprintf(method, sizeof(method), "bytes_per_cycle as a percentage of the L1 bound "
-		 "min(loads x width / N, stores x width) = %.1f bytes of destination per cycle "
-		 "for do_%u at %.0f-byte vectors; %s; data larger than L1D cannot reach it",
-		 b.bpc, a->arity, b.width, b.source);
+		 "min(loads x width / N, stores x width) = %.2f bytes of destination per cycle "
+		 "for do_%u at %u-byte accesses, with %g loads and %g stores per cycle: %s (%s); "
+		 "it holds only while the N x size bytes touched fit in L1D (observed fits_l1d)",
+		 b.bytes_per_cycle, a->arity, b.width, b.loads, b.stores, b.core, b.source);
 	pct = fpl_run_add_metric(v->run, "bound_pct", "percent", method);
 	if (!pct)
 		return -ENOMEM;
-	pct->extra = json_pack("{s:f, s:f, s:f, s:f, s:s}", "bound_bytes_per_cycle", b.bpc,
-			       "loads_per_cycle", b.loads, "stores_per_cycle", b.stores,
-			       "width_bytes", b.width, "source", b.source);
+	pct->extra = json_pack("{s:f, s:f, s:f, s:i, s:s, s:s, s:b}", "bound_bytes_per_cycle",
+			       b.bytes_per_cycle, "loads_per_cycle", b.loads, "stores_per_cycle",
+			       b.stores, "width_bytes", (int)b.width, "core", b.core, "source",
+			       b.source, "core_known", b.known);
+	if (!pct->extra)
+		return -ENOMEM;
 	for (size_t i = 0; i < bpc->n; i++)
-		if (fpl_metric_add(pct, 100 * bpc->samples[i] / b.bpc))
+		if (fpl_metric_add(pct, 100 * bpc->samples[i] / b.bytes_per_cycle))
 			return -ENOMEM;
-	return fpl_run_obs_real(v->run, "bound_bytes_per_cycle", b.bpc) ? -ENOMEM : 0;
+	err = fpl_run_obs_real(v->run, "bound_bytes_per_cycle", b.bytes_per_cycle) ||
+	      fpl_run_obs_int(v->run, "footprint_bytes", (long long)b.footprint) ||
+	      (b.l1d_bytes ? fpl_run_obs_int(v->run, "l1d_bytes", (long long)b.l1d_bytes) :
+			     fpl_run_obs_json(v->run, "l1d_bytes", json_null())) ||
+	      (b.fits_l1d < 0 ? fpl_run_obs_json(v->run, "fits_l1d", json_null()) :
+				fpl_run_obs_bool(v->run, "fits_l1d", b.fits_l1d)) ? -ENOMEM : 0;
+	med = fpl_metric_median(pct);
+	if (!err && med > BOUND_ANOMALY_PCT)
+		err = bound_anomaly(v->run, a, &b, med);
+	return err;
 }
 
 /* MB/s (decimal MB of destination) and bytes per core cycle from the per-call samples. */

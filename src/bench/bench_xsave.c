@@ -111,7 +111,7 @@ static int amx_setup(struct fpl_xs_bench *x, struct fpl_result *r)
 	return 0;
 }
 
-static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
+int fpl_xs_setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct fpl_result *r)
 {
 	struct fpl_diag diag = { "" };
 	const char *s;
@@ -150,8 +150,7 @@ static int setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	return amx_setup(x, r);
 }
 
-/* The masks to measure: --mask, or the default list with what XCR0 lacks skipped. */
-static size_t masks_of(struct fpl_xs_bench *x, uint64_t *out, const char **names, size_t max)
+size_t fpl_xs_masks(const struct fpl_xs_bench *x, uint64_t *out, const char **names, size_t max)
 {
 	size_t n = 0;
 
@@ -188,10 +187,10 @@ static int xsave_run(const struct fpl_bench_env *env, struct fpl_result *r)
 
 	if (!x)
 		return -ENOMEM;
-	err = setup(x, env, r);
+	err = fpl_xs_setup(x, env, r);
 	if (err)
 		goto out;
-	nmasks = masks_of(x, masks, names, FPL_ARRAY_SIZE(masks));
+	nmasks = fpl_xs_masks(x, masks, names, FPL_ARRAY_SIZE(masks));
 	if (want(part, "matrix")) {
 		err = fpl_xs_matrix(x, masks, names, nmasks, want(part, "all") ? 0.65 : 1.0);
 		if (err)

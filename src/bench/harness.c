@@ -8,6 +8,7 @@
 
 #include "fpulab/harness.h"
 #include "fpulab/stats.h"
+#include "interference.h"
 #include "ktpass.h"
 
 #define REPS_MAX	(1ull << 32)
@@ -200,13 +201,12 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 	cfg->kernel_trace = true;
 }
 
-/* The traced passes (--kernel-trace): one body of N per variant, the empty body not subtracted. */
+/*
+ * The traced passes (--kernel-trace): one body of N per variant, the empty
+ * body not subtracted; model/kexpect.c's op "operation" says what to expect.
+ */
 static int trace_variants(const struct fpl_bench_env *env, struct fpl_variant *v, size_t nv)
 {
-	static const struct fpl_kt_model model = {
-		0, 0, "the body makes no system call: the kernel saves or restores the task's "
-		"registers only when it is preempted or interrupted into a switch"
-	};
 	int err = 0;
 
 	for (size_t i = 0; i < nv && !err; i++) {
@@ -217,7 +217,7 @@ static int trace_variants(const struct fpl_bench_env *env, struct fpl_variant *v
 		v[i].timed(v[i].arg, v[i].reps);
 		err = fpl_ktpass_end(env, &p, v[i].run, v[i].name,
 				     (double)v[i].reps * (v[i].ops_per_rep > 0 ? v[i].ops_per_rep : 1),
-				     "operation", &model);
+				     "operation", NULL);
 	}
 	return err;
 }
@@ -254,20 +254,23 @@ static double sample(const struct fpl_variant *v)
 	return (b - a) / ((double)v->reps * ops);
 }
 
-static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start)
+static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start,
+		       bool ref)
 {
 	const char *pfx = v->prefix ? v->prefix : "";
-	char name[3][96], base[640], m[3][900];
+	char name[3][96], base[900], m[3][1200];
 	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
 	json_t *extra;
 
 	/* N varies by cell: it is in extra.reps, so cells of one kind share one method text. */
 	snprintf(base, sizeof(base),
 		 "%s; N reps per sample (extra.reps), N the smallest power of two with a sample "
-		 ">= 1000 timer steps; %g op(s) per rep; overhead removed by %s; median of samples",
+		 ">= 1000 timer steps; %g op(s) per rep; overhead removed by %s; median of samples%s",
 		 v->method ? v->method : v->name, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
-			    "difference of N and 2N reps: (body(2N) - body(N)) / N");
+			    "difference of N and 2N reps: (body(2N) - body(N)) / N",
+		 ref ? " taken between quiet readings of an FXSAVE64 reference (within 4% of its "
+		       "floor; the rest dropped, extra.interference)" : "");
 	if (ratio_at_start)
 		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
 			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);
@@ -302,28 +305,62 @@ static double elapsed_s(const struct fpl_clock *c, uint64_t t0)
 	return (double)(fpl_tsc_end() - t0) / c->tsc_hz;
 }
 
+/* Unless the ratio is fixed at the start: how many reps each core/TSC ratio reading takes. */
+static void ratio_setup(const struct fpl_clock *c, struct ratio_track *rt)
+{
+	if (rt->fixed)
+		return;
+	rt->reps = fpl_clock_ratio_reps(c);
+	rt->imul_reps = 1;
+	while (rt->imul_reps < (1u << 20) &&
+	       fpl_chain_imul100(NULL, rt->imul_reps) < c->min_sample_tsc)
+		rt->imul_reps *= 2;
+}
+
+/*
+ * One sample of every variant, rotated: round r starts at variant r mod nv,
+ * so no variant is always first. inf (NULL: none) reads the interference
+ * counters every FPL_INTERF_EVERY variants. 0 or -ENOMEM.
+ */
+static int round_samples(const struct fpl_clock *c, struct fpl_variant *v, size_t nv,
+			 size_t round, double ratio, struct fpl_interf *inf)
+{
+	for (size_t k = 0; k < nv; k++) {
+		size_t i = (k + round) % nv;
+		double tsc;
+
+		if (inf && k % FPL_INTERF_EVERY == 0)
+			fpl_interf_read(inf);
+		tsc = sample(&v[i]);
+
+		if (fpl_metric_add(v[i].m_tsc, tsc) ||
+		    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
+		    fpl_metric_add(v[i].m_cycles, tsc * ratio))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,
 		    struct fpl_variant *v, size_t nv)
 {
 	const struct fpl_clock *c = env->clock;
 	struct ratio_track rt = { .fixed = cfg->ratio_at_start };
+	struct fpl_interf inf;
+	bool ref = cfg->drop_disturbed;
 	uint64_t t0 = fpl_tsc_end();
 	double last_progress = 0, ratio;
 	size_t round;
 	int err = 0;
 
-	if (!rt.fixed) {
-		rt.reps = fpl_clock_ratio_reps(c);
-		rt.imul_reps = 1;
-		while (rt.imul_reps < (1u << 20) &&
-		       fpl_chain_imul100(NULL, rt.imul_reps) < c->min_sample_tsc)
-			rt.imul_reps *= 2;
-	}
+	ratio_setup(c, &rt);
+	if (ref)
+		fpl_interf_init(&inf, c, cfg->ref);
 	for (size_t i = 0; i < nv; i++) {
 		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
-		err = add_metrics(c, &v[i], rt.fixed);
+		err = add_metrics(c, &v[i], rt.fixed, ref);
 		if (err)
-			return err;
+			goto out;
 	}
 	do {
 		ratio_now(c, &rt);
@@ -343,16 +380,11 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		}
 		ratio = ratio_now(c, &rt);
 		sentinel(&rt);
-		/* rotated: round r starts at variant r mod nv, so no variant is always first */
-		for (size_t k = 0; k < nv && !err; k++) {
-			size_t i = (k + round) % nv;
-			double tsc = sample(&v[i]);
-
-			if (fpl_metric_add(v[i].m_tsc, tsc) ||
-			    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
-			    fpl_metric_add(v[i].m_cycles, tsc * ratio))
-				err = -ENOMEM;
-		}
+		if (ref)
+			fpl_interf_round(&inf);
+		err = round_samples(c, v, nv, round, ratio, ref ? &inf : NULL);
+		if (ref)
+			fpl_interf_read(&inf);
 		if (err)
 			break;
 		e = elapsed_s(c, t0);
@@ -360,16 +392,23 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 			fpl_bench_progress(env, fmin(1.0, e / cfg->budget_s), v[0].name);
 			last_progress = e;
 		}
-		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s)
+		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s &&
+		    (!ref || inf.quiet_rounds >= cfg->min_samples || cfg->hard_s <= 0 ||
+		     e >= cfg->hard_s))
 			break;
 		/* A loaded machine gives few rounds per second: the hard limit wins over min_samples. */
 		if (cfg->hard_s > 0 && e >= cfg->hard_s && round + 1 >= 3)
 			break;
 	}
 	ratio_record(c, &rt, v, nv);
-	quiet_record(&rt, v, nv);
+	quiet_record(&rt, v, nv);	/* by round index: before samples are dropped */
+	if (!err && ref)
+		err = fpl_interf_apply(&inf, v, nv, cfg->min_samples);
 	if (!err && env->ktrace && cfg->kernel_trace)
 		err = trace_variants(env, v, nv);
+out:
+	if (ref)
+		fpl_interf_free(&inf);
 	free(rt.all);
 	free(rt.quiet);
 	return err;

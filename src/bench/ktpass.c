@@ -4,9 +4,20 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 
+#include "fpulab/kexpect.h"
 #include "fpulab/xstate.h"
 #include "ktpass.h"
+
+/* The calling thread's context switches so far, voluntary and not; -1 when unknown. */
+static long thread_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw + ru.ru_nivcsw;
+}
 
 bool fpl_ktpass_begin(const struct fpl_bench_env *env, struct fpl_ktpass *p, struct fpl_run *run,
 		      const char *tag)
@@ -25,6 +36,7 @@ bool fpl_ktpass_begin(const struct fpl_bench_env *env, struct fpl_ktpass *p, str
 		return false;
 	}
 	p->on = true;
+	p->switches = thread_switches();
 	return true;
 }
 
@@ -35,6 +47,68 @@ void fpl_ktpass_add_tid(struct fpl_ktpass *p, pid_t tid)
 			return;
 	if (tid > 0 && p->ntids < FPL_KT_MAX_TASKS)
 		p->tids[p->ntids++] = tid;
+}
+
+static const char *const applies_names[] = {
+	[FPL_KX_APPLIES] = "yes", [FPL_KX_NEWER] = "newer kernel", [FPL_KX_UNKNOWN] = "unknown",
+};
+
+/* observed.kernel.expected: the kernel source's counts for op, judged against this pass. */
+static json_t *expected_json(const struct fpl_run *run, const char *op, const json_t *pass,
+			     const struct fpl_kt_tally *t)
+{
+	const struct fpl_kexpect *e = fpl_kexpect_find(run, op);
+	const json_t *swj = json_object_get(pass, "switches_per_op");
+	double per_op[FPL_KT_NCLASSES], sw = json_is_number(swj) ? json_number_value(swj) : NAN;
+	json_t *o, *counts, *differs;
+	struct utsname u;
+	enum fpl_kx_applies a;
+	unsigned bad;
+
+	if (!e)
+		return NULL;
+	a = fpl_kexpect_applies(e, uname(&u) ? 0 : fpl_kexpect_version(u.release));
+	o = json_pack("{s:s, s:o, s:o, s:s?}", "applies", applies_names[a],
+		      "since", json_sprintf("%u.%u", e->since / 1000, e->since % 1000),
+		      "checked", json_sprintf("%u.%u", e->checked / 1000, e->checked % 1000),
+		      "tested", e->tested);
+	counts = json_object();
+	differs = json_array();
+	if (!o || !counts || !differs) {
+		json_decref(o);
+		json_decref(counts);
+		json_decref(differs);
+		return NULL;
+	}
+	fpl_kt_class_per_op(pass, per_op);
+	bad = fpl_kexpect_judge(e, per_op, sw);
+	for (unsigned i = 0; i < FPL_KT_NCLASSES; i++) {
+		const struct fpl_kx_count *c = &e->c[i];
+
+		if (!c->set)
+			continue;
+		json_object_set_new(counts, fpl_kt_class_key(i), json_pack(
+			"{s:f, s:o, s:b}", "min", c->min, "max", isinf(c->max) ? json_null() :
+			json_real(c->max), "plus_switches", c->plus_switches));
+		if (bad >> i & 1 && a != FPL_KX_UNKNOWN)
+			json_array_append_new(differs, json_string(fpl_kt_class_key(i)));
+	}
+	/* The xcomp_bv rule (AMX: TILEDATA before and after first use) holds for some task. */
+	if (e->xcomp_bit >= 0) {
+		int rule = -1;
+
+		for (unsigned i = 0; i < t->ntasks; i++) {
+			int r = fpl_kexpect_xcomp(e, t->task[i].xcomp_bv, t->task[i].nxcomp_bv);
+
+			rule = r > rule ? r : rule;
+		}
+		json_object_set_new(o, "xcomp_bit", json_integer(e->xcomp_bit));
+		if (!rule && a != FPL_KX_UNKNOWN)
+			json_array_append_new(differs, json_string("xcomp_bv"));
+	}
+	json_object_set_new(o, "per_op", counts);
+	json_object_set_new(o, "differs", differs);
+	return o;
 }
 
 static json_t *model_json(const struct fpl_kt_model *m)
@@ -51,11 +125,13 @@ int fpl_ktpass_end(const struct fpl_bench_env *env, struct fpl_ktpass *p, struct
 	struct fpl_diag diag = { "" };
 	struct fpl_kt_tally t;
 	json_t *o, *m, *kernel, *variants;
+	long sw;
 	int err;
 
 	if (!p->on)
 		return 0;
 	p->on = false;
+	sw = thread_switches();
 	err = fpl_ktrace_end(env->ktrace, p->tag, p->tids, p->ntids, &t, &diag);
 	o = err ? json_pack("{s:s, s:s}", "status", "failed", "reason", diag.msg) :
 		  fpl_kt_tally_json(&t, ops, op, fpl_xfeature_mask_names);
@@ -63,6 +139,14 @@ int fpl_ktpass_end(const struct fpl_bench_env *env, struct fpl_ktpass *p, struct
 		return -ENOMEM;
 	json_object_set_new(o, "name", json_string(name));
 	json_object_set_new(o, "trace_clock", json_string(fpl_ktrace_clock(env->ktrace)));
+	if (!err && sw >= 0 && p->switches >= 0) {
+		json_object_set_new(o, "switches", json_integer(sw - p->switches));
+		json_object_set_new(o, "switches_per_op", ops > 0 ?
+				    json_real((double)(sw - p->switches) / ops) : json_null());
+	}
+	m = err ? NULL : expected_json(run, op, o, &t);
+	if (m)
+		json_object_set_new(o, "expected", m);
 	m = model_json(model);
 	if (m)
 		json_object_set_new(o, "model", m);

@@ -9,7 +9,12 @@
 #include "fpulab/bench.h"
 #include "fpulab/ktrace.h"
 
-/* What fpulab's model says the kernel does per operation (NAN: no prediction). */
+/*
+ * What fpulab's own model did per operation, where a benchmark has one
+ * (section: its saves and restores of the owner, done in user space). It
+ * is recorded next to the kernel's count, never compared with it: what the
+ * kernel should show comes from fpl_kexpect_find() (model/kexpect.c).
+ */
 struct fpl_kt_model {
 	double saves, restores;
 	const char *why;
@@ -20,6 +25,7 @@ struct fpl_ktpass {
 	size_t ntids;
 	char tag[64];
 	bool on;
+	long switches;			/* the calling thread's at the start (getrusage) */
 };
 
 /*
@@ -33,7 +39,9 @@ void fpl_ktpass_add_tid(struct fpl_ktpass *p, pid_t tid);
 /*
  * End it: the events between the markers become the run's observed.kernel
  * (the first pass of a run) or observed.kernel.variants.NAME (later ones),
- * with ops operations named op and the model's prediction. 0 or -ENOMEM;
+ * with ops operations named op, the calling thread's context switches over
+ * the pass, what the kernel source says the counts should be for op on
+ * this kernel (fpl_kexpect_find()) and model (may be NULL). 0 or -ENOMEM;
  * a trace that cannot be read is a note in the object, never a failure.
  */
 int fpl_ktpass_end(const struct fpl_bench_env *env, struct fpl_ktpass *p, struct fpl_run *run,

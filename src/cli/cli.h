@@ -215,10 +215,10 @@ int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
 int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);
 
-/* The command fpulab NAME for benchmark NAME, with its own table or NULL. */
-#define FPL_BENCH_CMD_TABLE(n, sum, prt)					\
+/* The command fpulab NAME for benchmark NAME; the rest initialises its .print or .table. */
+#define FPL_BENCH_CMD_WITH(n, sum, ...)						\
 	static const struct fpl_bench_cmd fpl_bench_cmd_##n = {			\
-		.bench = #n, .print = prt,					\
+		.bench = #n, __VA_ARGS__					\
 	};									\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
@@ -232,6 +232,9 @@ int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);
 		.name = #n, .summary = sum, .usage = "",			\
 		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
 	}
+
+/* With its own table printer, or NULL for the generic table. */
+#define FPL_BENCH_CMD_TABLE(n, sum, prt) FPL_BENCH_CMD_WITH(n, sum, .print = prt)
 
 /* A benchmark command with the generic checks and table. */
 #define FPL_BENCH_CMD(n, sum) FPL_BENCH_CMD_TABLE(n, sum, NULL)

@@ -154,13 +154,15 @@ const struct fpl_cmd fpl_cmd_info = {
 	"  --json         the same as one JSON object {\"host\": {...}}\n"
 	"  --cpuid FILE   describe the CPU in a dump (fpulab's own format or\n"
 	"                 InstLatx64/AIDA64 'CPUID 0000000D: ...') instead of this one;\n"
-	"                 XINUSE is then n/a, kernel facts remain this machine's\n"
+	"                 XINUSE is then n/a, kernel facts remain this machine's;\n"
+	"                 leaves the dump lacks are named in a note (they read as 0)\n"
 	"  --dump-cpuid   write a dump of the CPU (this one, or the --cpuid FILE)\n"
 	"  --kernel-trace also the xcomp_bv the kernel keeps for this task (tracefs\n"
 	"                 x86_fpu events over a few short sleeps; root)\n"
 	"  -o, --output FILE  write to FILE instead of standard output\n"
 	"  -h, --help     this text\n"
 	"\n"
-	"Exit status: 0 ok, 1 failure, 2 bad option or malformed dump (file:line on stderr).\n",
+	"Exit status: 0 ok, 1 failure, 2 bad option, or a dump that is unreadable,\n"
+	"malformed or not a CPUID dump (file, and line, on stderr).\n",
 	.main = info_main,
 };

@@ -129,8 +129,18 @@ static int run_gnuplot(const char *gp, const char *script, size_t len)
 }
 
 /* The script for one file's charts, or for box plots of several. Exit code. */
-static int make_script(char **paths, size_t n, unsigned charts, const char *metric, double trim,
-		       enum fpl_plot_term term, const char *tmp, char **buf, size_t *len)
+/* What the user chose: the charts of one file, or the cases' names and metrics. */
+struct plot_opts {
+	unsigned charts;
+	const char *metric;
+	double trim;
+	const char **labels;	/* --label per case, in order; NULL entries: the file's name */
+	size_t nlabels;
+	enum fpl_plot_term term;
+};
+
+static int make_script(char **paths, size_t n, const struct plot_opts *po, const char *tmp,
+		       char **buf, size_t *len)
 {
 	struct fpl_diag diag = { "" };
 	FILE *f = open_memstream(buf, len);
@@ -143,16 +153,17 @@ static int make_script(char **paths, size_t n, unsigned charts, const char *metr
 
 		err = fpl_result_load(paths[0], &r, &diag);
 		if (!err)
-			err = fpl_plot_script(r, charts, term, tmp, f, &diag);
+			err = fpl_plot_script(r, po->charts, po->term, tmp, f, &diag);
 		fpl_result_free(r);
 	} else {
-		struct fpl_cmp_opts o = { .trim = trim, .confidence = 95, .metric = metric,
+		struct fpl_cmp_opts o = { .trim = po->trim, .confidence = 95, .metric = po->metric,
 					  .seed = 1 };
 		struct fpl_cmp *c = NULL;
 
 		err = fpl_cmp_run(paths, n, &o, &c, &diag);
 		if (!err) {
-			err = fpl_plot_compare_script(c, MAX_PANELS, term, tmp, f, &diag);
+			err = fpl_plot_compare_script(c, po->labels, MAX_PANELS, po->term, tmp,
+						      f, &diag);
 			if (!err && c->nm > MAX_PANELS)
 				fprintf(stderr,
 					"fpulab plot: %zu metrics match; the first %d are drawn "
@@ -172,8 +183,8 @@ static int make_script(char **paths, size_t n, unsigned charts, const char *metr
 }
 
 /* Draw into a temporary file beside out, then rename: out is whole or untouched. */
-static int draw(const char *gp, char **paths, size_t n, unsigned charts, const char *metric,
-		double trim, enum fpl_plot_term term, const char *out)
+static int draw(const char *gp, char **paths, size_t n, const struct plot_opts *po,
+		const char *out)
 {
 	char *dir = strdup(out), *tmp = NULL, *script = NULL;
 	size_t len = 0;
@@ -181,7 +192,7 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 
 	if (dir && !gp) {
 		/* --script: the script as it would draw out itself. */
-		rc = make_script(paths, n, charts, metric, trim, term, out, &script, &len);
+		rc = make_script(paths, n, po, out, &script, &len);
 		if (rc == FPL_EXIT_OK)
 			fwrite(script, 1, len, stdout);
 		goto out;
@@ -205,7 +216,7 @@ static int draw(const char *gp, char **paths, size_t n, unsigned charts, const c
 		fchmod(fd, 0666 & ~um);	/* mkstemp's 0600 is not what a chart should have */
 	}
 	close(fd);
-	rc = make_script(paths, n, charts, metric, trim, term, tmp, &script, &len);
+	rc = make_script(paths, n, po, tmp, &script, &len);
 	if (plot_signo) {
 		rc = FPL_EXIT_FAIL;
 	} else if (rc == FPL_EXIT_OK && run_gnuplot(gp, script, len)) {
@@ -230,7 +241,15 @@ out:
 	return rc;
 }
 
-static int plot_main(int argc, char **argv)
+#define MAX_LABELS ((size_t)32)
+
+/*
+ * The options of plot into po, -o into *out, --label values into given (room
+ * for MAX_LABELS), --script into *script_only: 0, or the exit code
+ * of a usage error already reported.
+ */
+static int parse_plot(int argc, char **argv, struct plot_opts *po, const char **given,
+		      const char **out, bool *script_only)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -238,48 +257,73 @@ static int plot_main(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "trim", required_argument, NULL, 't' },
 		{ "script", no_argument, NULL, 's' },
+		{ "label", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *metric = NULL;
-	unsigned charts = FPL_PLOT_ALL;
-	bool script_only = false;
-	double trim = 0;
-	char *gp = NULL, *end;
-	int opt, term, rc;
+	char *end;
+	int opt;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:c:m:t:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:c:m:t:l:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			out = optarg;
+			*out = optarg;
 			break;
 		case 'c':
-			charts = fpl_plot_by_name(optarg);
-			if (!charts)
+			po->charts = fpl_plot_by_name(optarg);
+			if (!po->charts)
 				return fpl_cli_usage_error("plot",
 							   "--chart: '%s' is not xsave, xor, "
 							   "ctxsw or all",
 							   optarg);
 			break;
 		case 'm':
-			metric = optarg;
+			po->metric = optarg;
+			break;
+		case 'l':
+			if (po->nlabels == MAX_LABELS)
+				return fpl_cli_usage_error("plot", "--label: at most %zu",
+							   MAX_LABELS);
+			given[po->nlabels++] = optarg;
 			break;
 		case 't':
-			trim = strtod(optarg, &end);
-			if (*end || end == optarg || !(trim >= 0 && trim < 50))
+			po->trim = strtod(optarg, &end);
+			if (*end || end == optarg || !(po->trim >= 0 && po->trim < 50))
 				return fpl_cli_usage_error("plot",
 							   "--trim: '%s' is not a percentage "
 							   "in [0, 50)",
 							   optarg);
 			break;
 		case 's':
-			script_only = true;
+			*script_only = true;
 			break;
 		default:
 			return fpl_cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	return 0;
+}
+
+static int plot_main(int argc, char **argv)
+{
+	struct plot_opts po = { .charts = FPL_PLOT_ALL };
+	const char *out = NULL, *given[MAX_LABELS];
+	bool script_only = false;
+	char *gp = NULL;
+	int term, rc;
+	size_t ncases;
+
+	rc = parse_plot(argc, argv, &po, given, &out, &script_only);
+	if (rc)
+		return rc;
+	ncases = optind < argc ? (size_t)(argc - optind) : 0;
+	if (po.nlabels && ncases < 2)
+		return fpl_cli_usage_error("plot", "--label names the cases of a comparison: "
+					   "give two CASEs or more");
+	if (po.nlabels > ncases)
+		return fpl_cli_usage_error("plot", "%zu --label for %zu cases: one for each case, "
+					   "in order, at most", po.nlabels, ncases);
 	if (optind >= argc)
 		return fpl_cli_usage_error("plot", "which results file(s)?");
 	if (!out)
@@ -294,8 +338,18 @@ static int plot_main(int argc, char **argv)
 					     "FPL_GNUPLOT names no program); install it with:\n"
 					     "  sudo apt-get install gnuplot-nox");
 	}
-	rc = draw(gp, argv + optind, (size_t)(argc - optind), charts, metric, trim,
-		  (enum fpl_plot_term)term, out);
+	po.term = (enum fpl_plot_term)term;
+	if (po.nlabels) {
+		/* one entry per case; the ones not named stay NULL */
+		po.labels = calloc(ncases, sizeof(*po.labels));
+		if (!po.labels) {
+			free(gp);
+			return fpl_cli_error("plot", FPL_EXIT_FAIL, "out of memory");
+		}
+		memcpy(po.labels, given, po.nlabels * sizeof(*given));
+	}
+	rc = draw(gp, argv + optind, ncases, &po, out);
+	free(po.labels);
 	free(gp);
 	return rc;
 }
@@ -306,6 +360,7 @@ const struct fpl_cmd fpl_cmd_plot = {
 	.usage =
 	"Usage: fpulab plot RESULTS -o OUT.svg|OUT.png [--chart xsave|xor|ctxsw|all]\n"
 	"       fpulab plot CASE CASE... -o OUT.svg|OUT.png [--metric PATTERN] [--trim P]\n"
+	"                   [--label NAME]...\n"
 	"Draw through gnuplot. From one results file (fpulab run -o, a benchmark's -o):\n"
 	"  xsave   the XSAVE matrix: core cycles by instruction and RFBM, a panel each for\n"
 	"          components in their init state and live (median, quartile bars)\n"
@@ -313,7 +368,8 @@ const struct fpl_cmd fpl_cmd_plot = {
 	"  ctxsw   context-switch distributions (ECDF of ns per switch), a line per state\n"
 	"every chart the file has data for unless --chart chooses. From several CASEs\n"
 	"(files or directories, as fpulab compare reads them): box plots of each\n"
-	"metric's values per case, a panel per metric (the first 6).\n"
+	"metric's values per case, a panel per metric (the first 6), the cases named\n"
+	"by --label or their file names on the axis and in the titles.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE     the chart; .svg or .png chooses the format. Written to a\n"
@@ -321,6 +377,8 @@ const struct fpl_cmd fpl_cmd_plot = {
 	"  -c, --chart NAME      xsave, xor, ctxsw or all (default all)\n"
 	"  -m, --metric PATTERN  with several cases: only metrics matching the pattern\n"
 	"  -t, --trim P          with several cases: as fpulab compare --trim (matching)\n"
+	"  -l, --label NAME      with several cases: the next case's name (once per case,\n"
+	"                        in order); default: its file or directory name\n"
 	"      --script          print the gnuplot script instead of running gnuplot\n"
 	"\n"
 	"gnuplot comes from $FPL_GNUPLOT or the PATH. Exit status: 0 ok, 1 gnuplot\n"

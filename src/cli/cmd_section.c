@@ -3,5 +3,5 @@
 #include "fpulab/report.h"
 #include "cli.h"
 
-FPL_BENCH_CMD_TABLE(section, "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
-	   fpl_table_section);
+FPL_BENCH_CMD_WITH(section, "FPU sections around each chunk vs around all: eager vs lazy restore (2018)",
+		   .table = fpl_table_section);

@@ -267,7 +267,7 @@ static json_t *masks_now(const struct fpl_cpu *cpu)
 void fpl_cli_common_help(FILE *f)
 {
 	fputs("Common options:\n"
-	      "  --json            the result as JSON (schema fpulab/1) on stdout\n"
+	      "  --json            the result as JSON (schema " FPL_RESULT_SCHEMA ") on stdout\n"
 	      "  -o FILE           also write the result to FILE (JSON unless --format), atomically\n"
 	      "  --format F        table (default), json or csv\n"
 	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
@@ -275,7 +275,7 @@ void fpl_cli_common_help(FILE *f)
 	      "  --budget SECONDS  time budget for the measurement\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all; a benchmark without that unit shows what it measured\n"
-	      "                    (ctxsw: ns; signal: tsc, ns); JSON and CSV have every unit\n"
+	      "                    (amx: tsc, ns); JSON and CSV have every unit\n"
 	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
 	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
 	      "  -q                no self-check lines or progress on stderr\n"

@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,44 +105,104 @@ static bool have_leaf(const struct fpl_cpu *cpu, uint32_t leaf, uint32_t sub)
 	return false;
 }
 
-/* A leaf the dump should have had, said in the note (info prints it; the host JSON has it). */
-static void missing_note(struct fpl_cpu *cpu, uint32_t leaf, uint32_t sub)
+/* One sentence more in the dump's note, "; " between them; "..." when it is full. */
+static void __attribute__((format(printf, 2, 3))) note_add(struct fpl_cpu *cpu,
+							    const char *fmt, ...)
 {
-	size_t n = strlen(cpu->note);
+	size_t n = strlen(cpu->note), size = sizeof(cpu->note);
+	va_list ap;
+	int k;
 
-	if (!n)
-		n = (size_t)snprintf(cpu->note, sizeof(cpu->note), "missing from the dump, read "
-				     "as zeros:");
-	if (n < sizeof(cpu->note))
-		snprintf(cpu->note + n, sizeof(cpu->note) - n, " 0x%x.%u", leaf, sub);
+	if (n + 4 >= size)
+		return;
+	if (n)
+		n += (size_t)snprintf(cpu->note + n, size - n, "; ");
+	va_start(ap, fmt);
+	k = vsnprintf(cpu->note + n, size - n, fmt, ap);
+	va_end(ap);
+	if (k < 0 || n + (size_t)k >= size)
+		memcpy(cpu->note + size - 4, "...", 4);
 }
 
 /*
- * What the rest of fpulab reads must be there, and leaf 0xD must describe a
- * state that fits in memory: a missing leaf would read as zeros, a size of
- * 0xffffffff would wrap the layout's sums at 32 bits. Our own format only:
- * AIDA64 dumps leave subleaves out (place_unlabelled_d says so).
+ * The leaves the rest of fpulab reads that the dump itself says exist, but
+ * lacks: each named in the note with what is unknown for it (they read as
+ * zeros), so that a partial dump is shown for what it has (issue 14).
  */
-static int check_own(struct fpl_cpu *cpu, const char *name, struct fpl_diag *diag)
+static void note_missing(struct fpl_cpu *cpu)
+{
+	uint32_t r[4], max = 0xffffffff, emax = 0;
+	char list[160] = "";
+	unsigned nmiss = 0;
+	uint64_t comps;
+
+	if (!have_leaf(cpu, 0, 0))
+		note_add(cpu, "CPUID leaf 0x0 missing from the dump: vendor and highest leaf "
+			 "unknown");
+	else if (fpl_cpu_cpuid(cpu, 0, 0, r))
+		max = r[0];
+	if (max >= 1 && !have_leaf(cpu, 1, 0))
+		note_add(cpu, "CPUID leaf 0x1 missing from the dump: family, model and feature "
+			 "bits (XSAVE, AVX) unknown, read as absent");
+	if (max >= 7 && !have_leaf(cpu, 7, 0))
+		note_add(cpu, "CPUID leaf 0x7 missing from the dump: AVX2, AVX-512 and AMX bits "
+			 "unknown, read as absent");
+	fpl_cpu_cpuid(cpu, 1, 0, r);
+	if (r[2] >> 26 & 1 && max >= 0xd) {	/* XSAVE */
+		if (!have_leaf(cpu, 0xd, 0))
+			note_add(cpu, "CPUID leaf 0xD missing from the dump: XSAVE components and "
+				 "sizes unknown");
+		if (have_leaf(cpu, 0xd, 0) && !have_leaf(cpu, 0xd, 1))
+			note_add(cpu, "CPUID leaf 0xD subleaf 1 missing from the dump: XSAVEOPT, "
+				 "XSAVEC, XSAVES and XFD unknown, read as absent");
+		fpl_cpu_cpuid(cpu, 0xd, 0, r);
+		comps = (uint64_t)r[3] << 32 | r[0];
+		fpl_cpu_cpuid(cpu, 0xd, 1, r);
+		comps |= (uint64_t)r[3] << 32 | r[2];
+		for (unsigned i = 2; i < 63; i++)
+			if (comps >> i & 1 && !have_leaf(cpu, 0xd, i) && ++nmiss)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
+					 nmiss > 1 ? ", " : "", i);
+		if (nmiss)
+			note_add(cpu, "CPUID leaf 0xD %s %s missing from the dump: %s size and "
+				 "offset read as 0", nmiss > 1 ? "subleaves" : "subleaf", list,
+				 nmiss > 1 ? "those components'" : "that component's");
+	}
+	fpl_cpu_cpuid(cpu, 7, 0, r);
+	if (r[3] >> 24 & 1 && max >= 0x1d) {	/* AMX-TILE */
+		if (!have_leaf(cpu, 0x1d, 0) || !have_leaf(cpu, 0x1d, 1))
+			note_add(cpu, "CPUID leaf 0x1D missing from the dump: AMX palette unknown");
+		if (max >= 0x1e && !have_leaf(cpu, 0x1e, 0))
+			note_add(cpu, "CPUID leaf 0x1E missing from the dump: AMX TMUL limits "
+				 "unknown");
+	}
+	if (!have_leaf(cpu, 0x80000000, 0)) {
+		note_add(cpu, "CPUID leaf 0x80000000 missing from the dump: the extended leaves "
+			 "(brand string, RDTSCP, invariant TSC) unknown");
+		return;
+	}
+	fpl_cpu_cpuid(cpu, 0x80000000, 0, r);
+	emax = r[0];
+	if (emax >= 0x80000004 && (!have_leaf(cpu, 0x80000002, 0) ||
+				   !have_leaf(cpu, 0x80000003, 0) ||
+				   !have_leaf(cpu, 0x80000004, 0)))
+		note_add(cpu, "CPUID leaves 0x80000002-0x80000004 missing from the dump: brand "
+			 "string unknown");
+}
+
+/*
+ * Leaf 0xD must describe a state that fits in memory: a size of 0xffffffff
+ * would wrap the layout's sums at 32 bits. Our own format only: AIDA64's
+ * unlabelled subleaves are placed by content (place_unlabelled_d).
+ */
+static int check_sizes(const struct fpl_cpu *cpu, const char *name, struct fpl_diag *diag)
 {
 	uint32_t r[4], xsave_max;
 	uint64_t comps;
 
-	if (!have_leaf(cpu, 0, 0))
-		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0x0 is missing (vendor, highest leaf)",
-				    name);
-	fpl_cpu_cpuid(cpu, 0, 0, r);
-	if (r[0] >= 1 && !have_leaf(cpu, 1, 0))
-		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0x1 is missing (leaf 0x0 says leaves "
-				    "up to 0x%x exist)", name, r[0]);
 	fpl_cpu_cpuid(cpu, 1, 0, r);
-	if (!(r[2] >> 26 & 1))
-		return 0;	/* no XSAVE: leaf 0xD is not read */
-	if (!have_leaf(cpu, 0xd, 0))
-		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf 0 is missing (leaf 0x1 "
-				    "says XSAVE)", name);
-	if (!have_leaf(cpu, 0xd, 1))
-		missing_note(cpu, 0xd, 1);
+	if (!(r[2] >> 26 & 1) || !have_leaf(cpu, 0xd, 0))
+		return 0;	/* no XSAVE, or no leaf 0xD to read (the note says so) */
 	fpl_cpu_cpuid(cpu, 0xd, 0, r);
 	comps = (uint64_t)r[3] << 32 | r[0];
 	xsave_max = r[2];
@@ -153,12 +215,8 @@ static int check_own(struct fpl_cpu *cpu, const char *name, struct fpl_diag *dia
 	for (unsigned i = 2; i < 63; i++) {
 		uint64_t end;
 
-		if (!(comps >> i & 1))
+		if (!(comps >> i & 1) || !have_leaf(cpu, 0xd, i))
 			continue;
-		if (!have_leaf(cpu, 0xd, i)) {
-			missing_note(cpu, 0xd, i);
-			continue;
-		}
 		fpl_cpu_cpuid(cpu, 0xd, i, r);
 		end = (uint64_t)r[0] + (r[2] & 1 ? 0 : r[1]);
 		if (!r[0] || end > FPL_DUMP_MAX_XSTATE)
@@ -257,10 +315,19 @@ static int place_unlabelled_d(struct fpl_cpu *cpu, const struct aida *st)
 		if (err)
 			return err;
 	}
-	snprintf(cpu->note, sizeof(cpu->note),
-		 "leaf 0xD subleaves were not labelled in the dump; %u lines placed by content",
-		 st->n_d);
+	note_add(cpu, "leaf 0xD subleaves were not labelled in the dump; %u lines placed by "
+		 "content", st->n_d);
 	return 0;
+}
+
+/*
+ * "CPUID 0000000D: ..." is a leaf line (and must parse); "CPUID Manufacturer
+ * : GenuineIntel", "CPUID CPU Name : ..." in InstLatx64's header are prose.
+ */
+static bool aida_leaf_line(const char *line)
+{
+	return !strncmp(line, "CPUID ", 6) && strspn(line + 6, "0123456789abcdefABCDEF") == 8 &&
+	       line[14] == ':';
 }
 
 static char *trim(char *s)
@@ -283,7 +350,7 @@ struct dump_seen {
 static int dump_line(struct fpl_cpu *cpu, struct aida *st, const char *line,
 		     struct dump_seen *seen)
 {
-	if (!strncmp(line, "CPUID ", 6)) {
+	if (aida_leaf_line(line)) {
 		seen->aida = true;
 		return st->done ? 0 : parse_aida(cpu, st, line);
 	}
@@ -308,13 +375,14 @@ static int dump_end(struct fpl_cpu *cpu, struct aida *st, const struct dump_seen
 	if (place_unlabelled_d(cpu, st))
 		return fpl_diag_set(diag, -EINVAL, "%s: too many CPUID leaves", name);
 	if (!cpu->nleaves)
-		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines)", name,
-				    lines);
+		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
+				    "CPUID dump", name, lines);
 	if (seen->own && !seen->aida) {
-		err = check_own(cpu, name, diag);
+		err = check_sizes(cpu, name, diag);
 		if (err)
 			return err;
 	}
+	note_missing(cpu);
 	fpl_cpu_decode(cpu);
 	cpu->xcr0_known = seen->xcr0;
 	if (!seen->xcr0)
@@ -375,7 +443,7 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 		}
 	}
 	if (ferror(f))
-		err = fpl_diag_set(diag, -EIO, "%s: read error", name);
+		err = fpl_diag_set(diag, -EIO, "%s: cannot read it: %s", name, strerror(errno));
 	else
 		err = dump_end(cpu, st, &seen, name, lineno, diag);
 out:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The xor implementation table, feature predicates and the checked entry point. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "fpulab/xor.h"
@@ -13,22 +14,27 @@ static bool has_avx(const struct fpl_cpu *cpu, const char **why)
 	return fpl_kernel_need(cpu, FPL_FEAT_AVX, why, "needs AVX with YMM state enabled in XCR0");
 }
 
-#define ROW(n, i, sh, xf, sup, p) { .name = n, .isa = i, .shape = sh, .xfeatures = xf,	\
-	.supported = sup, .do_2 = p##_2, .do_3 = p##_3, .do_4 = p##_4, .do_5 = p##_5 }
+#define ROW(n, i, w, sh, xf, sup, p) { .name = n, .isa = i, .width = w, .shape = sh,	\
+	.xfeatures = xf, .supported = sup, .do_2 = p##_2, .do_3 = p##_3, .do_4 = p##_4,	\
+	.do_5 = p##_5 }
 
 static const struct fpl_xor_impl impls[] = {
-	ROW("8regs", "C", "8 words per iteration, each read-xor-write in turn",
+	ROW("8regs", "C", 8, "8 words per iteration, each read-xor-write in turn",
 	    0, fpl_kernel_always, fpl_xor_8regs),
-	ROW("32regs", "C", "8 words per iteration loaded, xored and stored in bursts",
+	ROW("32regs", "C", 8, "8 words per iteration loaded, xored and stored in bursts",
 	    0, fpl_kernel_always, fpl_xor_32regs),
-	ROW("generic_sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B per group",
+	ROW("generic_sse", "SSE2", 16,
+	    "256 B per iteration, 4 xmm, prefetchnta +256 B per group",
 	    FPL_XFEATURE_MASK_SSE, fpl_kernel_has_sse2, fpl_xor_sse),
-	ROW("prefetch64-sse", "SSE2", "256 B per iteration, 4 xmm, prefetchnta +256 B every 64 B",
+	ROW("prefetch64-sse", "SSE2", 16,
+	    "256 B per iteration, 4 xmm, prefetchnta +256 B every 64 B",
 	    FPL_XFEATURE_MASK_SSE, fpl_kernel_has_sse2, fpl_xor_sse_pf64),
 	/* a VEX write zeroes the upper halves too, so YMM state is written */
-	ROW("avx", "AVX", "512 B per iteration, 16 ymm blocks, vxorps from memory, no prefetch",
+	ROW("avx", "AVX", 32,
+	    "512 B per iteration, 16 ymm blocks, vxorps from memory, no prefetch",
 	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM, has_avx, fpl_xor_avx),
-	ROW("avx512", "AVX-512F", "512 B per iteration, 8 zmm blocks, vpternlogq 0x96",
+	ROW("avx512", "AVX-512F", 64,
+	    "512 B per iteration, 8 zmm blocks, vpternlogq 0x96",
 	    FPL_XFEATURE_MASK_SSE | FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_ZMM_Hi256,
 	    fpl_kernel_has_avx512, fpl_xor_avx512),
 };
@@ -53,6 +59,24 @@ const struct fpl_xor_impl *fpl_xor_kernel_forced(const struct fpl_cpu *cpu)
 	if (cpu && fpl_cpu_has(cpu, FPL_FEAT_AVX) && fpl_cpu_has(cpu, FPL_FEAT_OSXSAVE))
 		return fpl_xor_find("avx");
 	return NULL;
+}
+
+int fpl_xor_bound(const struct fpl_cpu *cpu, const struct fpl_xor_impl *impl, unsigned arity,
+		  size_t size, struct fpl_xor_bound *b)
+{
+	struct fpl_cpu_lsu lsu;
+
+	if (!cpu || !impl || !b || arity < 2 || arity > FPL_XOR_MAX_SRCS + 1 ||
+	    fpl_cpu_lsu(cpu, impl->width, &lsu))
+		return -EINVAL;
+	*b = (struct fpl_xor_bound){
+		.loads = lsu.loads, .stores = lsu.stores, .width = impl->width, .arity = arity,
+		.footprint = (size_t)arity * size, .l1d_bytes = fpl_cpu_l1d_bytes(cpu),
+		.core = lsu.core, .source = lsu.source, .known = lsu.known,
+	};
+	b->bytes_per_cycle = fmin(lsu.loads * impl->width / arity, lsu.stores * impl->width);
+	b->fits_l1d = !b->l1d_bytes ? -1 : b->footprint <= b->l1d_bytes;
+	return 0;
 }
 
 int fpl_xor_check_size(size_t bytes)

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,8 @@ int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev)
 	size_t n;
 
 	memset(ev, 0, sizeof(*ev));
-	if (!*p || *p == '#' || *p == '\n')
+	/* The stacktrace option's frames (" => fpregs_mark_activate") carry no event. */
+	if (!*p || *p == '#' || *p == '\n' || !strncmp(p, "=> ", 3))
 		return 0;
 	p = task_fields(line, ev);
 	if (!p)
@@ -156,6 +158,8 @@ int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev)
 	if (!p)
 		return -EINVAL;
 	name = skip_sp(p);
+	if (!strncmp(name, "<stack trace>", 13) || !strncmp(name, "<user stack trace>", 18))
+		return 0;
 	colon = strchr(name, ':');
 	if (!colon || colon == name)
 		return -EINVAL;
@@ -325,6 +329,42 @@ int fpl_kt_tally(const char *text, size_t len, const pid_t *tids, size_t ntids,
 	return 0;
 }
 
+static const char *const class_keys[FPL_KT_NCLASSES] = {
+	[FPL_KT_C_SAVE] = "saves",
+	[FPL_KT_C_RESTORE] = "restores",
+	[FPL_KT_C_ACTIVATE] = "restores_without_load",
+	[FPL_KT_C_DROP] = "drops",
+	[FPL_KT_C_COPY] = "copies",
+	[FPL_KT_C_OTHER] = "other",
+};
+
+const char *fpl_kt_class_key(enum fpl_kt_class c)
+{
+	return (unsigned)c < FPL_KT_NCLASSES ? class_keys[c] : "?";
+}
+
+void fpl_kt_class_per_op(const json_t *pass, double per_op[FPL_KT_NCLASSES])
+{
+	const json_t *o = json_object_get(pass, "ops");
+	double ops = json_is_number(o) ? json_number_value(o) : 0;
+
+	for (unsigned i = 0; i < FPL_KT_NCLASSES; i++) {
+		const json_t *v = json_object_get(pass, class_keys[i]);
+
+		per_op[i] = ops > 0 && json_is_number(v) ? json_number_value(v) / ops : NAN;
+	}
+}
+
+/* The events of no other class: the ones the counts above leave out. */
+static uint64_t other_events(const struct fpl_kt_tally *t)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < FPL_KT_NEVENTS; i++)
+		n += t->count[i];
+	return n - t->saves - t->restores - t->no_load - t->drops - t->copies;
+}
+
 static json_t *hex(uint64_t v)
 {
 	char b[24];
@@ -398,6 +438,7 @@ json_t *fpl_kt_tally_json(const struct fpl_kt_tally *t, double ops, const char *
 	json_object_set_new(o, "restores_without_load", json_integer((json_int_t)t->no_load));
 	json_object_set_new(o, "drops", json_integer((json_int_t)t->drops));
 	json_object_set_new(o, "copies", json_integer((json_int_t)t->copies));
+	json_object_set_new(o, "other", json_integer((json_int_t)other_events(t)));
 	json_object_set_new(o, "saves_per_op", per_op(t->saves, ops));
 	json_object_set_new(o, "restores_per_op", per_op(t->restores, ops));
 	json_object_set_new(o, "restores_without_load_per_op", per_op(t->no_load, ops));

@@ -57,42 +57,70 @@ static void params_text(const json_t *params, char *buf, size_t size, char sep)
 	}
 }
 
-static const char *const unit_names[] = {
-	[FPL_UNITS_CYCLES] = "cycles", [FPL_UNITS_TSC] = "tsc", [FPL_UNITS_NS] = "ns",
-	[FPL_UNITS_ALL] = "all",
-};
-
 int fpl_units_by_name(const char *name)
 {
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(unit_names); i++)
-		if (!strcmp(name, unit_names[i]))
-			return (int)i;
+	for (int i = FPL_UNITS_CYCLES; i <= FPL_UNITS_ALL; i++)
+		if (!strcmp(name, fpl_tbl_unit_name((enum fpl_units)i)))
+			return i;
 	return -1;
 }
 
-/* "<prefix>cycles" with "<prefix>tsc" and "<prefix>ns" beside it: the harness's triple. */
+/*
+ * The member of a triple in unit ("tsc", "ns") for the prefix of len
+ * bytes: "<prefix>tsc", or, where the prefix ends in '_', the prefix
+ * without it when that metric is in the unit (ctxsw's round_trip in ns
+ * beside round_trip_cycles, signal's round_trip in TSC ticks).
+ */
+static const struct fpl_metric *member(const struct fpl_run *run, const char *name, size_t len,
+				       const char *unit)
+{
+	const struct fpl_metric *m;
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)len, name, unit);
+	m = fpl_run_find_metric(run, buf);
+	if (!m && len > 1 && name[len - 1] == '_') {
+		snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, name);
+		m = fpl_run_find_metric(run, buf);
+	}
+	return m && !strcmp(m->unit, unit) ? m : NULL;
+}
+
+/* "<prefix>cycles" with its tsc and ns members beside it: the harness's triple. */
 static bool triple_of(const struct fpl_run *run, const struct fpl_metric *m,
 		      const struct fpl_metric **tsc, const struct fpl_metric **ns)
 {
 	size_t len = strlen(m->name);
-	char name[160];
 
 	if (len < 6 || len > 100 || strcmp(m->name + len - 6, "cycles") || strcmp(m->unit, "cycles"))
 		return false;
-	snprintf(name, sizeof(name), "%.*stsc", (int)(len - 6), m->name);
-	*tsc = fpl_run_find_metric(run, name);
-	snprintf(name, sizeof(name), "%.*sns", (int)(len - 6), m->name);
-	*ns = fpl_run_find_metric(run, name);
+	*tsc = member(run, m->name, len - 6, "tsc");
+	*ns = member(run, m->name, len - 6, "ns");
 	return *tsc && *ns;
 }
 
-static bool in_triple(const struct fpl_run *run, const struct fpl_metric *m)
+/* The cycles member of the triple m belongs to (m itself for that member), or NULL. */
+static const struct fpl_metric *triple_head(const struct fpl_run *run, const struct fpl_metric *m)
 {
 	const struct fpl_metric *t, *n;
 
 	for (size_t i = 0; i < run->nmetrics; i++)
-		if (triple_of(run, run->metrics[i], &t, &n) && (t == m || n == m))
-			return true;
+		if (triple_of(run, run->metrics[i], &t, &n) &&
+		    (run->metrics[i] == m || t == m || n == m))
+			return run->metrics[i];
+	return NULL;
+}
+
+/* Whether m is the first of its triple's members in the run's order: where the triple shows. */
+static bool triple_first(const struct fpl_run *run, const struct fpl_metric *m)
+{
+	const struct fpl_metric *head = triple_head(run, m), *t, *n;
+
+	if (!head || !triple_of(run, head, &t, &n))
+		return false;
+	for (size_t i = 0; i < run->nmetrics; i++)
+		if (run->metrics[i] == head || run->metrics[i] == t || run->metrics[i] == n)
+			return run->metrics[i] == m;
 	return false;
 }
 
@@ -196,7 +224,7 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 static int time_unit(const char *unit)
 {
 	for (int i = 0; i < FPL_UNITS_ALL; i++)
-		if (!strcmp(unit, unit_names[i]))
+		if (!strcmp(unit, fpl_tbl_unit_name((enum fpl_units)i)))
 			return i;
 	return -1;
 }
@@ -210,22 +238,20 @@ static int time_unit(const char *unit)
 static bool units_pick(const struct fpl_run *run, enum fpl_units u, FILE *f)
 {
 	bool has[FPL_UNITS_ALL] = { false }, other = false;
-	const struct fpl_metric *t, *n;
 
 	if (u == FPL_UNITS_ALL)
 		return false;
 	for (size_t i = 0; i < run->nmetrics; i++) {
 		int k = time_unit(run->metrics[i]->unit);
 
-		if (k >= 0 && !triple_of(run, run->metrics[i], &t, &n) &&
-		    !in_triple(run, run->metrics[i])) {
+		if (k >= 0 && !triple_head(run, run->metrics[i])) {
 			has[k] = true;
 			other |= k != (int)u;
 		}
 	}
 	if (!has[u] && other && u != FPL_UNITS_CYCLES)
 		fprintf(f, "    (no %s figures in this run: what it measured is shown)\n",
-			unit_names[u]);
+			fpl_tbl_unit_name(u));
 	return has[u] && other;
 }
 
@@ -273,18 +299,19 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 		bool pick = units_pick(run, o->units, f);
 
 		for (size_t mi = 0; mi < run->nmetrics; mi++) {
-			const struct fpl_metric *m = run->metrics[mi], *t, *n;
+			const struct fpl_metric *m = run->metrics[mi], *head = triple_head(run, m);
+			const struct fpl_metric *t, *n;
 
-			if (in_triple(run, m))
+			/* A triple where its first member is (ctxsw's cycles come after its ns) */
+			if (head) {
+				if (triple_first(run, m) && triple_of(run, head, &t, &n))
+					table_metric(f, &g, head, t, n, o->units);
 				continue;
+			}
 			/* --units: of a run's plain time metrics, those in the unit asked for */
-			if (pick && time_unit(m->unit) >= 0 && time_unit(m->unit) != (int)o->units &&
-			    !triple_of(run, m, &t, &n))
+			if (pick && time_unit(m->unit) >= 0 && time_unit(m->unit) != (int)o->units)
 				continue;
-			if (triple_of(run, m, &t, &n))
-				table_metric(f, &g, m, t, n, o->units);
-			else
-				table_metric(f, &g, m, NULL, NULL, o->units);
+			table_metric(f, &g, m, NULL, NULL, o->units);
 		}
 		ab_verdicts(f, run);
 	}
@@ -299,11 +326,8 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 			     "Methods:", 0);
 		fpl_tbl_notes_print(f, &g.methods, "");
 	}
-	if (g.units.n) {
-		fpl_tbl_wrap(f, o->units == FPL_UNITS_ALL ? "Units:" :
-			     "Units (--units tsc|ns|all for the others; the JSON has all):", 0);
-		fpl_tbl_notes_print(f, &g.units, "u");
-	}
+	if (g.units.n)
+		fpl_tbl_units_legend(f, o, &g.units);
 	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
 	fpl_tbl_notes_free(&g.methods);
 	fpl_tbl_notes_free(&g.units);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* The result as a fpulab/1 JSON document: samples as taken, summaries computed from them. */
+/* The result as a fpulab/2 JSON document: samples as taken, summaries computed from them. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

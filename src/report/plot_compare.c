@@ -9,12 +9,78 @@
 #include "fpulab/plot.h"
 #include "plot_internal.h"
 
-/* The file name without its directories, for the x axis. */
-static const char *base(const char *path)
+/*
+ * A case as people named it: its --label, else its file or directory name
+ * without the directories above it; the files of a comma list each so.
+ */
+static void case_label(const struct fpl_cmp *c, const char *const *labels, size_t i,
+		       char *buf, size_t size)
 {
-	const char *s = strrchr(path, '/');
+	const char *p = c->paths[i];
+	size_t n = 0;
 
-	return s && s[1] ? s + 1 : path;
+	if (labels && labels[i] && *labels[i]) {
+		snprintf(buf, size, "%s", labels[i]);
+		return;
+	}
+	buf[0] = 0;
+	while (*p && n + 1 < size) {
+		size_t len = strcspn(p, ","), end = len;
+		const char *b;
+
+		while (end > 1 && p[end - 1] == '/')	/* "dir/" names dir */
+			end--;
+		for (b = p + end; b > p && b[-1] != '/'; b--)
+			;
+		n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? "," : "",
+				      (int)(p + end - b), b);
+		p += len + (p[len] == ',');
+	}
+}
+
+/*
+ * A panel's title: what is measured, in words ("cycles (xsave; insn xsavec,
+ * mask 0x7)"; will-it-scale's average; nothing for plain numbers), and the
+ * cases by their labels, "old vs new".
+ */
+static void panel_title(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
+			const char *const *labels, char *buf, size_t size)
+{
+	json_t *params = m->params ? json_loads(m->params, 0, NULL) : NULL;
+	const char *k, *sep = "; ";
+	size_t n = 0;
+	json_t *v;
+
+	buf[0] = 0;
+	if (m->bench && m->name) {
+		n += (size_t)snprintf(buf, size, "%s (%s", m->name, m->bench);
+		json_object_foreach(params, k, v) {
+			char val[64];
+
+			if (json_is_string(v))
+				snprintf(val, sizeof(val), "%s", json_string_value(v));
+			else if (json_is_boolean(v))
+				snprintf(val, sizeof(val), "%s", json_is_true(v) ? "yes" : "no");
+			else
+				snprintf(val, sizeof(val), "%g", json_number_value(v));
+			if (n < size)
+				n += (size_t)snprintf(buf + n, size - n, "%s%s %s", sep, k, val);
+			sep = ", ";
+		}
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "): ");
+	} else if (c->kind == FPL_CMP_WIS) {
+		n += (size_t)snprintf(buf, size, "will-it-scale %s: ", m->label);
+	}
+	json_decref(params);
+	for (size_t i = 0; i < c->ncases && n < size; i++) {
+		char lab[96];
+
+		case_label(c, labels, i, lab, sizeof(lab));
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " vs " : "", lab);
+	}
+	if (n >= size && size > 4)
+		memcpy(buf + size - 4, "...", 4);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -70,7 +136,7 @@ static int box_data(const struct fpl_cmp_series *s, FILE *f)
 	return 0;
 }
 
-static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
+static int panel(const struct fpl_cmp *c, const char *const *labels, size_t j, FILE *f)
 {
 	const struct fpl_cmp_metric *m = &c->m[j];
 	char title[160];
@@ -81,7 +147,7 @@ static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
 			return -ENOMEM;
 		fputs("EOD\n", f);
 	}
-	snprintf(title, sizeof(title), "%.120s%s", m->label, strlen(m->label) > 120 ? "..." : "");
+	panel_title(c, m, labels, title, sizeof(title));
 	fputs("set title ", f);
 	fpl_plot_quote(f, title);
 	fputs("\nset ylabel ", f);
@@ -92,23 +158,29 @@ static int panel(const struct fpl_cmp *c, size_t j, FILE *f)
 	      "set boxwidth 0.5\nset xrange [0.4:", f);
 	fprintf(f, "%.1f]\nset xtics (", (double)c->ncases + 0.6);
 	for (size_t i = 0; i < c->ncases; i++) {
-		char lab[96];
+		char lab[64];
 
-		snprintf(lab, sizeof(lab), "case %zu: %.60s", i + 1, base(c->paths[i]));
+		case_label(c, labels, i, lab, sizeof(lab));
 		fputs(i ? ", " : "", f);
 		fpl_plot_quote(f, lab);
 		fprintf(f, " %zu", i + 1);
 	}
 	fputs(")\nplot ", f);
-	for (size_t i = 0; i < c->ncases; i++)
-		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu notitle",
+	for (size_t i = 0; i < c->ncases; i++) {
+		char lab[64];
+
+		case_label(c, labels, i, lab, sizeof(lab));
+		fprintf(f, "%s$cmp_%zu_%zu using (%zu):1 with boxplot lt %zu title ",
 			i ? ", " : "", j, i, i + 1, i + 1);
+		fpl_plot_quote(f, lab);
+	}
 	fputs("\nset xrange [*:*]\nset xtics autofreq\nset format y '%g'\n", f);
 	return 0;
 }
 
-int fpl_plot_compare_script(const struct fpl_cmp *c, size_t max_panels, enum fpl_plot_term term,
-			    const char *out_path, FILE *f, struct fpl_diag *diag)
+int fpl_plot_compare_script(const struct fpl_cmp *c, const char *const *labels,
+			    size_t max_panels, enum fpl_plot_term term, const char *out_path,
+			    FILE *f, struct fpl_diag *diag)
 {
 	size_t n = c->nm < max_panels ? c->nm : max_panels;
 
@@ -117,7 +189,7 @@ int fpl_plot_compare_script(const struct fpl_cmp *c, size_t max_panels, enum fpl
 	fpl_plot_head(f, term, out_path, (int)n);
 	fputs("set key off\n", f);
 	for (size_t j = 0; j < n; j++)
-		if (panel(c, j, f))
+		if (panel(c, labels, j, f))
 			return fpl_diag_set(diag, -ENOMEM, "out of memory");
 	fpl_plot_tail(f, (int)n);
 	return ferror(f) ? -EIO : 0;

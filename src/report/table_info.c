@@ -9,6 +9,7 @@
 #include "fpulab/host.h"
 #include "fpulab/kernelview.h"
 #include "fpulab/report.h"
+#include "table_internal.h"
 
 static void print_cpu(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sysinfo *si)
 {
@@ -25,7 +26,7 @@ static void print_cpu(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sysin
 		fprintf(f, "CPUID from   dump %s (not the running CPU)\n", cpu->source);
 	}
 	if (cpu->note[0])
-		fprintf(f, "note         %s\n", cpu->note);
+		fpl_tbl_wrap_labelled(f, "note", 13, cpu->note);
 	if (fpl_host_hypervisor(cpu, hv))
 		fprintf(f, "VM           yes (CPUID.1:ECX hypervisor bit%s%s%s)\n",
 			hv[0] ? "; \"" : "", hv, hv[0] ? "\"" : "");

@@ -25,6 +25,8 @@ void fpl_tbl_notes_free(struct fpl_tbl_notes *nt);
 
 /* text wrapped at spaces to FPL_TBL_WIDTH, continuation lines indented by hang. */
 void fpl_tbl_wrap(FILE *f, const char *text, size_t hang);
+/* "label" padded to width, then text wrapped with its continuation lines under it. */
+void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char *text);
 
 /* Summary over the finite samples; false when there are none. */
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s);
@@ -41,6 +43,19 @@ void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
 /* Warnings of the result and its runs: in full, or their count (o->warnings false). */
 void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
 		      size_t nruns, const struct fpl_table_opts *o, FILE *f);
+
+/*
+ * The time units of --units: "cycles", "tsc", "ns" (a metric's unit and the
+ * harness's name suffix; "all" for FPL_UNITS_ALL), and in words ("core
+ * cycles", "TSC ticks", "ns").
+ */
+const char *fpl_tbl_unit_name(enum fpl_units u);
+const char *fpl_tbl_unit_words(enum fpl_units u);
+/* Whether a table made with o shows time unit u (not FPL_UNITS_ALL): the one chosen, or all. */
+bool fpl_tbl_unit_shown(const struct fpl_table_opts *o, enum fpl_units u);
+/* "Units:" and the notes ("[u1] ..."), saying which --units shows the others when one was chosen. */
+void fpl_tbl_units_legend(FILE *f, const struct fpl_table_opts *o,
+			  const struct fpl_tbl_notes *units);
 
 /* A run's string parameter, "" when absent. */
 const char *fpl_tbl_param_str(const struct fpl_run *run, const char *key);

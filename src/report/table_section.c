@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* section's table for people, like the 2018 report (percent speedup of outside over inside). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fpulab/section_work.h"
@@ -23,26 +25,60 @@ static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,
 	fprintf(f, " %*s", width, buf);
 }
 
-void fpl_table_section(const struct fpl_result *r, FILE *f)
+static const struct fpl_metric *in_unit(const struct fpl_run *run, const char *what,
+					enum fpl_units u)
 {
-	bool header = false;
-	size_t anomalies = 0;
-	char why[512];
+	char name[48];
 
+	snprintf(name, sizeof(name), "%s_%s", what, fpl_tbl_unit_name(u));
+	return fpl_run_find_metric(run, name);
+}
+
+/* The note of unit u's part of the first measured run's method ("[u1]"), or "". */
+static void unit_ref(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_notes *units,
+		     char *buf, size_t size)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_metric *m = r->runs[i]->skipped ? NULL :
+					     in_unit(r->runs[i], "inside", u);
+		size_t what, how, k;
+		const char *part;
+
+		if (!m || !m->method)
+			continue;
+		fpl_tbl_method_split(m->method, &what, &how, &part);
+		k = *part ? fpl_tbl_note(units, part) : 0;
+		if (k)
+			snprintf(buf, size, " [u%zu]", k);
+		return;
+	}
+}
+
+/* The rows in one unit: calls in us when ns (as the 2018 report), else in the unit itself. */
+static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_notes *units,
+		  FILE *f)
+{
+	const char *un = fpl_tbl_unit_name(u);
+	bool ns = u == FPL_UNITS_NS;
+	char ref[32], per[32], one[32], call[32];
+
+	unit_ref(r, u, units, ref, sizeof(ref));
+	fprintf(f, "FPU sections: times in %s%s, medians per modelled system call\n",
+		fpl_tbl_unit_words(u), ref);
+	snprintf(per, sizeof(per), "%s/section [CI]", un);
+	snprintf(one, sizeof(one), "%s", un);
+	snprintf(call, sizeof(call), "%s/call", ns ? "us" : un);
+	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %16s %s\n",
+		"workload", "impl", "ISA", "chunk", "policy", "mask", "insn", "owner", "inside",
+		"outside", "speedup % [95% CI]", per, "one section", "saves/restores per call");
+	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %16s %s\n",
+		"", "", "", "bytes", "", "", "", "", call, call, "outside over inside",
+		"inside-outside", one, "inside, outside");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
+		char why[512];
 
-		if (!header) {
-			fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %10s %10s %24s %22s %16s "
-				"%s\n", "workload", "impl", "ISA", "chunk", "policy", "mask",
-				"insn", "owner", "inside", "outside", "speedup % [95% CI]",
-				"cycles/section [CI]", "one section", "saves/restores per call");
-			fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %10s %10s %24s %22s %16s "
-				"%s\n", "", "", "", "bytes", "", "", "", "", "us/call",
-				"us/call", "outside over inside", "inside-outside",
-				"cycles", "inside, outside");
-			header = true;
-		}
 		fprintf(f, "%-8s %-14s %-8s %6lld %-5s %-9s %-8s %-6s",
 			fpl_tbl_param_str(run, "workload"), fpl_tbl_param_str(run, "impl"),
 			fpl_tbl_param_str(run, "isa"), fpl_run_param_get_int(run, "chunk", 0),
@@ -52,33 +88,35 @@ void fpl_table_section(const struct fpl_result *r, FILE *f)
 			fprintf(f, " skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
-		fprintf(f, " %10.3f %10.3f",
-			fpl_metric_median(fpl_run_find_metric(run, "inside_ns")) / 1000,
-			fpl_metric_median(fpl_run_find_metric(run, "outside_ns")) / 1000);
-		if (fpl_section_anomaly(run, why, sizeof(why))) {
+		fprintf(f, ns ? " %11.3f %11.3f" : " %11.0f %11.0f",
+			fpl_metric_median(in_unit(run, "inside", u)) / (ns ? 1000 : 1),
+			fpl_metric_median(in_unit(run, "outside", u)) / (ns ? 1000 : 1));
+		if (fpl_section_anomaly(run, why, sizeof(why)))
 			fprintf(f, " %24s", "anomaly (see below)");
-			anomalies++;
-		} else {
+		else
 			print_ci(f, fpl_run_find_metric(run, "speedup_pct"), "%+.1f",
 				 " [%+.1f, %+.1f]", 24);
-		}
-		print_ci(f, fpl_run_find_metric(run, "section_cycles"), "%.0f", " [%.0f, %.0f]", 22);
-		print_ci(f, fpl_run_find_metric(run, "one_section_cycles"), "%.0f", "", 16);
+		print_ci(f, in_unit(run, "section", u), ns ? "%.1f" : "%.0f",
+			 ns ? " [%.1f, %.1f]" : " [%.0f, %.0f]", 22);
+		print_ci(f, in_unit(run, "one_section", u), ns ? "%.1f" : "%.0f", "", 16);
 		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_run_obs_get_int(run, "inside_saves", 0),
 			fpl_run_obs_get_int(run, "inside_restores", 0),
 			fpl_run_obs_get_int(run, "outside_saves", 0),
 			fpl_run_obs_get_int(run, "outside_restores", 0));
 	}
-	fprintf(f, "\nTimes: median per modelled system call (N vs 2N difference, interleaved "
-		   "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 with a "
-		   "distribution-free 95%% interval (order statistics) (the 2018 report's \"percent "
-		   "speedup\"). Cycles: core cycles estimated from the TSC; cycles/section = median "
-		   "per round of (inside - outside) / (sections - 1); one section = outside - bare (one "
-		   "begin/end around all work plus the return to user). --json keeps every sample.\n");
-	if (!anomalies)
+}
+
+static void anomalies(const struct fpl_result *r, FILE *f)
+{
+	size_t n = 0;
+	char why[512];
+
+	for (size_t i = 0; i < r->nruns; i++)
+		n += !r->runs[i]->skipped && fpl_section_anomaly(r->runs[i], why, sizeof(why));
+	if (!n)
 		return;
 	fprintf(f, "\nAnomalies: no speedup is shown for %zu row%s, whose section cost lies below "
-		"zero, which cannot be true:\n", anomalies, anomalies == 1 ? "" : "s");
+		"zero, which cannot be true:\n", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nruns; i++)
 		if (!r->runs[i]->skipped && fpl_section_anomaly(r->runs[i], why, sizeof(why)))
 			fprintf(f, "  %s/%s %lld bytes %s: %s.\n",
@@ -86,4 +124,34 @@ void fpl_table_section(const struct fpl_result *r, FILE *f)
 				fpl_tbl_param_str(r->runs[i], "impl"),
 				fpl_run_param_get_int(r->runs[i], "chunk", 0),
 				fpl_tbl_param_str(r->runs[i], "policy"), why);
+}
+
+int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
+{
+	struct fpl_tbl_notes units = { NULL, 0 };
+	bool first = true;
+
+	for (enum fpl_units u = FPL_UNITS_CYCLES; u < FPL_UNITS_ALL; u++) {
+		if (!fpl_tbl_unit_shown(o, u))
+			continue;
+		if (!first)
+			fputc('\n', f);
+		block(r, u, &units, f);
+		first = false;
+	}
+	fputc('\n', f);
+	fpl_tbl_wrap(f, "Times: median per modelled system call (N vs 2N difference, interleaved "
+		     "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 "
+		     "(core cycles) with a distribution-free 95% interval (order statistics) (the "
+		     "2018 report's \"percent speedup\"). Per section: median per round of (inside "
+		     "- outside) / (sections - 1); one section = outside - bare (one begin/end "
+		     "around all work plus the return to user). --json keeps every sample.", 0);
+	anomalies(r, f);
+	if (units.n) {
+		fputc('\n', f);
+		fpl_tbl_units_legend(f, o, &units);
+	}
+	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
+	fpl_tbl_notes_free(&units);
+	return ferror(f) ? -EIO : 0;
 }

@@ -46,9 +46,10 @@ void fpl_tbl_notes_free(struct fpl_tbl_notes *nt)
 	nt->n = 0;
 }
 
-void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
+/* text from column col (something is printed before it), wrapped, continuation lines at hang. */
+static void wrap_from(FILE *f, const char *text, size_t hang, size_t col)
 {
-	size_t col = 0, first = 1;
+	size_t first = 1;
 
 	while (*text) {
 		const char *sp = strchr(text, ' ');
@@ -69,6 +70,63 @@ void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
 			text++;
 	}
 	fputc('\n', f);
+}
+
+void fpl_tbl_wrap(FILE *f, const char *text, size_t hang)
+{
+	wrap_from(f, text, hang, 0);
+}
+
+void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char *text)
+{
+	fprintf(f, "%-*s", (int)width, label);
+	wrap_from(f, text, width, width > strlen(label) ? width : strlen(label));
+}
+
+static const char *const unit_names[] = {
+	[FPL_UNITS_CYCLES] = "cycles", [FPL_UNITS_TSC] = "tsc", [FPL_UNITS_NS] = "ns",
+	[FPL_UNITS_ALL] = "all",
+};
+static const char *const unit_words[] = {
+	[FPL_UNITS_CYCLES] = "core cycles", [FPL_UNITS_TSC] = "TSC ticks", [FPL_UNITS_NS] = "ns",
+	[FPL_UNITS_ALL] = "all three",
+};
+
+const char *fpl_tbl_unit_name(enum fpl_units u)
+{
+	return (size_t)u < FPL_ARRAY_SIZE(unit_names) ? unit_names[u] : "?";
+}
+
+const char *fpl_tbl_unit_words(enum fpl_units u)
+{
+	return (size_t)u < FPL_ARRAY_SIZE(unit_words) ? unit_words[u] : "?";
+}
+
+bool fpl_tbl_unit_shown(const struct fpl_table_opts *o, enum fpl_units u)
+{
+	return u < FPL_UNITS_ALL && (o->units == FPL_UNITS_ALL || o->units == u);
+}
+
+void fpl_tbl_units_legend(FILE *f, const struct fpl_table_opts *o,
+			  const struct fpl_tbl_notes *units)
+{
+	char others[32] = "";
+	char *line;
+
+	if (o->units == FPL_UNITS_ALL) {
+		fputs("Units:\n", f);
+	} else {
+		for (enum fpl_units u = FPL_UNITS_CYCLES; u < FPL_UNITS_ALL; u++)
+			if (u != o->units)
+				snprintf(others + strlen(others), sizeof(others) - strlen(others),
+					 "%s|", unit_names[u]);
+		if (asprintf(&line, "Units (--units %sall for the others; the JSON and CSV have "
+			     "every unit):", others) >= 0) {
+			fpl_tbl_wrap(f, line, 0);
+			free(line);
+		}
+	}
+	fpl_tbl_notes_print(f, units, "u");
 }
 
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s)

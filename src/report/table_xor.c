@@ -240,9 +240,39 @@ static double median_of(const struct fpl_run *run, const char *metric)
 	return fpl_metric_median(fpl_run_find_metric(run, metric));
 }
 
+/*
+ * The "% bound" cell: the median, unless the data did not fit in L1D
+ * (">L1D": the bound does not apply there), marked "!" when it cannot be
+ * true (the run's bound_anomaly) and "?" when the L1D size is unknown.
+ */
+enum bound_mark { MARK_BEYOND = 1, MARK_ANOMALY = 2, MARK_UNKNOWN = 4 };
+
+static unsigned print_bound(const struct fpl_run *run, FILE *f)
+{
+	const json_t *fits = fpl_run_obs_get(run, "fits_l1d");
+	char cell[32];
+
+	if (!fpl_run_find_metric(run, "bound_pct")) {
+		fprintf(f, " %8s %8s\n", "-", "-");
+		return 0;
+	}
+	fprintf(f, " %8.1f", json_number_value(fpl_run_obs_get(run, "bound_bytes_per_cycle")));
+	if (json_is_false(fits)) {
+		fprintf(f, " %8s\n", ">L1D");
+		return MARK_BEYOND;
+	}
+	snprintf(cell, sizeof(cell), "%.0f%s%s", median_of(run, "bound_pct"),
+		 fpl_run_obs_get_str(run, "bound_anomaly") ? "!" : "", json_is_true(fits) ? "" : "?");
+	fprintf(f, " %8s\n", cell);
+	return (fpl_run_obs_get_str(run, "bound_anomaly") ? MARK_ANOMALY : 0) |
+	       (json_is_true(fits) ? 0 : MARK_UNKNOWN);
+}
+
 static void print_sweep(const struct fpl_result *r, FILE *f)
 {
-	const char *bound_src = NULL;
+	const struct fpl_metric *bound = NULL;
+	long long l1d = 0;
+	unsigned marks = 0;
 	double ref = NAN;
 
 	fprintf(f, "%10s %5s %-16s %-9s %12s %10s %10s %8s %8s\n", "size", "do_N", "template",
@@ -275,14 +305,11 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 		}
 		fprintf(f, " %12.0f %10.2f %10.2f", median_of(run, "speed"),
 			median_of(run, "bytes_per_cycle"), median_of(run, "speed") / ref);
-		if (fpl_run_find_metric(run, "bound_pct"))
-			fprintf(f, " %8.1f %8.0f\n",
-				json_number_value(fpl_run_obs_get(run, "bound_bytes_per_cycle")),
-				median_of(run, "bound_pct"));
-		else
-			fprintf(f, " %8s %8s\n", "-", "-");
-		if (!bound_src && fpl_run_find_metric(run, "bound_pct"))
-			bound_src = fpl_run_find_metric(run, "bound_pct")->method;
+		marks |= print_bound(run, f);
+		if (!bound)
+			bound = fpl_run_find_metric(run, "bound_pct");
+		if (!l1d)
+			l1d = fpl_run_obs_get_int(run, "l1d_bytes", 0);
 	}
 	fprintf(f, "\nMB/s: decimal MB of destination per second (the kernel's convention), median "
 		   "of samples, each one call timed by N vs 2N difference; B/cycle: bytes of "
@@ -291,8 +318,21 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 		   "cycle that the CPU's loads and stores allow with the data in L1D, and %% bound the "
 		   "median of B/cycle over it per sample (- for memcpy). --json keeps every "
 		   "sample.\n");
-	if (bound_src)
-		fprintf(f, "Bound, first row's model: %s.\n", bound_src);
+	if (marks & MARK_BEYOND)
+		fprintf(f, ">L1D: do_N touches N x size bytes, more than the L1D (%lld KiB here): the "
+			   "data comes from L2 or beyond, where the L1 bound does not apply, so no "
+			   "percentage is shown (--json keeps it, with fits_l1d false).\n",
+			l1d >> 10);
+	if (marks & MARK_ANOMALY)
+		fprintf(f, "!: above %d%% of the bound, which cannot be true: an anomaly, see the "
+			   "warning naming the row.\n", 105);
+	if (marks & MARK_UNKNOWN)
+		fprintf(f, "?: this CPU does not tell its L1D size (CPUID), so whether the data fit "
+			   "in L1D is not known.\n");
+	if (bound && bound->extra)
+		fprintf(f, "Bound model: %s: %s.\n",
+			json_string_value(json_object_get(bound->extra, "core")),
+			json_string_value(json_object_get(bound->extra, "source")));
 }
 
 void fpl_table_xor(const struct fpl_result *r, FILE *f)

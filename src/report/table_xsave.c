@@ -471,23 +471,18 @@ static int others(struct xs_table *t, FILE *f)
 	return err;
 }
 
-static const char *const shown_units[] = { "cycles", "tsc", "ns" };
-static const char *const unit_words[] = {
-	"core cycles", "TSC ticks", "ns",
-};
-
 int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	struct xs_table t = { .r = r, .o = o };
 	size_t nwarn = 0;
 	int err;
 
-	for (size_t u = 0; u < FPL_ARRAY_SIZE(shown_units); u++) {
-		if (o->units != FPL_UNITS_ALL && (size_t)o->units != u)
+	for (enum fpl_units u = FPL_UNITS_CYCLES; u < FPL_UNITS_ALL; u++) {
+		if (!fpl_tbl_unit_shown(o, u))
 			continue;
-		t.unit = shown_units[u];
+		t.unit = fpl_tbl_unit_name(u);
 		fprintf(f, "%sXSAVE family: %s per instruction, median (IQR) of each cell's samples\n",
-			u && o->units == FPL_UNITS_ALL ? "\n" : "", unit_words[u]);
+			u && o->units == FPL_UNITS_ALL ? "\n" : "", fpl_tbl_unit_words(u));
 		matrix(&t, f);
 		nwarn += t.nwarn_cells;
 		t.nwarn_cells = 0;
@@ -504,10 +499,7 @@ int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, 
 	fpl_tbl_notes_print(f, &t.methods, "");
 	fputs("Timing:\n", f);
 	fpl_tbl_notes_print(f, &t.how, "t");
-	fputs(o->units == FPL_UNITS_ALL ? "Units:\n" :
-	      "Units (--units tsc|ns|all for TSC ticks or ns; the JSON and CSV have all three):\n",
-	      f);
-	fpl_tbl_notes_print(f, &t.units, "u");
+	fpl_tbl_units_legend(f, o, &t.units);
 	if (nwarn)
 		fprintf(f, "!: the cell's run has a warning (%zu cells)\n", nwarn);
 	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);

@@ -88,3 +88,34 @@ int fpl_bimodal(const double *x, size_t n, struct fpl_bimodal *b)
 	free(pre);
 	return 0;
 }
+
+static double med3(double a, double b, double c)
+{
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+double fpl_floor_med3(const double *x, size_t n)
+{
+	double best = INFINITY, a = NAN, b = NAN, lo = INFINITY;
+	size_t m = 0;
+
+	/* over the finite readings in order; a and b the two before this one */
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		lo = fmin(lo, x[i]);
+		if (++m >= 3)
+			best = fmin(best, med3(a, b, x[i]));
+		a = b;
+		b = x[i];
+	}
+	if (m < 3)
+		best = lo;
+	return isfinite(best) ? best : NAN;
+}

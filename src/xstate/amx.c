@@ -76,6 +76,9 @@ static int perm_seen;
 
 bool fpl_amx_permitted(const struct fpl_xstate *xs)
 {
+	/* A dump's permitted mask is the default: never tile data (and the cache is this process's). */
+	if (!xs->live)
+		return false;
 	if (__atomic_load_n(&perm_seen, __ATOMIC_RELAXED))
 		return true;
 	if (!fpl_amx_supported(xs, NULL) ||

@@ -44,6 +44,8 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag)
 
 	if (err)
 		return err;
+	if (!xs->live)
+		return fpl_diag_set(diag, -EINVAL, "the CPU snapshot is a dump: no tile to touch");
 	if (!fpl_amx_permitted(xs))
 		return fpl_diag_set(diag, -EPERM,
 				    "AMX tile data is not permitted (ARCH_REQ_XCOMP_PERM not asked "

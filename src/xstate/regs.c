@@ -179,6 +179,9 @@ static uint32_t read_mxcsr(void)
  */
 static int check_mask(const struct fpl_xstate *xs, uint64_t mask, bool loading)
 {
+	/* A dump describes another CPU: its masks say nothing about this one's registers. */
+	if (!xs->live)
+		return -EINVAL;
 	if (mask & ~fpl_xstate_xcr0(xs))
 		return -ENOTSUP;
 	if (!loading)

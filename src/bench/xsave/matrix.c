@@ -148,6 +148,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	if (!n)
 		return 0;
 	fpl_harness_defaults(x->env, &cfg);
+	cfg.drop_disturbed = true;	/* cells are not paired by round */
 	cfg.budget_s = budget_s;
 	cfg.warmup_s = budget_s * 0.05;
 	cfg.hard_s = budget_s * 2;
@@ -170,13 +171,8 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	return err;
 }
 
-/*
- * ST_RELEASED: the mask live, then TILERELEASE (tiles init, the rest live);
- * ST_TILECFG: the mask live but tile data init. Both only for masks with AMX
- * and something else (otherwise they are init or live again).
- */
-enum fpl_xs_state { ST_INIT, ST_LIVE, ST_UNMOD, ST_RELEASED, ST_TILECFG, ST_NR };
-static const char *const st_opt[ST_NR] = { "init", "live", "unmodified", "released", "tilecfg" };
+static const char *const st_opt[XS_ST_NR] = { "init", "live", "unmodified", "released",
+						 "tilecfg" };
 
 struct op_desc {
 	enum fpl_xs_op op;
@@ -196,15 +192,16 @@ static const struct op_desc ops[] = {
 
 static const char *state_name(enum fpl_xs_op op, enum fpl_xs_state st)
 {
-	if (st == ST_INIT || st == ST_RELEASED || st == ST_TILECFG)
+	if (st == XS_ST_INIT || st == XS_ST_RELEASED || st == XS_ST_TILECFG)
 		return st_opt[st];
 	if (op == XS_XSAVEOPT)
-		return st == ST_UNMOD ? "unmodified" : "modified";
+		return st == XS_ST_UNMOD ? "unmodified" : "modified";
 	return "live";
 }
 
 /* XSAVEOPT "modified": the loops that write one register of the highest live component. */
-static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint64_t live, unsigned *comp)
+static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint64_t live,
+					      unsigned *comp)
 {
 	for (int id = 63; id >= 0; id--) {
 		if (!(live >> id & 1))
@@ -231,118 +228,228 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 	return NULL;
 }
 
-static void method_text(char *buf, size_t size, const struct op_desc *d, enum fpl_xs_state st,
-			bool lat, unsigned comp, bool write_removed)
+static void method_text(char *buf, size_t size, const struct fpl_xs_plan *p, bool write_removed)
 {
-	const char *what = d->mnemonic;
+	const char *what = p->mnemonic, *comp = p->modified >= 0 ?
+		fpl_xfeature_name((unsigned)p->modified) : "";
+	enum fpl_xs_state st = p->st;
+	bool lat = p->lat, opt = p->op == XS_XSAVEOPT;
+	char extra[160];
+	int n;
 
-	if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE && write_removed)
-		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
-			 "buffer, last XRSTOR from that buffer; minus the write alone back to back",
-			 fpl_xfeature_name(comp), what);
-	else if (!lat && st == ST_RELEASED)
-		snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
-			 "state set by XRSTOR (tiles live) then TILERELEASE before timing, checked "
-			 "with XINUSE", what);
-	else if (lat && st == ST_RELEASED)
-		snprintf(buf, size, "latency: XRSTOR of the state image (tiles init in it: what "
-			 "TILERELEASE leaves) then %s, minus the XRSTOR alone", what);
-	else if (!lat && d->op == XS_XSAVEOPT && st == ST_LIVE)
-		snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
-			 "buffer, last XRSTOR from that buffer; minus nothing: the write is ~1 cycle",
-			 fpl_xfeature_name(comp), what);
-	else if (!lat && d->op == XS_XSAVEOPT && st == ST_UNMOD)
-		snprintf(buf, size, "throughput: back-to-back %s to the buffer last XRSTORed from, "
-			 "state unmodified since", what);
+	if (!lat && opt && st == XS_ST_LIVE && write_removed)
+		n = snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
+			     "buffer, last XRSTOR from that buffer; minus the write alone back to back",
+			     comp, what);
+	else if (!lat && st == XS_ST_RELEASED)
+		n = snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
+			     "state set by XRSTOR (tiles live) then TILERELEASE before timing, checked "
+			     "with XINUSE", what);
+	else if (lat && st == XS_ST_RELEASED)
+		n = snprintf(buf, size, "latency: XRSTOR of the state image (tiles init in it: what "
+			     "TILERELEASE leaves) then %s, minus the XRSTOR alone", what);
+	else if (!lat && opt && st == XS_ST_LIVE)
+		n = snprintf(buf, size, "throughput: back-to-back (write one %s register; %s) to one "
+			     "buffer, last XRSTOR from that buffer; minus nothing: the write is ~1 "
+			     "cycle", comp, what);
+	else if (!lat && opt && st == XS_ST_UNMOD)
+		n = snprintf(buf, size, "throughput: back-to-back %s to the buffer last XRSTORed "
+			     "from, state unmodified since", what);
 	else if (!lat)
-		snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
-			 "state set by XRSTOR before timing and checked with XINUSE", what);
-	else if (d->op == XS_XSAVEOPT && st == ST_UNMOD)
-		snprintf(buf, size, "latency: XRSTOR from the buffer then %s to it, minus the "
-			 "XRSTOR alone", what);
-	else if (d->op == XS_XSAVEOPT && st == ST_LIVE)
-		snprintf(buf, size, "latency: XRSTOR from the buffer, write one %s register, %s, "
-			 "minus XRSTOR and the write", fpl_xfeature_name(comp), what);
+		n = snprintf(buf, size, "throughput: back-to-back %s on one 64-byte-aligned buffer, "
+			     "state set by XRSTOR before timing and checked with XINUSE", what);
+	else if (opt && st == XS_ST_UNMOD)
+		n = snprintf(buf, size, "latency: XRSTOR from the buffer then %s to it, minus the "
+			     "XRSTOR alone", what);
+	else if (opt && st == XS_ST_LIVE)
+		n = snprintf(buf, size, "latency: XRSTOR from the buffer, write one %s register, %s, "
+			     "minus XRSTOR and the write", comp, what);
 	else
-		snprintf(buf, size, "latency: XRSTOR of the state image (RFBM=XCR0) then %s, minus "
-			 "the XRSTOR alone", what);
+		n = snprintf(buf, size, "latency: XRSTOR of the state image (RFBM=XCR0) then %s, "
+			     "minus the XRSTOR alone", what);
+	if (!(p->setup & ~p->live) || n < 0 || (size_t)n >= size)
+		return;
+	fpl_xfeature_mask_names(p->setup & ~p->live, extra, sizeof(extra));
+	snprintf(buf + n, size - (size_t)n, "; %s live too, outside RFBM (the write needs it)",
+		 extra);
+}
+
+static bool want(const char *opt, const char *v)
+{
+	return !opt || !strcmp(opt, "all") || !strcmp(opt, "both") || !strcmp(opt, v);
+}
+
+static void plan_init(struct fpl_xs_plan *p, const struct op_desc *d, const char *method,
+		      uint64_t mask, const char *mask_name, enum fpl_xs_state st)
+{
+	memset(p, 0, sizeof(*p));
+	p->op = d->op;
+	p->insn = d->name;
+	p->mnemonic = d->mnemonic;
+	p->method = method;
+	p->lat = !strcmp(method, "latency");
+	p->mask = mask;
+	p->mask_name = mask_name;
+	p->st = st;
+	p->state = st == XS_ST_NR ? "any" : state_name(d->op, st);
+	p->modified = -1;
+}
+
+/* One cell: the state's components, the XSAVEOPT write, or why it cannot run here. */
+static void plan_cell(const struct fpl_xs_bench *x, const struct op_desc *d, bool lat,
+		      uint64_t mask, const char *mask_name, enum fpl_xs_state st,
+		      struct fpl_xs_plan *p)
+{
+	unsigned comp = 0;
+
+	plan_init(p, d, lat ? "latency" : "throughput", mask, mask_name, st);
+	p->live = st == XS_ST_INIT ? 0 :
+		  st == XS_ST_RELEASED ? mask & ~FPL_XFEATURE_MASK_XTILE :
+		  st == XS_ST_TILECFG ? mask & ~FPL_XFEATURE_MASK_XTILE_DATA : mask;
+	p->setup = p->live;
+	if (d->op == XS_XSAVEOPT && st == XS_ST_LIVE) {
+		p->mod = modify_for(x, p->live, &comp);
+		if (!p->mod) {
+			snprintf(p->skip, sizeof(p->skip),
+				 "no register-writing loop for component %u here", comp);
+			return;
+		}
+		p->modified = (int)comp;
+		/*
+		 * TILELOADD needs a tile configuration (with TILECFG in init it
+		 * raises #UD): TILECFG is live at set-up even where RFBM leaves it out.
+		 */
+		if (comp == FPL_XFEATURE_XTILE_DATA)
+			p->setup |= FPL_XFEATURE_MASK_XTILE_CFG;
+	}
+	if (lat && !x->xs.xsave)
+		snprintf(p->skip, sizeof(p->skip), "the latency method re-establishes state with "
+			 "XRSTOR: no XSAVE on this CPU");
+}
+
+/* The states of one instruction, method and mask that differ from each other here. */
+static bool state_applies(const struct fpl_xs_bench *x, const struct op_desc *d, uint64_t mask,
+			  enum fpl_xs_state st)
+{
+	bool tiles = mask & FPL_XFEATURE_MASK_XTILE;
+
+	if (st == XS_ST_UNMOD && d->op != XS_XSAVEOPT)
+		return false;
+	if (st != XS_ST_INIT && !mask)
+		return false;	/* nothing in RFBM to make live */
+	/* Released and TILECFG-only differ from init and live only with more in RFBM. */
+	/* TILERELEASE needs tile data permitted and used (XFD armed: #NM). */
+	if (st == XS_ST_RELEASED && (!tiles || !x->amx || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
+		return false;
+	if (st == XS_ST_TILECFG && (mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
+		return false;
+	return want(x->state, st_opt[st]);
+}
+
+static int plan_op(const struct fpl_xs_bench *x, const struct op_desc *d, bool lat,
+		   const uint64_t *masks, const char *const *names, size_t nmasks,
+		   fpl_xs_plan_fn fn, void *arg)
+{
+	bool fx = d->op == XS_FXSAVE || d->op == XS_FXRSTOR;
+	const char *method = lat ? "latency" : "throughput";
+	struct fpl_xs_plan p;
+	int err = 0;
+
+	for (size_t i = 0; i < (fx ? 1 : nmasks) && !err; i++) {
+		uint64_t mask = fx ? FPL_XFEATURE_MASK_FPSSE : masks[i];
+		const char *mname = fx ? "x87+sse" : names[i];
+
+		if ((mask & ~x->permitted) || ((mask & FPL_XFEATURE_MASK_XTILE_DATA) && !x->amx) ||
+		    ((mask & FPL_XFEATURE_MASK_XTILE_CFG) && !x->amx_avail)) {
+			plan_init(&p, d, method, mask, mname, XS_ST_NR);
+			if ((mask & FPL_XFEATURE_MASK_XTILE) && x->amx_why[0])
+				snprintf(p.skip, sizeof(p.skip), "RFBM 0x%" PRIx64 ": %s", mask,
+					 x->amx_why);
+			else
+				snprintf(p.skip, sizeof(p.skip), "RFBM 0x%" PRIx64 " has components "
+					 "outside this process's permitted mask 0x%" PRIx64 " (XCR0 "
+					 "0x%" PRIx64 ")", mask, x->permitted, x->xs.xcr0);
+			err = fn(arg, &p);
+			continue;
+		}
+		for (enum fpl_xs_state st = XS_ST_INIT; st < XS_ST_NR && !err; st++) {
+			if (!state_applies(x, d, mask, st))
+				continue;
+			plan_cell(x, d, lat, mask, mname, st, &p);
+			err = fn(arg, &p);
+		}
+	}
+	return err;
+}
+
+int fpl_xs_plan_matrix(const struct fpl_xs_bench *x, const uint64_t *masks,
+		       const char *const *names, size_t nmasks, fpl_xs_plan_fn fn, void *arg)
+{
+	struct fpl_xs_plan p;
+	int err = 0;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(ops) && !err; i++) {
+		const struct op_desc *d = &ops[i];
+		const char *why = NULL;
+
+		if (!want(x->insn, d->name))
+			continue;
+		if (!fpl_save_insn_supported(x->env->cpu, d->need, &why)) {
+			plan_init(&p, d, "any", 0, "any", XS_ST_NR);
+			snprintf(p.skip, sizeof(p.skip), "%s: %s", fpl_save_insn_name(d->need),
+				 why ? why : "not supported");
+			err = fn(arg, &p);
+			continue;
+		}
+		for (int lat = 0; lat < 2 && !err; lat++)
+			if (want(x->method, lat ? "latency" : "throughput"))
+				err = plan_op(x, d, lat, masks, names, nmasks, fn, arg);
+	}
+	return err;
 }
 
 struct group {
+	struct fpl_xs_bench *x;
 	struct fpl_xs_cell *cells;
 	struct fpl_variant *v;
-	char (*methods)[320];
+	char (*methods)[400];
 	size_t n, cap;
 };
 
-/* The cell's timed loop and its empty twin: by instruction and method, or mod's writing loops. */
-static void pick_loops(const struct fpl_xs_bench *x, struct fpl_xs_cell *c,
-		       const struct op_desc *d, enum fpl_xs_state st, bool lat,
-		       const struct fpl_xs_modify *mod, unsigned comp)
+static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct fpl_xs_plan *p)
 {
-	c->body = lat ? fpl_xs_lat[d->op] : fpl_xs_tp[d->op];
-	c->empty = lat ? fpl_xs_lat0[d->op] : NULL;
-	if (d->op == XS_XSAVEOPT && st == ST_UNMOD && lat) {
-		c->body = fpl_xs_xsaveopt_unmod_lat;
-		c->empty = fpl_xs_xsaveopt_unmod_lat0;
-	}
-	if (mod) {
-		c->body = lat ? mod->lat : mod->tp;
-		c->empty = lat ? mod->lat0 : mod->w;
-		/* The modify loops restore from the save target: state says what the write reads. */
-		if (comp == FPL_XFEATURE_XTILE_CFG)
-			c->loop.state = x->tilecfg;
-		else if (comp == FPL_XFEATURE_XTILE_DATA)
-			c->loop.state = x->tile_src;
-	}
-}
-
-static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, uint64_t mask,
-		     const char *mask_name, enum fpl_xs_state st, bool lat)
-{
-	uint64_t permitted = x->permitted;
-	uint64_t live = st == ST_INIT ? 0 : st == ST_RELEASED ? mask & ~FPL_XFEATURE_MASK_XTILE :
-			st == ST_TILECFG ? mask & ~FPL_XFEATURE_MASK_XTILE_DATA : mask;
-	const struct fpl_xs_modify *mod = NULL;
+	uint64_t permitted = x->permitted, mask = p->mask;
+	const struct fpl_xs_modify *mod = p->mod;
 	struct fpl_xs_cell *c = &g->cells[g->n];
 	struct fpl_variant *v = &g->v[g->n];
-	unsigned comp = 0;
 	struct fpl_run *run;
 	void *img;
 
-	if (d->op == XS_XSAVEOPT && st == ST_LIVE)
-		mod = modify_for(x, live, &comp);
-	run = fpl_xs_run_new(x, d->name, mask, mask_name, state_name(d->op, st),
-			 lat ? "latency" : "throughput");
+	run = fpl_xs_run_new(x, p->insn, mask, p->mask_name, p->state, p->method);
 	if (!run)
 		return -ENOMEM;
-	if (d->op == XS_XSAVEOPT && st == ST_LIVE && !mod)
-		return fpl_run_skip(run, "no register-writing loop for component %u here", comp);
-	if (lat && !x->xs.xsave)
-		return fpl_run_skip(run, "the latency method re-establishes state with XRSTOR: "
-				    "no XSAVE on this CPU");
 	if (mod)
-		fpl_run_param_str(run, "modified_component", fpl_xfeature_name(comp));
+		fpl_run_param_str(run, "modified_component", fpl_xfeature_name((unsigned)p->modified));
 	img = fpl_xs_alloc(x);
 	if (!img)
 		return -ENOMEM;
-	fpl_xstate_pattern(&x->xs, live, 0x5eed0000 + mask * 7 + st, img);
+	fpl_xstate_pattern(&x->xs, p->setup, 0x5eed0000 + mask * 7 + p->st, img);
 
 	memset(c, 0, sizeof(*c));
-	if (st == ST_RELEASED) {
+	if (p->st == XS_ST_RELEASED) {
 		/* Set up as a program leaves it: tiles live, then TILERELEASE. */
 		void *with_tiles = fpl_xs_alloc(x);
 
 		if (!with_tiles)
 			return -ENOMEM;
-		fpl_xstate_pattern(&x->xs, mask, 0x5eed0000 + mask * 7 + st, with_tiles);
+		fpl_xstate_pattern(&x->xs, mask, 0x5eed0000 + mask * 7 + p->st, with_tiles);
 		c->release = true;
 		c->setup_img = with_tiles;
 	}
 	c->permitted = permitted;
 	c->xsave = x->xs.xsave;
 	c->xgetbv1 = x->xgetbv1;
-	c->expect = live & permitted;
+	c->expect = p->setup & permitted;
 	if (!c->setup_img)
 		c->setup_img = img;
 	c->loop = (struct fpl_xs_loop){ .state = img, .lo = (uint32_t)mask,
@@ -351,78 +458,59 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct op_de
 	c->loop.buf = fpl_xs_alloc(x);
 	if (!c->loop.buf)
 		return -ENOMEM;
-	if (d->op == XS_FXRSTOR || d->op == XS_XRSTOR)
+	if (p->op == XS_FXRSTOR || p->op == XS_XRSTOR)
 		memcpy(c->loop.buf, img, x->size);
-	else if (d->op == XS_XRSTOR_C)
+	else if (p->op == XS_XRSTOR_C)
 		fpl_xs_make_compacted(x, img, c->loop.buf);
-	else if (d->op == XS_XSAVEOPT && (st == ST_LIVE || st == ST_UNMOD)) {
+	else if (p->op == XS_XSAVEOPT && (p->st == XS_ST_LIVE || p->st == XS_ST_UNMOD)) {
 		/* Tracked: the set-up XRSTOR is from the save target itself. */
 		memcpy(c->loop.buf, img, x->size);
 		c->setup_img = c->loop.buf;
 		c->loop.state = c->loop.buf;
 	}
-	pick_loops(x, c, d, st, lat, mod, comp);
-	method_text(g->methods[g->n], sizeof(g->methods[0]), d, st, lat, comp, mod && mod->w);
-	*v = (struct fpl_variant){ .name = d->name, .timed = fpl_xs_cell_timed,
+	c->body = p->lat ? fpl_xs_lat[p->op] : fpl_xs_tp[p->op];
+	c->empty = p->lat ? fpl_xs_lat0[p->op] : NULL;
+	if (p->op == XS_XSAVEOPT && p->st == XS_ST_UNMOD && p->lat) {
+		c->body = fpl_xs_xsaveopt_unmod_lat;
+		c->empty = fpl_xs_xsaveopt_unmod_lat0;
+	}
+	if (mod) {
+		c->body = p->lat ? mod->lat : mod->tp;
+		c->empty = p->lat ? mod->lat0 : mod->w;
+		/* The modify loops restore from the save target: state says what the write reads. */
+		if (p->modified == FPL_XFEATURE_XTILE_CFG)
+			c->loop.state = x->tilecfg;
+		else if (p->modified == FPL_XFEATURE_XTILE_DATA)
+			c->loop.state = x->tile_src;
+	}
+	method_text(g->methods[g->n], sizeof(g->methods[0]), p, mod && mod->w);
+	*v = (struct fpl_variant){ .name = p->insn, .timed = fpl_xs_cell_timed,
 				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,
 				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
 	g->n++;
 	return 0;
 }
 
-static bool want(const char *opt, const char *v)
+static int count_cell(void *arg, const struct fpl_xs_plan *p)
 {
-	return !opt || !strcmp(opt, "all") || !strcmp(opt, "both") || !strcmp(opt, v);
+	if (!p->skip[0])
+		++*(size_t *)arg;
+	return 0;
 }
 
-/* The cells of one instruction and method, appended to g (run later, all together). */
-static int op_cells(struct fpl_xs_bench *x, struct group *g, const struct op_desc *d, bool lat,
-		    const uint64_t *masks, const char *const *names, size_t nmasks)
+/* A planned cell becomes a skipped run or a cell of the group (timed later, all together). */
+static int build_cell(void *arg, const struct fpl_xs_plan *p)
 {
-	bool fx = d->op == XS_FXSAVE || d->op == XS_FXRSTOR;
-	int err = 0;
+	struct group *g = arg;
+	struct fpl_run *run;
 
-	for (size_t i = 0; i < (fx ? 1 : nmasks) && !err; i++) {
-		uint64_t mask = fx ? FPL_XFEATURE_MASK_FPSSE : masks[i];
-		const char *mname = fx ? "x87+sse" : names[i];
-		uint64_t permitted = x->permitted;
-
-		if ((mask & ~permitted) || ((mask & FPL_XFEATURE_MASK_XTILE_DATA) && !x->amx) ||
-		    ((mask & FPL_XFEATURE_MASK_XTILE_CFG) && !x->amx_avail)) {
-			struct fpl_run *run = fpl_xs_run_new(x, d->name, mask, mname, "any",
-							 lat ? "latency" : "throughput");
-
-			if (!run)
-				err = -ENOMEM;
-			else if ((mask & FPL_XFEATURE_MASK_XTILE) && x->amx_why[0])
-				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 ": %s", mask, x->amx_why);
-			else
-				err = fpl_run_skip(run, "RFBM 0x%" PRIx64 " has components outside "
-						   "this process's permitted mask 0x%" PRIx64 " (XCR0 "
-						   "0x%" PRIx64 ")", mask, permitted, x->xs.xcr0);
-			continue;
-		}
-		for (enum fpl_xs_state st = ST_INIT; st < ST_NR && !err; st++) {
-			bool tiles = mask & FPL_XFEATURE_MASK_XTILE;
-
-			if (st == ST_UNMOD && d->op != XS_XSAVEOPT)
-				continue;
-			if (st != ST_INIT && !mask)
-				continue;	/* nothing in RFBM to make live */
-			/* Released and TILECFG-only differ from init and live only with more in RFBM. */
-			/* TILERELEASE needs tile data permitted and used (XFD armed: #NM). */
-			if (st == ST_RELEASED && (!tiles || !x->amx || !(mask & ~FPL_XFEATURE_MASK_XTILE)))
-				continue;
-			if (st == ST_TILECFG && (mask & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
-				continue;
-			if (!want(x->state, st_opt[st]))
-				continue;
-			if (g->n == g->cap)
-				return -ENOMEM;	/* the count below is wrong */
-			err = make_cell(x, g, d, mask, mname, st, lat);
-		}
+	if (p->skip[0]) {
+		run = fpl_xs_run_new(g->x, p->insn, p->mask, p->mask_name, p->state, p->method);
+		return run ? fpl_run_skip(run, "%s", p->skip) : -ENOMEM;
 	}
-	return err;
+	if (g->n == g->cap)
+		return -ENOMEM;	/* the count was wrong */
+	return make_cell(g->x, g, p);
 }
 
 /*
@@ -435,15 +523,13 @@ static int op_cells(struct fpl_xs_bench *x, struct group *g, const struct op_des
 int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *const *names,
 		  size_t nmasks, double share_end)
 {
-	struct group g = { 0 };
-	size_t ngroups = 0;
-	int err = 0;
+	struct group g = { .x = x };
+	int err;
 
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(ops); i++)
-		if (want(x->insn, ops[i].name))
-			for (int lat = 0; lat < 2; lat++)
-				ngroups += want(x->method, lat ? "latency" : "throughput");
-	g.cap = (ngroups ? ngroups : 1) * (nmasks + 1) * ST_NR;
+	err = fpl_xs_plan_matrix(x, masks, names, nmasks, count_cell, &g.cap);
+	if (err)
+		return err;
+	g.cap = g.cap ? g.cap : 1;
 	g.cells = calloc(g.cap, sizeof(*g.cells));
 	g.v = calloc(g.cap, sizeof(*g.v));
 	g.methods = calloc(g.cap, sizeof(*g.methods));
@@ -451,23 +537,7 @@ int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *con
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(ops) && !err; i++) {
-		const struct op_desc *d = &ops[i];
-		const char *why = NULL;
-
-		if (!want(x->insn, d->name))
-			continue;
-		if (!fpl_save_insn_supported(x->env->cpu, d->need, &why)) {
-			struct fpl_run *run = fpl_xs_run_new(x, d->name, 0, "any", "any", "any");
-
-			err = run ? fpl_run_skip(run, "%s: %s", fpl_save_insn_name(d->need),
-						 why ? why : "not supported") : -ENOMEM;
-			continue;
-		}
-		for (int lat = 0; lat < 2 && !err; lat++)
-			if (want(x->method, lat ? "latency" : "throughput"))
-				err = op_cells(x, &g, d, lat, masks, names, nmasks);
-	}
+	err = fpl_xs_plan_matrix(x, masks, names, nmasks, build_cell, &g);
 	if (!err)
 		err = fpl_xs_group_run(x, g.cells, g.v, g.n, fpl_xs_left(x, share_end));
 out:

@@ -99,6 +99,7 @@ int fpl_xs_misc(struct fpl_xs_bench *x, double share_end)
 		k++;
 	}
 	fpl_harness_defaults(x->env, &cfg);
+	cfg.drop_disturbed = true;	/* cells are not paired by round */
 	cfg.budget_s = fpl_xs_left(x, share_end);
 	cfg.warmup_s = cfg.budget_s * 0.05;
 	cfg.hard_s = cfg.budget_s * 2;

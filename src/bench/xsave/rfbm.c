@@ -147,48 +147,20 @@ static int rfbm_cell(struct fpl_xs_bench *x, struct fpl_xs_cell *c, struct fpl_v
 	return 0;
 }
 
-/* The run of insn for component id: the two RFBMs, permitted with and without it. */
-static struct fpl_run *rfbm_run(struct fpl_xs_bench *x, const char *insn, unsigned id,
-				uint64_t permitted)
+int fpl_xs_plan_rfbm(const struct fpl_xs_bench *x, fpl_xs_rfbm_fn fn, void *arg)
 {
-	struct fpl_run *run = fpl_result_add_run(x->result, "xsave");
-	char hex[24];
-
-	if (!run)
-		return NULL;
-	snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted);
-	fpl_run_param_str(run, "experiment", "rfbm");
-	fpl_run_param_str(run, "insn", insn);
-	fpl_run_param_str(run, "component", fpl_xfeature_name(id));
-	fpl_run_param_str(run, "rfbm_with", hex);
-	snprintf(hex, sizeof(hex), "0x%" PRIx64, permitted & ~((uint64_t)1 << id));
-	fpl_run_param_str(run, "rfbm_without", hex);
-	fpl_run_param_str(run, "state", "component init, others in XCR0 live");
-	fpl_run_param_str(run, "method", "throughput");
-	return run;
-}
-
-int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
-{
-	enum { MAXV = 2 * 3 * 20 };
-	struct fpl_xs_cell *cells = calloc(MAXV, sizeof(*cells));
-	struct fpl_variant *v = calloc(MAXV, sizeof(*v));
-	char (*methods)[256] = calloc(MAXV, sizeof(*methods));
 	uint64_t permitted = x->permitted;
-	size_t n = 0;
 	int err = 0;
 
-	if (!cells || !v || !methods) {
-		err = -ENOMEM;
-		goto out;
-	}
 	for (size_t k = 0; k < FPL_ARRAY_SIZE(rfbm_ops) && !err; k++) {
 		if (!fpl_save_insn_supported(x->env->cpu, rfbm_ops[k].need, NULL))
 			continue;
-		for (unsigned id = 0; id < FPL_XFEATURE_MAX && !err && n + 2 <= MAXV; id++) {
-			uint64_t bit = 1ull << id, live = permitted & ~bit;
-			struct fpl_run *run;
-			void *img, *cimg = NULL;
+		for (unsigned id = 0; id < FPL_XFEATURE_MAX && !err; id++) {
+			uint64_t bit = 1ull << id;
+			struct fpl_xs_rfbm_row row = {
+				rfbm_ops[k].op, rfbm_ops[k].name, rfbm_ops[k].mnemonic, id,
+				permitted, permitted & ~bit, permitted & ~bit,
+			};
 
 			if (!(permitted & bit))
 				continue;
@@ -196,37 +168,102 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 				continue;
 			/* TILECFG init: tile data too (data without a configuration is no program's state). */
 			if (id == FPL_XFEATURE_XTILE_CFG)
-				live &= ~FPL_XFEATURE_MASK_XTILE_DATA;
-			run = rfbm_run(x, rfbm_ops[k].name, id, permitted);
-			img = fpl_xs_alloc(x);
-			if (!run || !img) {
+				row.live &= ~FPL_XFEATURE_MASK_XTILE_DATA;
+			err = fn(arg, &row);
+		}
+	}
+	return err;
+}
+
+struct rows {
+	struct fpl_xs_rfbm_row *r;
+	size_t n, cap;
+};
+
+static int collect(void *arg, const struct fpl_xs_rfbm_row *row)
+{
+	struct rows *rs = arg;
+
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 32;
+		struct fpl_xs_rfbm_row *r = realloc(rs->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		rs->r = r;
+		rs->cap = cap;
+	}
+	rs->r[rs->n++] = *row;
+	return 0;
+}
+
+struct fpl_run *fpl_xs_rfbm_run(struct fpl_xs_bench *x, const struct fpl_xs_rfbm_row *row)
+{
+	struct fpl_run *run = fpl_result_add_run(x->result, "xsave");
+	char with[24], without[24];
+
+	snprintf(with, sizeof(with), "0x%" PRIx64, row->with);
+	snprintf(without, sizeof(without), "0x%" PRIx64, row->without);
+	if (!run || fpl_run_param_str(run, "experiment", "rfbm") ||
+	    fpl_run_param_str(run, "insn", row->insn) ||
+	    fpl_run_param_str(run, "component", fpl_xfeature_name(row->id)) ||
+	    fpl_run_param_str(run, "rfbm_with", with) ||
+	    fpl_run_param_str(run, "rfbm_without", without) ||
+	    fpl_run_param_str(run, "state", "component init, others in XCR0 live") ||
+	    fpl_run_param_str(run, "method", "throughput"))
+		return NULL;
+	return run;
+}
+
+int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
+{
+	struct rows rs = { NULL, 0, 0 };
+	struct fpl_xs_cell *cells = NULL;
+	struct fpl_variant *v = NULL;
+	char (*methods)[256] = NULL;
+	size_t n = 0;
+	int err = fpl_xs_plan_rfbm(x, collect, &rs);
+
+	if (!err && rs.n) {
+		cells = calloc(2 * rs.n, sizeof(*cells));
+		v = calloc(2 * rs.n, sizeof(*v));
+		methods = calloc(2 * rs.n, sizeof(*methods));
+		if (!cells || !v || !methods)
+			err = -ENOMEM;
+	}
+	for (size_t i = 0; i < rs.n && !err; i++) {
+		const struct fpl_xs_rfbm_row *row = &rs.r[i];
+		const char *comp = fpl_xfeature_name(row->id);
+		struct fpl_run *run;
+		void *img, *cimg = NULL;
+
+		run = fpl_xs_rfbm_run(x, row);
+		img = run ? fpl_xs_alloc(x) : NULL;
+		if (!img) {
+			err = -ENOMEM;
+			break;
+		}
+		fpl_xstate_pattern(&x->xs, row->live, 0xb17 + row->id, img);
+		if (row->op == XS_XRSTOR_C) {
+			cimg = fpl_xs_alloc(x);
+			if (!cimg) {
 				err = -ENOMEM;
 				break;
 			}
-			fpl_xstate_pattern(&x->xs, live, 0xb17 + id, img);
-			if (rfbm_ops[k].op == XS_XRSTOR_C) {
-				cimg = fpl_xs_alloc(x);
-				if (!cimg) {
-					err = -ENOMEM;
-					break;
-				}
-				fpl_xs_make_compacted(x, img, cimg);
-			}
-			snprintf(methods[n], sizeof(methods[0]), "throughput: back-to-back %s, RFBM "
-				 "= permitted with %s (init); state set by XRSTOR from another image before "
-				 "timing, checked with XINUSE", rfbm_ops[k].mnemonic,
-				 fpl_xfeature_name(id));
-			snprintf(methods[n + 1], sizeof(methods[0]), "throughput: back-to-back %s, "
-				 "RFBM = permitted without %s (init); otherwise as with_",
-				 rfbm_ops[k].mnemonic, fpl_xfeature_name(id));
-			err = rfbm_cell(x, &cells[n], &v[n], rfbm_ops[k].op, permitted, live, img, cimg,
-					run, "with_", methods[n]);
-			if (!err)
-				err = rfbm_cell(x, &cells[n + 1], &v[n + 1], rfbm_ops[k].op,
-						permitted & ~bit, live, img, cimg, run, "without_",
-						methods[n + 1]);
-			n += 2;
+			fpl_xs_make_compacted(x, img, cimg);
 		}
+		snprintf(methods[n], sizeof(methods[0]), "throughput: back-to-back %s, RFBM "
+			 "= permitted with %s (init); state set by XRSTOR from another image before "
+			 "timing, checked with XINUSE", row->mnemonic, comp);
+		snprintf(methods[n + 1], sizeof(methods[0]), "throughput: back-to-back %s, "
+			 "RFBM = permitted without %s (init); otherwise as with_", row->mnemonic,
+			 comp);
+		err = rfbm_cell(x, &cells[n], &v[n], row->op, row->with, row->live, img, cimg, run,
+				"with_", methods[n]);
+		if (!err)
+			err = rfbm_cell(x, &cells[n + 1], &v[n + 1], row->op, row->without, row->live,
+					img, cimg, run, "without_", methods[n + 1]);
+		n += 2;
 	}
 	if (!err)
 		err = fpl_xs_group_run(x, cells, v, n, fpl_xs_left(x, share_end));
@@ -236,7 +273,7 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 		if (e)
 			err = e;
 	}
-out:
+	free(rs.r);
 	free(cells);
 	free(v);
 	free(methods);
