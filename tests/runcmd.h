@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,29 +69,35 @@ static inline int cmd_code(const struct cmd_out *o)
  */
 typedef int (*cmd_watch_fn)(pid_t pid, double t, double *next_s, void *arg);
 
+/* A command started by cmd_start: its pid, its stdout and stderr pipes, when it started. */
+struct cmd_job {
+	pid_t pid;
+	int out, err;
+	double t0;
+};
+
 /*
- * Start argv with stdin /dev/null, stdout and stderr captured; every turn
- * watch (may be NULL) may signal it. Kill it with SIGKILL after limit_s
- * (o->timed_out). Returns 0, or -errno when it could not start.
+ * Start argv with stdin /dev/null, stdout and stderr to pipes that
+ * cmd_finish reads. Until then a job that writes more than a pipe holds
+ * (64 KiB) waits. Returns 0, or -errno when it could not start.
  */
-static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_watch_fn watch,
-				void *arg, struct cmd_out *o)
+static inline int cmd_start(const char *const argv[], struct cmd_job *j)
 {
 	int po[2], pe[2];
-	pid_t pid;
-	double t0 = cmd_now();
-	int open_fds = 2;
 
-	memset(o, 0, sizeof(*o));
-	cmd_append(&o->out, &o->nout, "", 0);
-	cmd_append(&o->err, &o->nerr, "", 0);
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+	*j = (struct cmd_job){ -1, -1, -1, cmd_now() };
+	if (pipe2(po, O_CLOEXEC))
 		return -errno;
+	if (pipe2(pe, O_CLOEXEC)) {
+		close(po[0]);
+		close(po[1]);
+		return -errno;
+	}
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
+	j->pid = fork();
+	if (j->pid < 0)
 		return -errno;
-	if (!pid) {
+	if (!j->pid) {
 		int nul = open("/dev/null", O_RDONLY);
 
 		dup2(nul, 0);
@@ -101,21 +108,40 @@ static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_wa
 	}
 	close(po[1]);
 	close(pe[1]);
+	j->out = po[0];
+	j->err = pe[0];
+	return 0;
+}
+
+/*
+ * Read a started job's stdout and stderr to the end and reap it; every
+ * turn watch (may be NULL) may signal it. Kill it with SIGKILL limit_s
+ * after its start (o->timed_out). Returns 0.
+ */
+static inline int cmd_finish(struct cmd_job *j, double limit_s, cmd_watch_fn watch, void *arg,
+			     struct cmd_out *o)
+{
+	int fd[2] = { j->out, j->err };
+	int open_fds = 2;
+
+	memset(o, 0, sizeof(*o));
+	cmd_append(&o->out, &o->nout, "", 0);
+	cmd_append(&o->err, &o->nerr, "", 0);
 	while (open_fds) {
-		struct pollfd p[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-		double t = cmd_now() - t0;
+		struct pollfd p[2] = { { fd[0], POLLIN, 0 }, { fd[1], POLLIN, 0 } };
+		double t = cmd_now() - j->t0;
 		char buf[4096];
 		double wait_s = 0.05;
 		struct timespec ts;
-		int sig = watch && !o->timed_out ? watch(pid, t, &wait_s, arg) : 0;
+		int sig = watch && !o->timed_out ? watch(j->pid, t, &wait_s, arg) : 0;
 
 		if (sig)
-			kill(pid, sig);
+			kill(j->pid, sig);
 		/* a killed child's own children may keep the pipes open */
 		if (o->timed_out && t > limit_s + 2)
 			break;
 		if (t > limit_s && !o->timed_out) {
-			kill(pid, SIGKILL);
+			kill(j->pid, SIGKILL);
 			o->timed_out = true;
 		}
 		if (wait_s < 0)
@@ -137,28 +163,42 @@ static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_wa
 					cmd_append(&o->out, &o->nout, buf, k);
 			} else {
 				close(p[i].fd);
-				if (i)
-					pe[0] = -1;
-				else
-					po[0] = -1;
+				fd[i] = -1;
 				open_fds--;
 			}
 		}
 	}
-	if (po[0] >= 0)
-		close(po[0]);
-	if (pe[0] >= 0)
-		close(pe[0]);
+	for (int i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
 	if (watch) {
 		double ignored = 0;
-		int sig = watch(pid, -1, &ignored, arg);	/* t < 0: the last turn */
+		int sig = watch(j->pid, -1, &ignored, arg);	/* t < 0: the last turn */
 
 		if (sig)
-			kill(pid, sig);		/* it finished before; harmless on a zombie */
+			kill(j->pid, sig);	/* it finished before; harmless on a zombie */
 	}
-	while (waitpid(pid, &o->status, 0) < 0 && errno == EINTR)
+	while (waitpid(j->pid, &o->status, 0) < 0 && errno == EINTR)
 		;
 	return 0;
+}
+
+/*
+ * Start argv with stdin /dev/null, stdout and stderr captured; every turn
+ * watch (may be NULL) may signal it. Kill it with SIGKILL after limit_s
+ * (o->timed_out). Returns 0, or -errno when it could not start.
+ */
+static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_watch_fn watch,
+				void *arg, struct cmd_out *o)
+{
+	struct cmd_job j;
+	int rc = cmd_start(argv, &j);
+
+	if (rc) {
+		memset(o, 0, sizeof(*o));
+		return rc;
+	}
+	return cmd_finish(&j, limit_s, watch, arg, o);
 }
 
 struct cmd_sig_at {
@@ -232,6 +272,104 @@ static inline size_t cmd_children(pid_t pid, pid_t *out, size_t max)
 	return n;
 }
 
+static inline bool cmd_has_exited(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	/* WNOWAIT: it stays a zombie for cmd_finish to reap */
+	return !waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid;
+}
+
+/* What cmd_run_interrupt's watch keeps; why[] says what went wrong, "" when nothing did. */
+struct cmd_intr {
+	int sig, want_children;
+	double ready_s, sent_s, exit_s;	/* < 0: not yet */
+	char why[96];
+};
+
+static inline int cmd_intr_watch(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct cmd_intr *a = arg;
+
+	*next_s = 0.02;
+	if (t < 0)
+		return 0;
+	if (a->exit_s < 0 && cmd_has_exited(pid))
+		a->exit_s = t;
+	/* ended, but its pipes are still open: a task of it outlived it, and is our child now */
+	if (a->exit_s >= 0 && t > a->exit_s + 2) {
+		pid_t orphan[64];
+		size_t n = cmd_children(getpid(), orphan, 64);
+
+		for (size_t i = 0; i < n; i++)
+			if (orphan[i] != pid)
+				kill(orphan[i], SIGKILL);
+	}
+	if (a->exit_s >= 0 || a->why[0])
+		return 0;
+	if (a->sent_s < 0) {
+		if (a->ready_s < 0 && (int)cmd_children(pid, NULL, 0) >= a->want_children)
+			a->ready_s = t;
+		if (a->ready_s >= 0 && t >= a->ready_s + 0.3) {
+			a->sent_s = t;
+			return a->sig;
+		}
+		if (a->ready_s < 0 && t > 10) {
+			snprintf(a->why, sizeof(a->why), "started no tasks within 10 s");
+			return SIGKILL;
+		}
+		return 0;
+	}
+	if (t > a->sent_s + 10) {
+		snprintf(a->why, sizeof(a->why), "did not end within 10 s of signal %d", a->sig);
+		return SIGKILL;
+	}
+	return 0;
+}
+
+/*
+ * Interrupt a running command with sig 0.3 s after it has want_children
+ * children, and prove that none of its descendants survives: this process
+ * is their subreaper while it runs, so an orphan would become our child.
+ * The command's status and output in *o. Returns 0, or -1 with why[] (size
+ * n) saying what went wrong.
+ */
+static inline int cmd_run_interrupt(const char *const argv[], int sig, int want_children,
+				    struct cmd_out *o, char *why, size_t n)
+{
+	struct cmd_intr a = { sig, want_children, -1, -1, -1, "" };
+	int rc;
+
+	*why = 0;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
+		snprintf(why, n, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+		return -1;
+	}
+	rc = cmd_run_watch(argv, 30, cmd_intr_watch, &a, o);
+	if (rc)
+		snprintf(why, n, "did not start: %s", strerror(-rc));
+	else if (a.why[0])
+		snprintf(why, n, "%s", a.why);
+	/* Orphans would be reparented to us: reap them, or time out. */
+	for (int waited = 0;; waited++) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno == ECHILD)
+			break;
+		if (r > 0 && !*why)
+			snprintf(why, n, "a task (pid %d) outlived it", (int)r);
+		if (waited > 100) {
+			if (!*why)
+				snprintf(why, n, "a task outlived it");
+			break;
+		}
+		if (r <= 0)
+			nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	return *why ? -1 : 0;
+}
+
 /* rm -rf dir, run the same way as everything else. 0 when it went. */
 static inline int cmd_rm_rf(const char *dir)
 {
@@ -268,27 +406,36 @@ static inline int cmd_sh(const char *line, double limit_s, struct cmd_out *o)
 /* What a test allows one fpulab command at the most: far above any test budget. */
 #define FPLRUN_LIMIT_S 600.0
 
-/* All of f (malloc'd, NUL-terminated; NULL on ENOMEM). */
-static inline char *fplrun_slurp(FILE *f)
+/*
+ * All of the file at path, NUL-terminated (malloc'd), its length in *len
+ * (may be NULL); NULL when it cannot be read.
+ */
+static inline char *cmd_slurp(const char *path, size_t *len)
 {
-	size_t cap = 4096, len = 0, n;
-	char *s = malloc(cap);
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *s = f ? malloc(cap) : NULL;
 
-	while (s && (n = fread(s + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
+	while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n < 2) {
 			char *t = realloc(s, cap * 2);
 
 			if (!t) {
 				free(s);
-				return NULL;
+				s = NULL;
+				break;
 			}
 			s = t;
 			cap *= 2;
 		}
 	}
+	if (f)
+		fclose(f);
 	if (s)
-		s[len] = 0;
+		s[n] = 0;
+	if (s && len)
+		*len = n;
 	return s;
 }
 
@@ -333,6 +480,48 @@ static inline int fplrun_rejected_early(const char *args, const char *names, cha
 		free(err);
 	*why = ok ? NULL : err;
 	return ok;
+}
+
+/* The command names `fpulab --help` lists under "Commands:". */
+struct fplrun_cmds {
+	char name[64][32];
+	size_t n;
+	int code;		/* the exit code of fpulab --help */
+};
+
+/*
+ * Read them into *c; with_wis, will-it-scale's names too (the second
+ * "Commands:" list). Returns 0, or -1 when fpulab did not run.
+ */
+static inline int fplrun_commands(struct fplrun_cmds *c, bool with_wis)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
+	struct cmd_out o;
+	bool in = false;
+	unsigned lists = 0;
+
+	c->n = 0;
+	if (cmd_run(argv, FPLRUN_LIMIT_S, &o))
+		return -1;
+	c->code = cmd_code(&o);
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9))
+			in = lists++ == 0 || with_wis;
+		else if (in && l[0] == ' ' && c->n < sizeof(c->name) / sizeof(c->name[0]))
+			sscanf(l, " %31s", c->name[c->n++]);
+		else if (l[0] != ' ')
+			in = false;
+	}
+	cmd_out_free(&o);
+	return 0;
+}
+
+static inline bool fplrun_has_command(const struct fplrun_cmds *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name))
+			return true;
+	return false;
 }
 
 static inline bool cmd_exists(const char *path)

@@ -3,18 +3,12 @@
 #ifndef FPULAB_TESTS_TASKSTEST_H
 #define FPULAB_TESTS_TASKSTEST_H
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fpulab/bench.h"
@@ -182,54 +176,6 @@ static inline void tt_unlink(char *path, const char *dir)
 	free(path);
 }
 
-/* Start argv with stdout to a pipe (fd in *out), stderr to /dev/null. */
-static inline pid_t tt_spawn(char *const argv[], int *out)
-{
-	int p[2];
-	pid_t pid;
-
-	assert_int_equal(pipe(p), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(p[1], 1);
-		dup2(null, 2);
-		close(p[0]);
-		close(p[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	*out = p[0];
-	return pid;
-}
-
-static inline char *tt_slurp(int fd)
-{
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	while (len + 1 < cap &&
-	       ((n = read(fd, buf + len, cap - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
-		if (n > 0)
-			len += n;
-	buf[len] = 0;
-	close(fd);
-	return buf;
-}
-
-static inline int tt_wait(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		assert_int_equal(errno, EINTR);
-	return st;
-}
-
 /*
  * What LKP's will-it-scale parser reads: the "average:" line split on ':'.
  * Also checks the shape will-it-scale prints: testcase, warmup, 6 lines,
@@ -284,59 +230,56 @@ static inline unsigned long long tt_parse_wis(const char *out, const char *testc
 	return avg;
 }
 
-static inline void tt_sleep_ms(long ms)
+/* fplrun_rejected_early, failing the test with fpulab's stderr when it is not refused so. */
+static inline void tt_rejected_early(const char *args, const char *names)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	char *why;
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	if (!fplrun_rejected_early(args, names, &why))
+		fail_msg("%s: %s", args, why ? why : "(no stderr)");
+}
+
+/* cmd_run_interrupt, failing the test on what went wrong. Returns the command's wait status. */
+static inline int tt_interrupt(const char *const argv[], int sig, int want_children)
+{
+	struct cmd_out o;
+	char why[160];
+	int st;
+
+	if (cmd_run_interrupt(argv, sig, want_children, &o, why, sizeof(why)))
+		fail_msg("%s: %s", argv[0], why);
+	st = o.status;
+	cmd_out_free(&o);
+	return st;
 }
 
 /*
- * Interrupt a running command once it has children, and prove that none of
- * its descendants survives: this process is their subreaper, so an orphan
- * would become our child. Returns the command's wait status.
+ * The command a and the will-it-scale name wis with the arguments b, side
+ * by side to keep the test short: both exit, both print will-it-scale
+ * output for testcase over one second.
  */
-static inline int tt_interrupt(char *const argv[], int sig, int want_children)
+static inline void tt_wis_pair(const char *const a[], const char *wis, const char *const b[],
+			       const char *testcase)
 {
-	int out, st, waited = 0;
-	pid_t pid;
-	char *text;
+	char dir[] = "/tmp/fpl-wis-XXXXXX";
+	char *link = tt_link(wis, dir);
+	const char *argv[16] = { link };
+	struct cmd_job ja, jb;
+	struct cmd_out oa, ob;
 
-	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
-	pid = tt_spawn(argv, &out);
-	while ((int)cmd_children(pid, NULL, 0) < want_children) {
-		if (waited++ > 500)
-			fail_msg("%s started no tasks within 10 s", argv[0]);
-		tt_sleep_ms(20);
-	}
-	tt_sleep_ms(300);
-	assert_int_equal(kill(pid, sig), 0);
-	for (waited = 0; waitpid(pid, &st, WNOHANG) != pid; waited++) {
-		if (waited > 500) {
-			kill(pid, SIGKILL);
-			fail_msg("%s did not end within 10 s of signal %d", argv[0], sig);
-		}
-		tt_sleep_ms(20);
-	}
-	/* A surviving task would still hold the pipe open: read without waiting. */
-	fcntl(out, F_SETFL, O_NONBLOCK);
-	text = tt_slurp(out);
-	free(text);
-	/* Orphans would be reparented to us: reap or time out. */
-	for (waited = 0;; waited++) {
-		pid_t r = waitpid(-1, NULL, WNOHANG);
-
-		if (r < 0 && errno == ECHILD)
-			break;
-		if (waited > 100)
-			fail_msg("a task of %s outlived it", argv[0]);
-		if (r > 0)
-			fail_msg("a task of %s (pid %d) outlived it", argv[0], (int)r);
-		tt_sleep_ms(20);
-	}
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	return st;
+	for (int i = 0; b[i] && i < 14; i++)
+		argv[i + 1] = b[i];
+	assert_int_equal(cmd_start(a, &ja), 0);
+	assert_int_equal(cmd_start(argv, &jb), 0);
+	assert_int_equal(cmd_finish(&ja, FPLRUN_LIMIT_S, NULL, NULL, &oa), 0);
+	assert_int_equal(cmd_finish(&jb, FPLRUN_LIMIT_S, NULL, NULL, &ob), 0);
+	assert_true(WIFEXITED(oa.status));
+	assert_true(WIFEXITED(ob.status));
+	tt_parse_wis(oa.out, testcase, 1);
+	tt_parse_wis(ob.out, testcase, 1);
+	cmd_out_free(&oa);
+	cmd_out_free(&ob);
+	tt_unlink(link, dir);
 }
 
 #endif

@@ -17,7 +17,6 @@
 #include "fpulab/cpu.h"
 #include "fpulab/repro.h"
 #include "fpulab/result.h"
-#include "fpulab/summary.h"
 #include "fpulab/xstate.h"
 #include "bench/amx_ops.h"
 #include "fpulab/sigframe.h"
@@ -153,6 +152,27 @@ static const char *str_at(json_t *run, const char *obj, const char *key)
 	return json_string_value(json_object_get(json_object_get(run, obj), key));
 }
 
+static json_int_t int_at(json_t *run, const char *obj, const char *key)
+{
+	return json_integer_value(json_object_get(json_object_get(run, obj), key));
+}
+
+/* The tests that need AMX hardware: this CPU (caller frees) and its xstate in *xs, or a skip. */
+static struct fpl_cpu *amx_host_or_skip(struct fpl_xstate *xs)
+{
+	struct fpl_cpu *cpu;
+
+	if (!host_has_amx()) {
+		print_message("no AMX on this CPU\n");
+		skip();
+	}
+	cpu = malloc(sizeof(*cpu));
+	assert_non_null(cpu);
+	assert_int_equal(fpl_cpu_read(cpu), 0);
+	assert_int_equal(fpl_xstate_init(xs, cpu), 0);
+	return cpu;
+}
+
 /* Every run skipped, each with a reason naming AMX; the command exits 77. */
 static void expect_amx_skip(const char *args)
 {
@@ -235,31 +255,22 @@ static void test_amx_listed(void **state)
 /* On AMX hardware: the lifecycle facts of METHOD.md ("AMX and XFD"). */
 static void test_amx_lifecycle_hw(void **state)
 {
-	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
+	struct fpl_cpu *cpu = amx_host_or_skip(&xs);
 	json_t *doc, *run, *m = NULL;
 	size_t i;
 	int rc;
 
 	(void)state;
-	if (!host_has_amx()) {
-		free(cpu);
-		print_message("no AMX on this CPU\n");
-		skip();
-	}
-	assert_int_equal(fpl_cpu_read(cpu), 0);
-	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
 	doc = run_json("amx --samples 5 --budget 0.1", &rc);
 	assert_int_equal(rc, 0);
 	run = run_of(doc, 0);
 	assert_string_equal(str_at(run, "observed", "perm_with_small_altstack"), "ENOSPC");
 	assert_string_equal(str_at(run, "observed", "altstack_small_after_perm"), "ENOMEM");
 	assert_string_equal(str_at(run, "observed", "altstack_min_after_perm"), "ok");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "observed"),
-							    "frame_xstate_size_noperm")),
+	assert_int_equal(int_at(run, "observed", "frame_xstate_size_noperm"),
 			 fpl_xstate_size_std(&xs, fpl_xstate_default_perm(&xs)));
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "observed"),
-							    "frame_xstate_size_tiles_used")),
+	assert_int_equal(int_at(run, "observed", "frame_xstate_size_tiles_used"),
 			 fpl_xstate_size_std(&xs, fpl_xstate_xcr0(&xs)));
 	json_array_foreach(json_object_get(run, "metrics"), i, m)
 		if (!strcmp(json_string_value(json_object_get(m, "name")), "first_use"))
@@ -308,19 +319,12 @@ static void test_amx_states_hw(void **state)
 		"ctxsw --state amx --mode threads --budget 0.2",
 		"ctxsw --ab init,amx+avx512 --budget 0.2",
 	};
-	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
+	struct fpl_cpu *cpu = amx_host_or_skip(&xs);
 	json_t *doc, *run;
 	char args[160];
 
 	(void)state;
-	if (!host_has_amx()) {
-		free(cpu);
-		print_message("no AMX on this CPU\n");
-		skip();
-	}
-	assert_int_equal(fpl_cpu_read(cpu), 0);
-	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(switches); i++) {
 		doc = run_ok(switches[i]);
 		run = run_of(doc, 0);
@@ -338,8 +342,7 @@ static void test_amx_states_hw(void **state)
 		doc = run_ok(a);
 		run = run_of(doc, 0);
 		assert_string_equal(str_at(run, "observed", "state_verified"), "yes");
-		assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "observed"),
-								    "frame_xstate_size")),
+		assert_int_equal(int_at(run, "observed", "frame_xstate_size"),
 				 fpl_xstate_size_std(&xs, fpl_xstate_xcr0(&xs)));
 		assert_no_warning(doc, a, "exceeds AT_MINSIGSTKSZ");
 		json_decref(doc);
@@ -380,39 +383,6 @@ static void test_xsave_amx_cells_hw(void **state)
 		assert_no_warning(doc, cmds[k], "XINUSE");
 		json_decref(doc);
 	}
-}
-
-/* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
-static void test_summary_names_the_mask_used(void **state)
-{
-	struct fpl_result *r = fpl_result_new();
-	struct fpl_run *run;
-	struct fpl_metric *m;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	(void)state;
-	assert_non_null(r);
-	json_object_set_new(r->host, "xcr0", json_string("0x600e7"));
-	run = fpl_result_add_run(r, "xsave");
-	fpl_run_param_str(run, "insn", "xsave");
-	fpl_run_param_str(run, "mask", "0x200e7");
-	fpl_run_param_str(run, "mask_name", "all");
-	fpl_run_param_str(run, "state", "live");
-	fpl_run_param_str(run, "method", "throughput");
-	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
-	for (int i = 0; i < 11; i++)
-		fpl_metric_add(m, 390 + i);
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(fpl_summary_write(r, f), 0);
-	fclose(f);
-	if (!strstr(buf, "RFBM = the permitted mask 0x200e7, XCR0 0x600e7"))
-		fail_msg("summary heading does not name the mask used:\n%s", buf);
-	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
-	free(buf);
-	fpl_result_free(r);
 }
 
 #define MAX_PLANS 640
@@ -825,7 +795,6 @@ int main(void)
 		cmocka_unit_test(test_skips_without_amx),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_amx_listed),
-		cmocka_unit_test(test_summary_names_the_mask_used),
 		cmocka_unit_test(test_xsave_plan_spr_no_permission),
 		cmocka_unit_test(test_xsave_plan_spr_tiles_used),
 		cmocka_unit_test(test_xsave_plan_genoa),

@@ -157,39 +157,14 @@ static const struct row rows[] = {
 	{ { "decode", "--to", "standard", "-o", "@DIR", "@IMAGE" }, E12, NULL, "--to" },
 };
 
-/* Names of the commands this build has, from `fpulab --help`. */
-static char commands[64][32];
-static size_t ncommands;
+/* Names of the commands this build has, from `fpulab --help`, will-it-scale's too. */
+static struct fplrun_cmds cmds;
 
 static void read_commands(void)
 {
-	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
-	struct cmd_out o;
-	bool in = false;
-
-	assert_int_equal(cmd_run(argv, 30, &o), 0);
-	assert_int_equal(cmd_code(&o), 0);
-	ncommands = 0;
-	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
-		if (!strncmp(l, "Commands:", 9)) {
-			in = true;
-			continue;
-		}
-		if (in && l[0] == ' ' && ncommands < FPL_ARRAY_SIZE(commands))
-			sscanf(l, " %31s", commands[ncommands++]);
-		else if (in && l[0] != ' ')
-			in = false;
-	}
-	cmd_out_free(&o);
-	assert_true(ncommands > 0);
-}
-
-static bool have_command(const char *name)
-{
-	for (size_t i = 0; i < ncommands; i++)
-		if (!strcmp(commands[i], name))
-			return true;
-	return false;
+	assert_int_equal(fplrun_commands(&cmds, true), 0);
+	assert_int_equal(cmds.code, 0);
+	assert_true(cmds.n > 0);
 }
 
 static char helps[64][4096];
@@ -197,11 +172,11 @@ static char helps[64][4096];
 /* The command's --help text, or "" when the command is not in this build. */
 static const char *help_of(const char *cmd)
 {
-	for (size_t i = 0; i < ncommands; i++) {
+	for (size_t i = 0; i < cmds.n; i++) {
 		const char *argv[] = { cmd_fpl_bin(), cmd, "--help", NULL };
 		struct cmd_out o;
 
-		if (strcmp(commands[i], cmd))
+		if (strcmp(cmds.name[i], cmd))
 			continue;
 		if (!helps[i][0]) {
 			assert_int_equal(cmd_run(argv, 30, &o), 0);
@@ -224,7 +199,8 @@ static void check_row(const struct row *r, bool *ran)
 	int code;
 
 	*ran = false;
-	if (!have_command(r->args[0]) || (r->needs && !strstr(help_of(r->args[0]), r->needs)))
+	if (!fplrun_has_command(&cmds, r->args[0]) ||
+	    (r->needs && !strstr(help_of(r->args[0]), r->needs)))
 		return;
 	*ran = true;
 	fx_create(&fx);
@@ -286,8 +262,8 @@ static void test_unknown_option_everywhere(void **state)
 {
 	failures = 0;
 	read_commands();
-	for (size_t i = 0; i < ncommands; i++) {
-		struct row r = { { commands[i], "--no-such-option-zz" }, E2, "no-such-option-zz",
+	for (size_t i = 0; i < cmds.n; i++) {
+		struct row r = { { cmds.name[i], "--no-such-option-zz" }, E2, "no-such-option-zz",
 				 NULL };
 		bool did;
 
@@ -308,7 +284,7 @@ static void test_unknown_option_everywhere(void **state)
 			bad("fpulab no-such-command: exit %d: %s", cmd_code(&o), o.err);
 		cmd_out_free(&o);
 	}
-	print_message("  %zu commands checked\n", ncommands);
+	print_message("  %zu commands checked\n", cmds.n);
 	assert_int_equal(failures, 0);
 }
 
@@ -390,14 +366,14 @@ static void test_benchmark_options(void **state)
 	failures = 0;
 
 	read_commands();
-	for (size_t i = 0; i < ncommands; i++) {
-		const char *argv[] = { cmd_fpl_bin(), commands[i], "--help", NULL };
+	for (size_t i = 0; i < cmds.n; i++) {
+		const char *argv[] = { cmd_fpl_bin(), cmds.name[i], "--help", NULL };
 		struct cmd_out o;
 
 		assert_int_equal(cmd_run(argv, 30, &o), 0);
 		if (cmd_code(&o) == 0 && strstr(o.out, "Common options:") &&
-		    strcmp(commands[i], "run")) {
-			bench_rows(commands[i], o.out, &count);
+		    strcmp(cmds.name[i], "run")) {
+			bench_rows(cmds.name[i], o.out, &count);
 			nbench++;
 		}
 		cmd_out_free(&o);
@@ -418,10 +394,10 @@ static void test_output_targets(void **state)
 {
 	char dir[] = "/tmp/fpl-out-XXXXXX", link[64], target[64], fifo[64];
 	const char *dump[] = { cmd_fpl_bin(), "info", "--dump-cpuid", "-o", link, NULL };
+	const char *drain[] = { "cat", fifo, NULL };
+	struct cmd_job reader;
 	struct cmd_out o;
 	struct stat st;
-	pid_t reader;
-	int status;
 
 	read_commands();
 	if (!strstr(help_of("info"), "--dump-cpuid"))
@@ -440,22 +416,14 @@ static void test_output_targets(void **state)
 	assert_true(S_ISREG(st.st_mode) && st.st_size > 0);
 
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	reader = fork();
-	assert_true(reader >= 0);
-	if (!reader) {
-		/* drain the FIFO so the writer can finish */
-		char buf[4096];
-		int fd = open(fifo, O_RDONLY);
-
-		while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
-			;
-		_exit(0);
-	}
+	/* drain the FIFO so the writer can finish */
+	assert_int_equal(cmd_start(drain, &reader), 0);
 	dump[4] = fifo;
 	assert_int_equal(cmd_run(dump, 30, &o), 0);
 	assert_int_equal(cmd_code(&o), 0);
 	cmd_out_free(&o);
-	waitpid(reader, &status, 0);
+	cmd_finish(&reader, 30, NULL, NULL, &o);
+	cmd_out_free(&o);
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
 	unlink(link);

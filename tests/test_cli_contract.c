@@ -35,9 +35,11 @@ static char *tmpdir(void)
 	return d;
 }
 
-static void rmdir_all(const char *dir)
+/* Remove a tmpdir() and all in it. */
+static void tmpdir_done(char *dir)
 {
 	assert_int_equal(cmd_rm_rf(dir), 0);
+	free(dir);
 }
 
 static void write_text(const char *dir, const char *name, const char *text)
@@ -92,36 +94,29 @@ static json_t *load_json(const char *path)
 	return j;
 }
 
-/* A shell command line (sh -c); its stdout and stderr into *out when out is not NULL; exit code. */
+/*
+ * A shell command line (sh -c) through cmd_sh; its stdout into *out when out
+ * is not NULL (the caller frees), its stderr on to ours; the exit code.
+ */
 static int sh(char **out, const char *fmt, ...)
 {
 	char cmd[4096];
+	struct cmd_out o;
 	va_list ap;
-	FILE *p;
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-	int st;
+	int rc;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	assert_non_null(buf);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-		n += got;
-		if (cap - n < 4096) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
+	assert_int_equal(cmd_sh(cmd, FPLRUN_LIMIT_S, &o), 0);
+	fputs(o.err, stderr);
+	rc = cmd_code(&o);
+	if (out) {
+		*out = o.out;
+		o.out = NULL;
 	}
-	buf[n] = 0;
-	st = pclose(p);
-	if (out)
-		*out = buf;
-	else
-		free(buf);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	cmd_out_free(&o);
+	return rc;
 }
 
 /* ---- Crashes and signals ---- */
@@ -148,8 +143,16 @@ static void test_compare_near_dbl_max(void **state)
 			fail_msg("compare %s good huge: exit %d\n%s", modes[i], rc, o.err);
 		cmd_out_free(&o);
 	}
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
+}
+
+/* The file at path is a results document: it parses, with a runs array. */
+static void assert_has_runs(const char *path)
+{
+	json_t *j = load_json(path);
+
+	assert_true(json_is_array(json_object_get(j, "runs")));
+	json_decref(j);
 }
 
 /*
@@ -165,7 +168,6 @@ static void test_hup_quit_keep_partial(void **state)
 		const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "-q", "--budget", "3",
 				       "-o", out, NULL };
 		struct cmd_out o;
-		json_t *j;
 
 		snprintf(out, sizeof(out), "%s/out.json", dir);
 		assert_int_equal(cmd_run_sig(argv, 60, sigs[i], 1.0, &o), 0);
@@ -174,12 +176,9 @@ static void test_hup_quit_keep_partial(void **state)
 				 WTERMSIG(o.status));
 		assert_int_equal(cmd_code(&o), 1);
 		assert_int_equal(count_prefix(dir, ".out.json.tmp"), 0);
-		j = load_json(out);
-		assert_true(json_is_array(json_object_get(j, "runs")));
-		json_decref(j);
+		assert_has_runs(out);
 		cmd_out_free(&o);
-		rmdir_all(dir);
-		free(dir);
+		tmpdir_done(dir);
 	}
 }
 
@@ -191,27 +190,22 @@ static void test_interrupted_keeps_old_file(void **state)
 			       "-o", out, NULL };
 	const char *good = "{\"schema\": \"fpulab/2\", \"runs\": [], \"good\": true}\n";
 	struct cmd_out o;
-	char buf[256] = "";
-	FILE *f;
-	json_t *j;
+	char *kept;
 
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	snprintf(partial, sizeof(partial), "%s.interrupted", out);
 	write_text(dir, "out.json", good);
 	assert_int_equal(cmd_run_sig(argv, 60, SIGINT, 1.0, &o), 0);
 	assert_int_equal(cmd_code(&o), 1);
-	f = fopen(out, "r");
-	assert_non_null(f);
-	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
-	fclose(f);
-	assert_string_equal(buf, good);
+	kept = cmd_slurp(out, NULL);
+	assert_non_null(kept);
+	assert_true(*kept);
+	assert_string_equal(kept, good);
+	free(kept);
 	assert_non_null(strstr(o.err, ".interrupted"));
-	j = load_json(partial);
-	assert_true(json_is_array(json_object_get(j, "runs")));
-	json_decref(j);
+	assert_has_runs(partial);
 	cmd_out_free(&o);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* plot leaves no .fpulab-plot.* behind when INT, TERM or HUP comes while gnuplot draws. */
@@ -240,8 +234,7 @@ static void test_plot_signal_no_litter(void **state)
 		cmd_out_free(&o);
 	}
 	unsetenv("FPL_GNUPLOT");
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* `fpulab run` checks the self-test and the load at its end, as single benchmarks do. */
@@ -256,8 +249,7 @@ static void test_run_records_end_checks(void **state)
 	rc = fpl(&o, 120, "run", "-q", "--budget", "0.1", "-o", out, "signal", NULL);
 	if (rc == 77) {
 		cmd_out_free(&o);
-		rmdir_all(dir);
-		free(dir);
+		tmpdir_done(dir);
 		skip();
 	}
 	assert_int_equal(rc, 0);
@@ -269,8 +261,7 @@ static void test_run_records_end_checks(void **state)
 	assert_non_null(json_object_get(json_object_get(host, "clock"), "selfcheck_end"));
 	json_decref(j);
 	cmd_out_free(&o);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */
@@ -282,7 +273,7 @@ static void test_compare_reads_pipe_once(void **state)
 	rc = sh(NULL, "%s run -q --budget 0.05 -o %s/a.json signal >/dev/null 2>&1",
 		cmd_fpl_bin(), dir);
 	if (rc == 77) {
-		rmdir_all(dir);
+		tmpdir_done(dir);
 		skip();
 	}
 	assert_int_equal(rc, 0);
@@ -291,8 +282,7 @@ static void test_compare_reads_pipe_once(void **state)
 	if (rc != 0)
 		fail_msg("compare a.json <fifo of a.json>: exit %d\n%s", rc, out);
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* A dump: header, leaves 0, 1 (XSAVE), 0xD.0 and 0xD.1, then extra lines. */
@@ -370,8 +360,7 @@ static void test_cpuid_dump_checks(void **state)
 	assert_non_null(strstr(out, "long.cpuid:7:"));
 	assert_null(strstr(out, "long.cpuid:8:"));
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* Raw input bytes in messages are escaped: a terminal escape sequence is not sent as is. */
@@ -392,8 +381,7 @@ static void test_messages_escape_input(void **state)
 	assert_int_equal(rc, 2);
 	assert_null(strchr(out, '\033'));
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* plot of many samples bins them first: the script stays small, min and max are in it. */
@@ -420,8 +408,7 @@ static void test_plot_bins_many_samples(void **state)
 	assert_non_null(strstr(out, "\n1000\n"));
 	assert_non_null(strstr(out, "\n1199\n"));
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* ---- Work that is lost or mislabelled ---- */
@@ -532,8 +519,7 @@ static void test_compare_negative_baseline(void **state)
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "--bootstrap"));
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 static void test_help_texts(void **state)
@@ -677,7 +663,6 @@ static void test_installed_api_example(void **state)
 	const char *build = getenv("FPL_BUILD");
 	char *dir, *out = NULL, *doc, *a, *b;
 	size_t len;
-	FILE *f;
 	int rc;
 
 	/* The plain build only: make install would rebuild a sanitizer build without its flags. */
@@ -686,12 +671,8 @@ static void test_installed_api_example(void **state)
 	if (sh(NULL, "command -v pkg-config >/dev/null"))
 		skip();
 	dir = tmpdir();
-	f = fopen("docs/api.md", "r");
-	assert_non_null(f);
-	doc = calloc(1, 1 << 16);
+	doc = cmd_slurp("docs/api.md", &len);
 	assert_non_null(doc);
-	len = fread(doc, 1, (1 << 16) - 1, f);
-	fclose(f);
 	assert_true(len > 0);
 	a = strstr(doc, "```c\n");
 	assert_non_null(a);
@@ -718,8 +699,7 @@ static void test_installed_api_example(void **state)
 		fail_msg("the example against the installed tree: exit %d\n%s", rc, out);
 	assert_non_null(strstr(out, "example: 1 run, work median 103.0 ns"));
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* --ministat reads as ministat does: the first field, -C N, at least 3 points. */
@@ -752,8 +732,7 @@ static void test_ministat_reading(void **state)
 		free(ref);
 	}
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* Progress on a terminal (script(1) gives one): only grows, its estimate only falls, no internal names. */
@@ -771,7 +750,7 @@ static void test_progress_monotonic(void **state)
 		"/dev/null 2>&1", dir, cmd_fpl_bin());
 	if (rc == 77) {
 		free(out);
-		rmdir_all(dir);
+		tmpdir_done(dir);
 		skip();
 	}
 	assert_int_equal(rc, 0);
@@ -794,8 +773,7 @@ static void test_progress_monotonic(void **state)
 	print_message("  %u progress lines\n", seen);
 	assert_true(seen > 0);
 	free(out);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
@@ -806,21 +784,16 @@ static void test_schema_doc_in_step(void **state)
 	const char *k;
 	json_t *j, *v;
 	size_t len;
-	FILE *f;
 	int rc;
 
-	f = fopen("docs/results-schema.md", "r");
-	assert_non_null(f);
-	doc = calloc(1, 1 << 20);
+	doc = cmd_slurp("docs/results-schema.md", &len);
 	assert_non_null(doc);
-	len = fread(doc, 1, (1 << 20) - 1, f);
-	fclose(f);
 	assert_true(len > 0);
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	rc = sh(NULL, "%s run -q --budget 0.05 -o %s signal >/dev/null 2>&1", cmd_fpl_bin(), path);
 	if (rc == 77) {
 		free(doc);
-		rmdir_all(dir);
+		tmpdir_done(dir);
 		skip();
 	}
 	assert_int_equal(rc, 0);
@@ -847,8 +820,7 @@ static void test_schema_doc_in_step(void **state)
 			fail_msg("the repro param %s is not in docs/results-schema.md", key);
 	}
 	free(doc);
-	rmdir_all(dir);
-	free(dir);
+	tmpdir_done(dir);
 }
 
 /*

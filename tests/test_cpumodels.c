@@ -458,31 +458,19 @@ static void test_dump_roundtrip(void **state)
 /* Commands that run benchmarks: `run` and every command whose --help lists the common options. */
 static size_t bench_commands(char names[][32], size_t max)
 {
-	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
-	struct cmd_out o;
+	static struct fplrun_cmds all;
 	size_t n = 0;
-	bool in = false;
 
-	assert_int_equal(cmd_run(argv, LIMIT_S, &o), 0);
-	for (char *l = strtok(o.out, "\n"); l && n < max; l = strtok(NULL, "\n")) {
-		char name[32];
-		const char *h[] = { cmd_fpl_bin(), name, "--help", NULL };
+	assert_int_equal(fplrun_commands(&all, true), 0);
+	for (size_t i = 0; i < all.n && n < max; i++) {
+		const char *h[] = { cmd_fpl_bin(), all.name[i], "--help", NULL };
 		struct cmd_out ho;
 
-		if (!strncmp(l, "Commands:", 9)) {
-			in = true;
-			continue;
-		}
-		if (!in || l[0] != ' ' || sscanf(l, " %31s", name) != 1) {
-			in = in && l[0] == ' ';
-			continue;
-		}
 		assert_int_equal(cmd_run(h, LIMIT_S, &ho), 0);
-		if (!strcmp(name, "run") || strstr(ho.out, "Common options:"))
-			snprintf(names[n++], 32, "%s", name);
+		if (!strcmp(all.name[i], "run") || strstr(ho.out, "Common options:"))
+			snprintf(names[n++], 32, "%s", all.name[i]);
 		cmd_out_free(&ho);
 	}
-	cmd_out_free(&o);
 	return n;
 }
 

@@ -16,35 +16,24 @@
 /* fpulab ctxsw --wis and the will-it-scale name, side by side to keep the test short. */
 static void test_wis_output_parses(void **state)
 {
-	char dir[] = "/tmp/fpl-wis-XXXXXX";
-	char *link = tt_link("context_switch1_threads", dir);
-	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-s", "1", "-t", "2", NULL };
-	char *b[] = { link, "-s", "1", "-n", NULL };
-	int fa, fb;
-	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
-	char *oa = tt_slurp(fa), *ob = tt_slurp(fb);
+	const char *a[] = { cmd_fpl_bin(), "ctxsw", "--wis", "-s", "1", "-t", "2", NULL };
+	const char *b[] = { "-s", "1", "-n", NULL };
 
-	assert_true(WIFEXITED(tt_wait(pa)));
-	assert_true(WIFEXITED(tt_wait(pb)));
-	tt_parse_wis(oa, "Context switch via pipes", 1);
-	tt_parse_wis(ob, "Context switch via pipes", 1);
-	free(oa);
-	free(ob);
-	tt_unlink(link, dir);
+	tt_wis_pair(a, "context_switch1_threads", b, "Context switch via pipes");
 }
 
 static void test_wis_usage(void **state)
 {
-	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-m", "-n", NULL };
-	char *b[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-t", "0", NULL };
-	int fa, fb;
-	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
-	int sa = tt_wait(pa), sb = tt_wait(pb);
+	const char *a[] = { cmd_fpl_bin(), "ctxsw", "--wis", "-m", "-n", NULL };
+	const char *b[] = { cmd_fpl_bin(), "ctxsw", "--wis", "-t", "0", NULL };
+	struct cmd_out oa, ob;
 
-	free(tt_slurp(fa));
-	free(tt_slurp(fb));
-	assert_true(WIFEXITED(sa) && WEXITSTATUS(sa) == 2);
-	assert_true(WIFEXITED(sb) && WEXITSTATUS(sb) == 2);
+	assert_int_equal(cmd_run(a, 30, &oa), 0);
+	assert_int_equal(cmd_run(b, 30, &ob), 0);
+	assert_true(WIFEXITED(oa.status) && WEXITSTATUS(oa.status) == 2);
+	assert_true(WIFEXITED(ob.status) && WEXITSTATUS(ob.status) == 2);
+	cmd_out_free(&oa);
+	cmd_out_free(&ob);
 }
 
 /* Each task reads its own affinity back (sched_getaffinity) and reports it. */
@@ -268,7 +257,7 @@ static void test_pipe_failure(void **state)
 
 static void test_interrupt_processes(void **state)
 {
-	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--budget", "30", "-q", NULL };
+	const char *a[] = { cmd_fpl_bin(), "ctxsw", "--budget", "30", "-q", NULL };
 	int st = tt_interrupt(a, SIGINT, 1);
 
 	/* Results so far are emitted, marked interrupted: a failure exit, not a crash. */
@@ -278,7 +267,7 @@ static void test_interrupt_processes(void **state)
 
 static void test_interrupt_wis(void **state)
 {
-	char *a[] = { (char *)cmd_fpl_bin(), "ctxsw", "--wis", "-t", "2", NULL };
+	const char *a[] = { cmd_fpl_bin(), "ctxsw", "--wis", "-t", "2", NULL };
 	int st = tt_interrupt(a, SIGTERM, 4);
 
 	/* will-it-scale's way: every task ended, then dead of the signal itself. */
@@ -287,21 +276,11 @@ static void test_interrupt_wis(void **state)
 }
 
 /* A bad state value is a usage error before calibration and self-checks run. */
-static void check_rejected_early(const char *args, const char *names)
-{
-	char cmd[128], *why;
-
-	snprintf(cmd, sizeof(cmd), "ctxsw %s", args);
-	if (!fplrun_rejected_early(cmd, names, &why)) {
-		fail_msg("%s: %s", cmd, why ? why : "(no stderr)");
-	}
-}
-
 static void test_bad_state_before_calibration(void **state)
 {
-	check_rejected_early("--state nosuchthing", "--state");
-	check_rejected_early("--ab init", "--ab");
-	check_rejected_early("--ab none,init", "--ab");
+	tt_rejected_early("ctxsw --state nosuchthing", "--state");
+	tt_rejected_early("ctxsw --ab init", "--ab");
+	tt_rejected_early("ctxsw --ab none,init", "--ab");
 }
 
 int main(void)

@@ -31,18 +31,6 @@ struct out {
 
 static char tmpdir[64];
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = calloc(1, 1 << 20);
-
-	if (f) {
-		fread(buf, 1, (1 << 20) - 1, f);
-		fclose(f);
-	}
-	return buf;
-}
-
 /* Run fpulab with the NULL-terminated arguments; stdout and stderr are captured whole. */
 static struct out run(const char *arg, ...)
 {
@@ -354,7 +342,8 @@ static void test_convert_output(void **state)
 	assert_int_equal(o.rc, 2);
 	has(o.err, "not written");
 	out_free(&o);
-	kept = slurp(out);
+	kept = cmd_slurp(out, NULL);
+	assert_non_null(kept);
 	assert_string_equal(kept, "keep");
 	free(kept);
 	assert_int_equal(tmp_entries(), 2);

@@ -20,12 +20,8 @@
 /* The man page with roff escapes for dashes and fonts removed. */
 static char *man_text(void)
 {
-	FILE *f = fopen(MAN, "r");
-	char *raw, *out, *o;
+	char *raw = cmd_slurp(MAN, NULL), *out, *o;
 
-	assert_non_null(f);
-	raw = fplrun_slurp(f);
-	fclose(f);
 	assert_non_null(raw);
 	out = malloc(strlen(raw) + 1);
 	assert_non_null(out);
@@ -91,42 +87,28 @@ static bool has_option(const char *text, const char *opt)
 	return false;
 }
 
-/* The commands `fpulab --help` lists. */
-static size_t commands(char names[][64], size_t max)
-{
-	char *out, *err, *p, *line, *save = NULL;
-	bool in = false;
-	size_t n = 0;
+/* The commands `fpulab --help` lists (will-it-scale's names are not sections). */
+static struct fplrun_cmds cmds;
 
-	assert_int_equal(fplrun(NULL, "--help", &out, &err), 0);
-	p = out;
-	for (line = strtok_r(p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "Commands:", 9)) {
-			in = true;
-			continue;
-		}
-		if (in && strncmp(line, "  ", 2))
-			break;
-		if (in && n < max && sscanf(line, " %63s", names[n]) == 1)
-			n++;
-	}
-	free(out);
-	free(err);
-	return n;
+static size_t read_commands(void)
+{
+	assert_int_equal(fplrun_commands(&cmds, false), 0);
+	assert_int_equal(cmds.code, 0);
+	return cmds.n;
 }
 
 static void every_command_has_a_section(void **state)
 {
-	char names[64][64], *man = man_text();
-	size_t n = commands(names, 64);
+	char *man = man_text();
+	size_t n = read_commands();
 
 	(void)state;
 	assert_true(n >= 4);	/* info, list, compare, run at least */
 	for (size_t i = 0; i < n; i++) {
-		char *sec = section_of(man, names[i]);
+		char *sec = section_of(man, cmds.name[i]);
 
 		if (!sec)
-			fail_msg("%s: no '.SS %s' section documents the command", MAN, names[i]);
+			fail_msg("%s: no '.SS %s' section documents the command", MAN, cmds.name[i]);
 		free(sec);
 	}
 	assert_true(has_option(man, "--help") && has_option(man, "--version"));
@@ -136,15 +118,15 @@ static void every_command_has_a_section(void **state)
 /* Every long option a command's --help prints is in that command's section. */
 static void every_help_option_is_documented(void **state)
 {
-	char names[64][64], *man = man_text();
-	size_t n = commands(names, 64), checked = 0;
+	char *man = man_text();
+	size_t n = read_commands(), checked = 0;
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
-		char args[128], *out, *err, *sec = section_of(man, names[i]);
+		char args[128], *out, *err, *sec = section_of(man, cmds.name[i]);
 
 		assert_non_null(sec);
-		snprintf(args, sizeof(args), "%s --help", names[i]);
+		snprintf(args, sizeof(args), "%s --help", cmds.name[i]);
 		assert_int_equal(fplrun(NULL, args, &out, &err), 0);
 		for (const char *p = out; (p = strstr(p, "--")); p += 2) {
 			char opt[64];
@@ -163,7 +145,7 @@ static void every_help_option_is_documented(void **state)
 				fail_msg(
 				    "'fpulab %s --help' prints %s, which its section of %s does "
 				    "not mention",
-				    names[i], opt, MAN);
+				    cmds.name[i], opt, MAN);
 			checked++;
 		}
 		free(out);
@@ -193,8 +175,8 @@ static void texts_name_the_schema_written(void **state)
 	struct fpl_result *r = fpl_result_new();
 	json_t *doc = fpl_report_json(r);
 	const char *want = json_string_value(json_object_get(doc, "schema")), *bad;
-	char names[64][64], *man = man_text();
-	size_t n = commands(names, 64);
+	char *man = man_text();
+	size_t n = read_commands();
 
 	(void)state;
 	assert_non_null(want);
@@ -204,7 +186,7 @@ static void texts_name_the_schema_written(void **state)
 	for (size_t i = 0; i <= n; i++) {
 		char args[128], *out, *err;
 
-		snprintf(args, sizeof(args), "%s --help", i < n ? names[i] : "");
+		snprintf(args, sizeof(args), "%s --help", i < n ? cmds.name[i] : "");
 		assert_int_equal(fplrun(NULL, args, &out, &err), 0);
 		bad = other_schema(out, want);
 		if (bad)

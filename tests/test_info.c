@@ -294,14 +294,6 @@ static const char *str(json_t *o, const char *k)
 	return v;
 }
 
-static long long num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	if (!json_is_integer(v))
-		fail_msg("no integer '%s'", k);
-	return json_integer_value(v);
-}
 
 /* The AMX capture: the three masks with their sizes, the frame size now and once AMX is used, the palette. */
 static void test_amx_dump_masks(void **state)
@@ -316,18 +308,18 @@ static void test_amx_dump_masks(void **state)
 	assert_string_equal(str(m, "permitted"), "0x200e7");
 	assert_string_equal(str(m, "active"), "0x200e7");
 	assert_string_equal(str(m, "xfd"), "0x40000");
-	assert_int_equal(num(json_object_get(m, "size_standard"), "xcr0"), 11008);
-	assert_int_equal(num(json_object_get(m, "size_standard"), "permitted"), 2816);
-	assert_int_equal(num(json_object_get(m, "size_compacted"), "xcr0"), 10688);
-	assert_int_equal(num(json_object_get(m, "size_compacted"), "active"), 2496);
+	assert_int_equal(geti(json_object_get(m, "size_standard"), "xcr0"), 11008);
+	assert_int_equal(geti(json_object_get(m, "size_standard"), "permitted"), 2816);
+	assert_int_equal(geti(json_object_get(m, "size_compacted"), "xcr0"), 10688);
+	assert_int_equal(geti(json_object_get(m, "size_compacted"), "active"), 2496);
 	/* The captured frames: 2816 without permission, 11008 once tiles were used. */
-	assert_int_equal(num(m, "signal_frame_xstate_size"), 2816);
-	assert_int_equal(num(m, "signal_frame_xstate_size_all_used"), 11008);
+	assert_int_equal(geti(m, "signal_frame_xstate_size"), 2816);
+	assert_int_equal(geti(m, "signal_frame_xstate_size_all_used"), 11008);
 	assert_non_null(strstr(str(m, "note"), "not permitted"));
 	assert_true(json_is_true(json_object_get(a, "supported")));
-	assert_int_equal(num(a, "tiles"), 8);
-	assert_int_equal(num(a, "rows"), 16);
-	assert_int_equal(num(a, "bytes_per_row"), 64);
+	assert_int_equal(geti(a, "tiles"), 8);
+	assert_int_equal(geti(a, "rows"), 16);
+	assert_int_equal(geti(a, "bytes_per_row"), 64);
 	json_decref(h);
 	assert_int_equal(run("info --cpuid tests/data/amx/spr-amx-kvm.cpuid", &out, &err), 0);
 	assert_non_null(strstr(out, "8 tiles of 16 rows x 64 bytes"));

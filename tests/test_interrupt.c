@@ -45,29 +45,6 @@ static const struct target fixed_targets[] = {
 	{ { "plot", "@NUMS", "@NUMS", "-o", "@DIR/../plot.svg" }, SAME, "--output", 12, "plot.svg" },
 };
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap + 1);
-			assert_non_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 static size_t count_lines(const char *s, size_t n)
 {
 	size_t k = 0;
@@ -167,14 +144,86 @@ static void check_litter(const struct fixtures *fx, const char *out, const char 
 	closedir(dir);
 }
 
+/*
+ * One run of t with SIGINT at seconds after its start (existed: over an
+ * existing file):
+ * no file, the old one untouched, or a whole new one like ref; nothing left.
+ */
+static void interrupted_run(const struct target *t, bool existed, double at, const char *ref,
+			    size_t ref_len, unsigned *runs)
+{
+	const char *argv[20];
+	char line[512], out_path[600], why[200];
+	struct fixtures fx;
+	struct cmd_out o;
+	size_t got_len;
+	char *got;
+	const void *sentinel;
+	size_t sentinel_len;
+
+	fx_create(&fx);
+	build_argv(&fx, t, argv, line, sizeof(line));
+	fx_path(&fx, t->out ? t->out : "out.json", out_path, sizeof(out_path));
+	fx_content(&fx_table[0], &sentinel, &sentinel_len);
+	if (!existed) {
+		unlink(out_path);
+	} else if (t->out) {
+		FILE *f = fopen(out_path, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(sentinel, 1, sentinel_len, f), sentinel_len);
+		fclose(f);
+	}
+	assert_int_equal(cmd_run_sig(argv, 120, SIGINT, at, &o), 0);
+	(*runs)++;
+	if (o.timed_out)
+		bad("%s, SIGINT at %.4f s: still running after 120 s", line, at);
+	else if (WIFSIGNALED(o.status) && WTERMSIG(o.status) != SIGINT)
+		bad("%s, SIGINT at %.4f s: killed by signal %d\n%s", line, at,
+		    WTERMSIG(o.status), o.err);
+	else if (WIFEXITED(o.status) && cmd_code(&o) != 0 && cmd_code(&o) != 1 &&
+		 cmd_code(&o) != 130)
+		bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
+	cmd_out_free(&o);
+
+	got = cmd_slurp(out_path, &got_len);
+	if (!got) {
+		if (existed)
+			bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
+	} else if (existed && got_len == sentinel_len && !memcmp(got, sentinel, got_len)) {
+		/* untouched */
+	} else if (t->kind == LINES && !same_lines(got, got_len, ref, ref_len)) {
+		bad("%s, SIGINT at %.4f s: a partial file (%zu bytes, %zu lines; whole: %zu "
+		    "bytes, %zu lines)", line, at, got_len, count_lines(got, got_len), ref_len,
+		    count_lines(ref, ref_len));
+	} else if (t->kind == SAME && (got_len != ref_len || memcmp(got, ref, got_len))) {
+		bad("%s, SIGINT at %.4f s: a partial file (%zu of %zu bytes)", line, at,
+		    got_len, ref_len);
+	} else if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why))) {
+		bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
+	}
+	free(got);
+	/* An interrupted run keeps the file it found and writes its own beside it. */
+	fx_path(&fx, "out.json.interrupted", out_path, sizeof(out_path));
+	if (!access(out_path, F_OK)) {
+		if (t->kind != RESULTS || !existed)
+			bad("%s, SIGINT at %.4f s: wrote %s, but no file was there", line, at,
+			    out_path);
+		else if (!whole_results(out_path, why, sizeof(why)))
+			bad("%s, SIGINT at %.4f s: the partial file %s", line, at, why);
+	}
+	check_litter(&fx, t->out, line, at);
+	fx_destroy(&fx);
+}
+
 static void check_target(const struct target *t, unsigned *runs)
 {
 	const char *argv[20];
 	char line[512], out_path[600], why[200];
 	struct fixtures fx;
 	struct cmd_out o;
-	char *ref = NULL, *got;
-	size_t ref_len = 0, got_len;
+	char *ref = NULL;
+	size_t ref_len = 0;
 	double t0, dur;
 
 	/* An uninterrupted run: how long it takes, and the reference output. */
@@ -196,106 +245,21 @@ static void check_target(const struct target *t, unsigned *runs)
 		return;
 	}
 	cmd_out_free(&o);
-	ref = slurp(out_path, &ref_len);
+	ref = cmd_slurp(out_path, &ref_len);
 	assert_non_null(ref);
 	if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why)))
 		bad("%s: uninterrupted output %s", line, why);
 	fx_destroy(&fx);
 
-	for (unsigned i = 0; i < t->tries; i++) {
+	for (unsigned i = 0; i < t->tries; i++)
 		/* Half the runs overwrite an existing file, half create one. */
-		bool existed = i % 2 == 0;
-		double at = dur * 1.2 * (double)rand() / RAND_MAX;
-		const void *sentinel;
-		size_t sentinel_len;
-
-		fx_create(&fx);
-		build_argv(&fx, t, argv, line, sizeof(line));
-		fx_path(&fx, t->out ? t->out : "out.json", out_path, sizeof(out_path));
-		fx_content(&fx_table[0], &sentinel, &sentinel_len);
-		if (!existed) {
-			unlink(out_path);
-		} else if (t->out) {
-			FILE *f = fopen(out_path, "wb");
-
-			assert_non_null(f);
-			assert_int_equal(fwrite(sentinel, 1, sentinel_len, f), sentinel_len);
-			fclose(f);
-		}
-		assert_int_equal(cmd_run_sig(argv, 120, SIGINT, at, &o), 0);
-		(*runs)++;
-		if (o.timed_out)
-			bad("%s, SIGINT at %.4f s: still running after 120 s", line, at);
-		else if (WIFSIGNALED(o.status) && WTERMSIG(o.status) != SIGINT)
-			bad("%s, SIGINT at %.4f s: killed by signal %d\n%s", line, at,
-			    WTERMSIG(o.status), o.err);
-		else if (WIFEXITED(o.status) && cmd_code(&o) != 0 && cmd_code(&o) != 1 &&
-			 cmd_code(&o) != 130)
-			bad("%s, SIGINT at %.4f s: exit %d\n%s", line, at, cmd_code(&o), o.err);
-		cmd_out_free(&o);
-
-		got = slurp(out_path, &got_len);
-		if (!got) {
-			if (existed)
-				bad("%s, SIGINT at %.4f s: removed the existing file", line, at);
-		} else if (existed && got_len == sentinel_len && !memcmp(got, sentinel, got_len)) {
-			/* untouched */
-		} else if (t->kind == LINES && !same_lines(got, got_len, ref, ref_len)) {
-			bad("%s, SIGINT at %.4f s: a partial file (%zu bytes, %zu lines; whole: %zu "
-			    "bytes, %zu lines)", line, at, got_len, count_lines(got, got_len), ref_len,
-			    count_lines(ref, ref_len));
-		} else if (t->kind == SAME && (got_len != ref_len || memcmp(got, ref, got_len))) {
-			bad("%s, SIGINT at %.4f s: a partial file (%zu of %zu bytes)", line, at,
-			    got_len, ref_len);
-		} else if (t->kind == RESULTS && !whole_results(out_path, why, sizeof(why))) {
-			bad("%s, SIGINT at %.4f s: the file %s", line, at, why);
-		}
-		free(got);
-		/* An interrupted run keeps the file it found and writes its own beside it. */
-		fx_path(&fx, "out.json.interrupted", out_path, sizeof(out_path));
-		if (!access(out_path, F_OK)) {
-			if (t->kind != RESULTS || !existed)
-				bad("%s, SIGINT at %.4f s: wrote %s, but no file was there", line, at,
-				    out_path);
-			else if (!whole_results(out_path, why, sizeof(why)))
-				bad("%s, SIGINT at %.4f s: the partial file %s", line, at, why);
-		}
-		check_litter(&fx, t->out, line, at);
-		fx_destroy(&fx);
-	}
+		interrupted_run(t, i % 2 == 0, dur * 1.2 * (double)rand() / RAND_MAX, ref, ref_len,
+				runs);
 	print_message("  %-60s %2u interruptions in [0, %.3f s]\n", line, t->tries, dur * 1.2);
 	free(ref);
 }
 
-static char commands[64][32];
-static size_t ncommands;
-
-static void read_commands(void)
-{
-	const char *argv[] = { cmd_fpl_bin(), "--help", NULL };
-	struct cmd_out o;
-	bool in = false;
-
-	assert_int_equal(cmd_run(argv, 30, &o), 0);
-	ncommands = 0;
-	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
-		if (!strncmp(l, "Commands:", 9))
-			in = true;
-		else if (in && l[0] == ' ' && ncommands < FPL_ARRAY_SIZE(commands))
-			sscanf(l, " %31s", commands[ncommands++]);
-		else if (in)
-			in = false;
-	}
-	cmd_out_free(&o);
-}
-
-static bool have_command(const char *name)
-{
-	for (size_t i = 0; i < ncommands; i++)
-		if (!strcmp(commands[i], name))
-			return true;
-	return false;
-}
+static struct fplrun_cmds cmds;
 
 static void test_sigint(void **state)
 {
@@ -311,24 +275,24 @@ static void test_sigint(void **state)
 	print_message("  seed %u (FPL_TEST_SEED repeats a run)\n", seed);
 	srand(seed);
 	failures = 0;
-	read_commands();
+	assert_int_equal(fplrun_commands(&cmds, true), 0);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(fixed_targets); i++) {
 		const struct target *t = &fixed_targets[i];
 
-		if (!have_command(t->args[0]) || !have_option(t->args[0], t->needs))
+		if (!fplrun_has_command(&cmds, t->args[0]) || !have_option(t->args[0], t->needs))
 			continue;
 		check_target(t, &runs);
 		covered++;
 	}
 	/* Every benchmark command (its --help lists the common options), with a tiny budget. */
-	for (size_t i = 0; i < ncommands; i++) {
-		struct target t = { { commands[i], "--quick", "-q", "--budget", "0.02", "-o", "@OUT" },
+	for (size_t i = 0; i < cmds.n; i++) {
+		struct target t = { { cmds.name[i], "--quick", "-q", "--budget", "0.02", "-o", "@OUT" },
 				    RESULTS, "Common options:", 3, NULL };
 
-		if (!strcmp(commands[i], "run") || !have_option(commands[i], t.needs))
+		if (!strcmp(cmds.name[i], "run") || !have_option(cmds.name[i], t.needs))
 			continue;
 		/* xor sweeps up to 64 MiB whatever the budget: keep it to one size */
-		if (!strcmp(commands[i], "xor")) {
+		if (!strcmp(cmds.name[i], "xor")) {
 			t.args[7] = "--sizes";
 			t.args[8] = "4k";
 			t.args[9] = "--arities";

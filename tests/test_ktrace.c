@@ -30,14 +30,9 @@
 
 static char *slurp_path(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	char *s;
+	char *s = cmd_slurp(path, len);
 
-	assert_non_null(f);
-	s = fplrun_slurp(f);
-	fclose(f);
 	assert_non_null(s);
-	*len = strlen(s);
 	return s;
 }
 

@@ -86,12 +86,8 @@ static char *parse_json(json_t *doc, int *code)
 
 static char *slurp_path(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *s;
+	char *s = cmd_slurp(path, NULL);
 
-	assert_non_null(f);
-	s = fplrun_slurp(f);
-	fclose(f);
 	assert_non_null(s);
 	return s;
 }
@@ -457,62 +453,74 @@ static char *parse_text(const char *text, int *code)
 	return out;
 }
 
+/* What a job through run with the stand-in lib gave: fpulab's output, the stat names, the golden ones. */
+struct job {
+	char *out, *keys, *want;
+};
+
 /*
- * The ctxsw A/B job through run with the stand-in lib (debug.sh, env.sh,
- * reproduce-log.sh: die, has_cmd, cmd_path, log_cmd) and parse, three runs
- * (fpulab run --runs): the golden names once each, or (a CPU without
- * AVX-512) a skipped run and none.
+ * The job with params through run with the stand-in lib (debug.sh, env.sh,
+ * reproduce-log.sh: die, has_cmd, cmd_path, log_cmd): exit 0, the repro
+ * line has cmd, and parse reads the output (exit 0); the golden names from
+ * the file golden.
  */
-static void run_ctxsw_ab_standin(void **state)
+static void standin_job(const char *params, const char *cmd, const char *golden, struct job *j)
 {
-	char *out, *repro, *stats, *keys, *want;
+	char *repro, *stats;
 	int code;
 
 	if (!have_ruby())
 		skip();
-	code = lkp_run(STANDIN, "benchmark=ctxsw state=init,avx512 runs=3 budget=0.3", &out, &repro);
+	code = lkp_run(STANDIN, params, &j->out, &repro);
 	assert_int_equal(code, 0);
-	assert_non_null(strstr(repro, " run ctxsw --ab init,avx512 --runs 3 --budget 0.3 --json -q"));
-	assert_non_null(strstr(out, "\"run_index\": 3"));
-	stats = parse_text(out, &code);
+	assert_non_null(strstr(repro, cmd));
+	stats = parse_text(j->out, &code);
 	assert_int_equal(code, 0);
-	keys = keys_of(stats);
-	want = slurp_path(DATA "ctxsw-ab.keys");
-	if (strcmp(keys, want)) {
-		assert_string_equal(keys, "");
-		assert_non_null(strstr(out, "\"skipped\": true"));
-		print_message("  ctxsw A/B skipped on this CPU: no stats, as it should\n");
-	}
-	free(out);
+	j->keys = keys_of(stats);
+	j->want = slurp_path(golden);
 	free(repro);
 	free(stats);
-	free(keys);
-	free(want);
+}
+
+static void job_free(struct job *j)
+{
+	free(j->out);
+	free(j->keys);
+	free(j->want);
+}
+
+/*
+ * The ctxsw A/B job, three runs (fpulab run --runs): the golden names once
+ * each, or (a CPU without AVX-512) a skipped run and none.
+ */
+static void run_ctxsw_ab_standin(void **state)
+{
+	struct job j;
+
+	standin_job("benchmark=ctxsw state=init,avx512 runs=3 budget=0.3",
+		    " run ctxsw --ab init,avx512 --runs 3 --budget 0.3 --json -q",
+		    DATA "ctxsw-ab.keys", &j);
+	assert_non_null(strstr(j.out, "\"run_index\": 3"));
+	if (strcmp(j.keys, j.want)) {
+		assert_string_equal(j.keys, "");
+		assert_non_null(strstr(j.out, "\"skipped\": true"));
+		print_message("  ctxsw A/B skipped on this CPU: no stats, as it should\n");
+	}
+	job_free(&j);
 }
 
 /* repro rfbm through run: runs and budget reach fpulab; the golden names or a skip. */
 static void run_repro_rfbm_standin(void **state)
 {
-	char *out, *repro, *stats, *keys, *want;
-	int code;
+	struct job j;
 
-	if (!have_ruby())
-		skip();
-	code = lkp_run(STANDIN, "benchmark=repro-rfbm runs=3 budget=0.05", &out, &repro);
-	assert_int_equal(code, 0);
-	assert_non_null(strstr(repro, " repro rfbm --runs 3 --budget 0.05 --json -q"));
-	stats = parse_text(out, &code);
-	assert_int_equal(code, 0);
-	keys = keys_of(stats);
-	want = slurp_path(DATA "rfbm.keys");
-	if (strcmp(keys, want))
-		print_message("  repro rfbm here gave other cases than the fixture's machine:\n%s", keys);
-	assert_true(*keys || strstr(out, "\"skipped\": true"));
-	free(out);
-	free(repro);
-	free(stats);
-	free(keys);
-	free(want);
+	standin_job("benchmark=repro-rfbm runs=3 budget=0.05",
+		    " repro rfbm --runs 3 --budget 0.05 --json -q", DATA "rfbm.keys", &j);
+	if (strcmp(j.keys, j.want))
+		print_message("  repro rfbm here gave other cases than the fixture's machine:\n%s",
+			      j.keys);
+	assert_true(*j.keys || strstr(j.out, "\"skipped\": true"));
+	job_free(&j);
 }
 
 /* kernel_trace (or kernel-trace, which job2sh passes as kernel_45_trace) adds --kernel-trace; 0 does not. */

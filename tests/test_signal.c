@@ -15,34 +15,22 @@
 
 static void test_wis_output_parses(void **state)
 {
-	char dir[] = "/tmp/fpl-wis-XXXXXX";
-	char *link = tt_link("signal1_processes", dir);
-	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--wis", "--mode", "threads", "-s", "1", NULL };
-	char *b[] = { link, "-s", "1", "-t", "2", NULL };
-	int fa, fb;
-	pid_t pa = tt_spawn(a, &fa), pb = tt_spawn(b, &fb);
-	char *oa = tt_slurp(fa), *ob = tt_slurp(fb);
+	const char *a[] = { cmd_fpl_bin(), "signal", "--wis", "--mode", "threads", "-s", "1", NULL };
+	const char *b[] = { "-s", "1", "-t", "2", NULL };
 
-	assert_true(WIFEXITED(tt_wait(pa)));
-	assert_true(WIFEXITED(tt_wait(pb)));
-	tt_parse_wis(oa, "signal delivery", 1);
-	tt_parse_wis(ob, "signal delivery", 1);
-	free(oa);
-	free(ob);
-	tt_unlink(link, dir);
+	tt_wis_pair(a, "signal1_processes", b, "signal delivery");
 }
 
 /* Too small: a usage error that names AT_MINSIGSTKSZ, before any signal is sent. */
 static void test_altstack_too_small(void **state)
 {
-	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--altstack", "1024", NULL };
-	int out, st;
-	pid_t pid = tt_spawn(a, &out);
+	const char *a[] = { cmd_fpl_bin(), "signal", "--altstack", "1024", NULL };
+	struct cmd_out o;
 
-	free(tt_slurp(out));
-	st = tt_wait(pid);
-	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 2);
+	assert_int_equal(cmd_run(a, 30, &o), 0);
+	assert_true(WIFEXITED(o.status));
+	assert_int_equal(WEXITSTATUS(o.status), 2);
+	cmd_out_free(&o);
 }
 
 static void test_altstack_check(void **state)
@@ -159,7 +147,7 @@ static void test_state_live_in_frame(void **state)
 
 static void test_interrupt_wis(void **state)
 {
-	char *a[] = { (char *)cmd_fpl_bin(), "signal", "--wis", "-t", "2", NULL };
+	const char *a[] = { cmd_fpl_bin(), "signal", "--wis", "-t", "2", NULL };
 	int st = tt_interrupt(a, SIGINT, 2);
 
 	assert_true(WIFSIGNALED(st));
@@ -167,19 +155,9 @@ static void test_interrupt_wis(void **state)
 }
 
 /* A bad state value is a usage error before calibration and self-checks run. */
-static void check_rejected_early(const char *args, const char *names)
-{
-	char cmd[128], *why;
-
-	snprintf(cmd, sizeof(cmd), "signal %s", args);
-	if (!fplrun_rejected_early(cmd, names, &why)) {
-		fail_msg("%s: %s", cmd, why ? why : "(no stderr)");
-	}
-}
-
 static void test_bad_state_before_calibration(void **state)
 {
-	check_rejected_early("--state nosuchthing", "--state");
+	tt_rejected_early("signal --state nosuchthing", "--state");
 }
 
 int main(void)

@@ -199,40 +199,51 @@ static void plot_bad_input_exits_2(void **state)
 	assert_false(cmd_exists(svg));
 }
 
-/* A small result made by hand: an xsave cell, an A/B context switch, a sweep. */
+/* A metric of eleven samples, from..from + 10, on run. */
+static void add_samples(struct fpl_run *run, const char *name, const char *unit, double from)
+{
+	struct fpl_metric *m = fpl_run_add_metric(run, name, unit, "test");
+
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, from + i);
+}
+
+/* An xsave cell (mask NULL: none recorded) whose cycles start at from. */
+static void add_xsave_cell(struct fpl_result *r, const char *mask, double from)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+
+	fpl_run_param_str(run, "insn", "xsave");
+	if (mask)
+		fpl_run_param_str(run, "mask", mask);
+	fpl_run_param_str(run, "mask_name", "all");
+	fpl_run_param_str(run, "state", "live");
+	fpl_run_param_str(run, "method", "throughput");
+	add_samples(run, "cycles", "cycles", from);
+}
+
+static void add_xor_sweep(struct fpl_result *r, const char *template, double from)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xor");
+
+	fpl_run_param_str(run, "mode", "sweep");
+	fpl_run_param_str(run, "template", template);
+	fpl_run_param_int(run, "size", 4096);
+	fpl_run_param_int(run, "arity", 2);
+	add_samples(run, "speed", "MB/s", from);
+}
+
+/* A small result made by hand: an xsave cell and a sweep of two templates. */
 static struct fpl_result *handmade(void)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_run *run;
-	struct fpl_metric *m;
 
 	assert_non_null(r);
 	json_object_set_new(r->host, "xcr0", json_string("0xe7"));
 	json_object_set_new(r->host, "name", json_string("Test CPU"));
-	run = fpl_result_add_run(r, "xsave");
-	fpl_run_param_str(run, "insn", "xsave");
-	fpl_run_param_str(run, "mask_name", "all");
-	fpl_run_param_str(run, "state", "live");
-	fpl_run_param_str(run, "method", "throughput");
-	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
-	for (int i = 0; i < 11; i++)
-		fpl_metric_add(m, 140 + i);
-	run = fpl_result_add_run(r, "xor");
-	fpl_run_param_str(run, "mode", "sweep");
-	fpl_run_param_str(run, "template", "avx");
-	fpl_run_param_int(run, "size", 4096);
-	fpl_run_param_int(run, "arity", 2);
-	m = fpl_run_add_metric(run, "speed", "MB/s", "test");
-	for (int i = 0; i < 11; i++)
-		fpl_metric_add(m, 100000 + i);
-	run = fpl_result_add_run(r, "xor");
-	fpl_run_param_str(run, "mode", "sweep");
-	fpl_run_param_str(run, "template", "8regs");
-	fpl_run_param_int(run, "size", 4096);
-	fpl_run_param_int(run, "arity", 2);
-	m = fpl_run_add_metric(run, "speed", "MB/s", "test");
-	for (int i = 0; i < 11; i++)
-		fpl_metric_add(m, 50000 + i);
+	add_xsave_cell(r, NULL, 140);
+	add_xor_sweep(r, "avx", 100000);
+	add_xor_sweep(r, "8regs", 50000);
 	return r;
 }
 
@@ -268,6 +279,24 @@ static void summary_has_what_is_there_only(void **state)
 	assert_non_null(strstr(s, "core clock drifted +3.00%"));
 	assert_null(strstr(s, "  none"));
 	free(s);
+	fpl_result_free(r);
+}
+
+/* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
+static void summary_names_the_mask_used(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf;
+
+	(void)state;
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0x600e7"));
+	add_xsave_cell(r, "0x200e7", 390);
+	buf = summary_of(r);
+	if (!strstr(buf, "RFBM = the permitted mask 0x200e7, XCR0 0x600e7"))
+		fail_msg("summary heading does not name the mask used:\n%s", buf);
+	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
+	free(buf);
 	fpl_result_free(r);
 }
 
@@ -311,16 +340,30 @@ static void read_numbers(const char *path, double *v, size_t *n)
 	fclose(f);
 }
 
+typedef int (*repro_writer)(const struct fpl_result *r, FILE *f, struct fpl_diag *diag);
+
+/* What write prints for r (the caller frees); write must return rc. */
+static char *repro_text(repro_writer write, const struct fpl_result *r, int rc)
+{
+	struct fpl_diag diag = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(write(r, f, &diag), rc);
+	fclose(f);
+	return buf;
+}
+
 /* The 2024 report's own figures come back from its kind of data. */
 static void rfbm_table_reproduces_report_shape(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
 	const char *labels[] = { "stock", "RFBM[12] = 0", "RFBM[12] = 1" };
-	char *buf = NULL, path[128];
+	char *buf, path[128];
 	double v[64];
-	size_t n, len = 0;
-	FILE *f;
+	size_t n;
 
 	(void)state;
 	for (int k = 1; k <= 3; k++) {
@@ -331,9 +374,7 @@ static void rfbm_table_reproduces_report_shape(void **state)
 						    "synthetic", v, n), 0);
 	}
 	assert_true(fpl_repro_has_rfbm(r));
-	f = open_memstream(&buf, &len);
-	assert_int_equal(fpl_repro_rfbm_write(r, f, &diag), 0);
-	fclose(f);
+	buf = repro_text(fpl_repro_rfbm_write, r, 0);
 	assert_non_null(strstr(buf, "16444675.45  Set as 1"));
 	assert_non_null(strstr(buf, "~99.80%"));
 	assert_non_null(strstr(buf, "~99.76%"));
@@ -360,10 +401,7 @@ static void calib(struct fpl_result *r, const char *tmpl, const char *sec, doubl
 static void kfpu_table_has_report_lines_and_ratios(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	calib(r, "avx", "no section", 33764);
@@ -372,9 +410,7 @@ static void kfpu_table_has_report_lines_and_ratios(void **state)
 	calib(r, "generic_sse", "no section", 21036);
 	calib(r, "generic_sse", "MXCSR", 20880);
 	calib(r, "generic_sse", "387|MXCSR", 18572);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(fpl_repro_kfpu_write(r, f, &diag), 0);
-	fclose(f);
+	buf = repro_text(fpl_repro_kfpu_write, r, 0);
 	assert_non_null(strstr(buf, "   avx       : 21072.000 MB/sec\n"));
 	assert_non_null(strstr(buf, "xor: using function: avx (33764.000 MB/sec)"));
 	assert_non_null(strstr(buf, "0.698 [0.698, 0.698]"));
@@ -382,10 +418,7 @@ static void kfpu_table_has_report_lines_and_ratios(void **state)
 	free(buf);
 	fpl_result_free(r);
 	r = fpl_result_new();
-	f = open_memstream(&buf, &len);
-	assert_int_equal(fpl_repro_kfpu_write(r, f, &diag), -EINVAL);
-	fclose(f);
-	free(buf);
+	free(repro_text(fpl_repro_kfpu_write, r, -EINVAL));
 	fpl_result_free(r);
 }
 
@@ -416,17 +449,12 @@ static void section_run(struct fpl_result *r, const char *policy, double in, dou
 static void lazy_table_has_report_lines(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	section_run(r, "eager", 684617437, 547710093, 24.99);
 	section_run(r, "lazy", 547710100, 547710093, 0.2);
-	f = open_memstream(&buf, &len);
-	assert_int_equal(fpl_repro_lazy_write(r, f, &diag), 0);
-	fclose(f);
+	buf = repro_text(fpl_repro_lazy_write, r, 0);
 	assert_non_null(strstr(buf, "Inside: 684617437\nOutside: 547710093\n"
 				    "Percent speedup: 25 [95% CI 24, 26]"));
 	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
@@ -454,11 +482,8 @@ static void run_bench_check_before_calibration(void **state)
 static void lazy_table_refuses_negative_cost(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
 	struct fpl_metric *m;
-	char *buf = NULL, why[512];
-	size_t len = 0;
-	FILE *f;
+	char *buf, why[512];
 
 	(void)state;
 	/* AVX-512, 1 KiB chunks, eager: inside 12.1 us, outside 16.8 us on the Intel machine */
@@ -483,9 +508,7 @@ static void lazy_table_refuses_negative_cost(void **state)
 	assert_non_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
 	assert_non_null(strstr(why, "0.10% of a call"));
 	json_object_set_new(m->extra, "ci95_hi", json_real(3.0));
-	f = open_memstream(&buf, &len);
-	assert_int_equal(fpl_repro_lazy_write(r, f, &diag), 0);
-	fclose(f);
+	buf = repro_text(fpl_repro_lazy_write, r, 0);
 	assert_null(strstr(buf, "Percent speedup: -25"));
 	assert_non_null(strstr(buf, "Percent speedup: none shown: anomaly   (eager"));
 	assert_non_null(strstr(buf, "dirty-upper penalty"));
@@ -500,6 +523,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(summary_has_what_is_there_only),
+		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(plot_script_of_handmade_result),
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
 		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "fpulab/stats.h"
+#include "runcmd.h"
 
 #define HOW "; N reps per sample (extra.reps), N the smallest power of two; median of samples"
 #define UCYC "; core cycles estimated: TSC ticks x ratio"
@@ -314,30 +314,20 @@ static char *row_of(const char *t, const char *insn, const char *label)
 /* A real run of every instruction this CPU has: every cell of the JSON is in its row. */
 static void test_xsave_real_run(void **state)
 {
-	const char *bin = getenv("FPL_BIN");
-	char cmd[512], *t, *out = NULL;
+	const char *argv[] = { cmd_fpl_bin(), "xsave", "--part", "matrix", "--budget", "0.05",
+			       "-q", "--json", NULL };
 	struct fpl_result *r = NULL;
 	struct fpl_diag diag = { "" };
-	size_t len = 0, n;
-	char buf[4096];
+	struct cmd_out o;
 	json_t *doc;
-	FILE *p;
+	char *t;
 
-	snprintf(cmd, sizeof(cmd), "%s xsave --part matrix --budget 0.05 -q --json 2>/dev/null",
-		 bin ? bin : "build/fpulab");
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		out = realloc(out, len + n + 1);
-		memcpy(out + len, buf, n);
-		len += n;
-		out[len] = 0;
-	}
-	if (pclose(p) != 0 || !out) {
-		free(out);
+	assert_int_equal(cmd_run(argv, FPLRUN_LIMIT_S, &o), 0);
+	if (cmd_code(&o) != 0 || !o.nout) {
+		cmd_out_free(&o);
 		skip();	/* no XSAVE here: test_xsave covers the command's exit codes */
 	}
-	doc = json_loads(out, 0, NULL);
+	doc = json_loads(o.out, 0, NULL);
 	assert_non_null(doc);
 	assert_int_equal(fpl_result_from_json(doc, &r, &diag), 0);
 	assert_true(r->nruns > 0);
@@ -374,7 +364,7 @@ static void test_xsave_real_run(void **state)
 	free(t);
 	json_decref(doc);
 	fpl_result_free(r);
-	free(out);
+	cmd_out_free(&o);
 }
 
 /* A metric of one sample with a median interval in extra, as the section benchmark leaves it. */

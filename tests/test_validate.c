@@ -336,6 +336,27 @@ static void make_bases(struct env *e)
 	fpl_xrstor64(e->good, e->perm);
 }
 
+/* The layout, the validator's configuration, the shared status and slots (mmap), from seed. */
+static void env_setup(struct env *e, unsigned long seed)
+{
+	assert_int_equal(fpl_xstate_init(&e->xs, &e->cpu), 0);
+	/* Sized from the largest layout of this CPU: 2432 bytes on Zen 4, 11008 with AMX. */
+	e->slot = ((size_t)e->xs.size_std_max + 63) / 64 * 64 + 64;
+	e->perm = fpl_xstate_permitted(&e->xs);
+	fpl_image_cfg_init(&e->cfg, &e->cpu, &e->xs);
+	e->cfg.format = FPL_IMAGE_STANDARD;	/* as XRSTOR reads it: form from XCOMP_BV[63] */
+	e->cfg.check_align = true;
+	e->rng = seed;
+	e->sh = mmap(NULL, sizeof(*e->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	assert_true(e->sh != MAP_FAILED);
+	memset(e->sh, 0, sizeof(*e->sh));
+	e->slots = mmap(NULL, BATCH * e->slot, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			-1, 0);
+	assert_true(e->slots != MAP_FAILED);
+	memset(e->slots, 0, BATCH * e->slot);
+}
+
 static void test_differential(void **state)
 {
 	unsigned long total = env_ul("FPL_DIFF_IMAGES", 100000);
@@ -354,22 +375,7 @@ static void test_differential(void **state)
 		free(img);
 		skip();
 	}
-	assert_int_equal(fpl_xstate_init(&e->xs, &e->cpu), 0);
-	/* Sized from the largest layout of this CPU: 2432 bytes on Zen 4, 11008 with AMX. */
-	e->slot = ((size_t)e->xs.size_std_max + 63) / 64 * 64 + 64;
-	e->perm = fpl_xstate_permitted(&e->xs);
-	fpl_image_cfg_init(&e->cfg, &e->cpu, &e->xs);
-	e->cfg.format = FPL_IMAGE_STANDARD;	/* as XRSTOR reads it: form from XCOMP_BV[63] */
-	e->cfg.check_align = true;
-	e->rng = seed;
-	e->sh = mmap(NULL, sizeof(*e->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		     -1, 0);
-	assert_true(e->sh != MAP_FAILED);
-	memset(e->sh, 0, sizeof(*e->sh));
-	e->slots = mmap(NULL, BATCH * e->slot, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			-1, 0);
-	assert_true(e->slots != MAP_FAILED);
-	memset(e->slots, 0, BATCH * e->slot);
+	env_setup(e, seed);
 	make_bases(e);
 	start_child(e);
 

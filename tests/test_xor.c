@@ -140,14 +140,10 @@ static void test_simd_leaves_upper_init(void **state)
 {
 	static struct call c;
 	struct fpl_xstate xs;
-	const char *why = upper_unusable(&cpu, &xs);
 	size_t n, ran = 0;
 	const struct fpl_xor_impl *im = fpl_xor_impls(&n);
 
-	if (why) {
-		print_message("skipped: %s\n", why);
-		skip();
-	}
+	upper_usable_or_skip(&cpu, &xs);
 	c.d = abuf(4096);
 	memset(c.d, 0, 4096);
 	for (int i = 0; i < FPL_XOR_MAX_SRCS; i++) {

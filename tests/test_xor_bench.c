@@ -37,6 +37,18 @@ static int run_bin(const char *args, bool both, char *out, size_t size)
 	return rc;
 }
 
+/* The runs of "$FPL_BIN args" (exit 0, JSON on stdout; out a buffer of OUT_MAX); *doc to free. */
+static json_t *runs_of(const char *args, char *out, json_t **doc)
+{
+	json_error_t e;
+
+	assert_int_equal(run_bin(args, false, out, OUT_MAX), 0);
+	*doc = json_loads(out, 0, &e);
+	if (!*doc)
+		fail_msg("not JSON: %s", e.text);
+	return json_object_get(*doc, "runs");
+}
+
 static void test_bad_input_exits_2(void **state)
 {
 	static const char *const cases[][2] = {
@@ -130,19 +142,69 @@ static json_t *metric(json_t *run, const char *name)
 	return NULL;
 }
 
+/*
+ * The L1 bound of x, the 8regs run (8-byte words; do_2 loads 2 streams and
+ * stores 1); mc, memcpy's run, has none.
+ */
+static void check_bound(json_t *x, json_t *mc)
+{
+	json_t *bp = metric(x, "bound_pct"), *bx = json_object_get(bp, "extra");
+	json_t *bs = json_object_get(bp, "samples"), *bb;
+	double b = json_number_value(json_object_get(bx, "bound_bytes_per_cycle"));
+	double l = json_number_value(json_object_get(bx, "loads_per_cycle"));
+	double st = json_number_value(json_object_get(bx, "stores_per_cycle"));
+	size_t k;
+
+	assert_string_equal(json_string_value(json_object_get(bp, "unit")), "percent");
+	assert_true(fabs(b - fmin(l * 8 / 2, st * 8)) < 1e-9);
+	assert_int_equal(json_array_size(bs), json_array_size(
+		json_object_get(metric(x, "bytes_per_cycle"), "samples")));
+	json_array_foreach(bs, k, bb)
+		assert_true(fabs(json_number_value(bb) - 100 * json_number_value(
+			json_array_get(json_object_get(metric(x, "bytes_per_cycle"),
+						       "samples"), k)) / b) < 1e-6);
+	json_array_foreach(json_object_get(mc, "metrics"), k, bb)
+		assert_string_not_equal(json_string_value(json_object_get(bb, "name")),
+					"bound_pct");
+	assert_non_null(json_string_value(json_object_get(bx, "source")));
+	assert_non_null(json_string_value(json_object_get(bx, "core")));
+}
+
+/* The bound applies with the N x size bytes in L1D: the flag says whether they are. */
+static void check_fits_l1d(json_t *x)
+{
+	json_t *ob = json_object_get(x, "observed"), *fits = json_object_get(ob, "fits_l1d");
+	json_t *l1d = json_object_get(ob, "l1d_bytes");
+	json_t *bs = json_object_get(metric(x, "bound_pct"), "samples"), *bb;
+	double v[1024];
+	struct fpl_summary sum;
+	size_t k, nv = 0;
+
+	assert_int_equal(json_integer_value(json_object_get(ob, "footprint_bytes")), 2 * 4096);
+	if (json_is_integer(l1d))
+		assert_true(json_is_boolean(fits) &&
+			    json_is_true(fits) == (2 * 4096 <= json_integer_value(l1d)));
+	else
+		assert_true(json_is_null(l1d) && json_is_null(fits));
+	/* a median above 105% of the bound is an anomaly, flagged as such, and only then */
+	json_array_foreach(bs, k, bb)
+		if (nv < FPL_ARRAY_SIZE(v) && isfinite(json_number_value(bb)))
+			v[nv++] = json_number_value(bb);
+	if (nv && !fpl_summarize(v, nv, 0, &sum) && sum.median > 105)
+		assert_non_null(strstr(json_string_value(json_object_get(ob, "bound_anomaly")) ?:
+				       "", "do_2 8regs at 4096 bytes"));
+	else
+		assert_null(json_object_get(ob, "bound_anomaly"));
+}
+
 /* Of one sweep's template samples, how many MB/s figures are positive; asserts the structure. */
 static size_t sweep_positive(char *out, size_t *nsamples)
 {
-	json_error_t e;
-	json_t *doc, *runs, *x, *mc, *samples, *ns, *s;
+	json_t *doc, *x, *mc, *samples, *ns, *s;
+	json_t *runs = runs_of("xor -q --json --sizes 4k --arities 2,3 --impl 8regs --budget 0.1",
+			       out, &doc);
 	size_t i, pos = 0;
 
-	assert_int_equal(run_bin("xor -q --json --sizes 4k --arities 2,3 --impl 8regs "
-				 "--budget 0.1", false, out, OUT_MAX), 0);
-	doc = json_loads(out, 0, &e);
-	if (!doc)
-		fail_msg("not JSON: %s", e.text);
-	runs = json_object_get(doc, "runs");
 	/* two arities, each with the template and memcpy measured in the same rounds */
 	assert_int_equal(json_array_size(runs), 4);
 	x = find_run(runs, "template", "8regs", NULL, NULL);
@@ -166,54 +228,8 @@ static size_t sweep_positive(char *out, size_t *nsamples)
 	assert_string_equal(json_string_value(json_object_get(metric(mc, "speed"), "unit")),
 			    "MB/s");
 	assert_true(json_array_size(json_object_get(metric(x, "bytes_per_cycle"), "samples")) >= 2);
-	/* the L1 bound: 8regs moves 8-byte words, do_2 loads 2 streams and stores 1 */
-	{
-		json_t *bp = metric(x, "bound_pct"), *bx = json_object_get(bp, "extra");
-		json_t *bs = json_object_get(bp, "samples"), *bb;
-		double b = json_number_value(json_object_get(bx, "bound_bytes_per_cycle"));
-		double l = json_number_value(json_object_get(bx, "loads_per_cycle"));
-		double st = json_number_value(json_object_get(bx, "stores_per_cycle"));
-		size_t k;
-
-		assert_string_equal(json_string_value(json_object_get(bp, "unit")), "percent");
-		assert_true(fabs(b - fmin(l * 8 / 2, st * 8)) < 1e-9);
-		assert_int_equal(json_array_size(bs), json_array_size(
-			json_object_get(metric(x, "bytes_per_cycle"), "samples")));
-		json_array_foreach(bs, k, bb)
-			assert_true(fabs(json_number_value(bb) - 100 * json_number_value(
-				json_array_get(json_object_get(metric(x, "bytes_per_cycle"),
-							       "samples"), k)) / b) < 1e-6);
-		json_array_foreach(json_object_get(mc, "metrics"), k, bb)
-			assert_string_not_equal(json_string_value(json_object_get(bb, "name")),
-						"bound_pct");
-		assert_non_null(json_string_value(json_object_get(bx, "source")));
-		assert_non_null(json_string_value(json_object_get(bx, "core")));
-	}
-	/* the bound applies with the N x size bytes in L1D: the flag says whether they are */
-	{
-		json_t *ob = json_object_get(x, "observed"), *fits = json_object_get(ob, "fits_l1d");
-		json_t *l1d = json_object_get(ob, "l1d_bytes");
-		json_t *bs = json_object_get(metric(x, "bound_pct"), "samples"), *bb;
-		double v[1024];
-		struct fpl_summary sum;
-		size_t k, nv = 0;
-
-		assert_int_equal(json_integer_value(json_object_get(ob, "footprint_bytes")), 2 * 4096);
-		if (json_is_integer(l1d))
-			assert_true(json_is_boolean(fits) &&
-				    json_is_true(fits) == (2 * 4096 <= json_integer_value(l1d)));
-		else
-			assert_true(json_is_null(l1d) && json_is_null(fits));
-		/* a median above 105% of the bound is an anomaly, flagged as such, and only then */
-		json_array_foreach(bs, k, bb)
-			if (nv < FPL_ARRAY_SIZE(v) && isfinite(json_number_value(bb)))
-				v[nv++] = json_number_value(bb);
-		if (nv && !fpl_summarize(v, nv, 0, &sum) && sum.median > 105)
-			assert_non_null(strstr(json_string_value(json_object_get(ob, "bound_anomaly")) ?:
-					       "", "do_2 8regs at 4096 bytes"));
-		else
-			assert_null(json_object_get(ob, "bound_anomaly"));
-	}
+	check_bound(x, mc);
+	check_fits_l1d(x);
 	*nsamples = json_array_size(samples);
 	json_decref(doc);
 	return pos;
@@ -242,15 +258,10 @@ static void test_sweep_json(void **state)
 static void test_section_json(void **state)
 {
 	char *out = malloc(OUT_MAX);
-	json_error_t e;
-	json_t *doc, *runs, *none, *mx;
+	json_t *doc, *none, *mx;
+	json_t *runs = runs_of("xor -q --json --calibrate --impl 8regs --section mxcsr "
+			       "--repeat 3 --policy eager --insn xsave", out, &doc);
 
-	assert_int_equal(run_bin("xor -q --json --calibrate --impl 8regs --section mxcsr "
-				 "--repeat 3 --policy eager --insn xsave", false, out, OUT_MAX), 0);
-	doc = json_loads(out, 0, &e);
-	if (!doc)
-		fail_msg("not JSON: %s", e.text);
-	runs = json_object_get(doc, "runs");
 	assert_int_equal(json_array_size(runs), 2);
 	none = find_run(runs, "section", "no section", NULL, NULL);
 	mx = find_run(runs, "section", "MXCSR", "policy", "eager");

@@ -16,23 +16,27 @@
 #define UPPER_MASK (FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_ZMM_Hi256)
 
 /*
- * Why XINUSE cannot tell here, or NULL: it needs XGETBV(1), and XINUSE must
- * follow YMM (made live by XRSTOR, then seen in use), or a clean exit would
- * prove nothing.
+ * Skip the test with a message when XINUSE cannot tell here: it needs
+ * XGETBV(1), and XINUSE must follow YMM (made live by XRSTOR, then seen in
+ * use), or a clean exit would prove nothing. Fills *xs.
  */
-static inline const char *upper_unusable(const struct fpl_cpu *cpu, struct fpl_xstate *xs)
+static inline void upper_usable_or_skip(const struct fpl_cpu *cpu, struct fpl_xstate *xs)
 {
+	const char *why = NULL;
 	uint64_t in = 0;
 
 	if (!fpl_cpu_has(cpu, FPL_FEAT_XGETBV1) || !fpl_cpu_has(cpu, FPL_FEAT_OSXSAVE))
-		return "no XGETBV(1) here";
-	if (!fpl_cpu_has(cpu, FPL_FEAT_AVX) || fpl_xstate_init(xs, cpu) ||
-	    !(xs->xcr0 & FPL_XFEATURE_MASK_YMM))
-		return "no AVX with YMM state in XCR0 here";
-	if (fpl_regs_set(xs, FPL_XFEATURE_MASK_FPSSE | FPL_XFEATURE_MASK_YMM, 7) ||
-	    !fpl_xinuse(cpu, &in) || !(in & FPL_XFEATURE_MASK_YMM))
-		return "XINUSE does not show YMM in use after loading it";
-	return NULL;
+		why = "no XGETBV(1) here";
+	else if (!fpl_cpu_has(cpu, FPL_FEAT_AVX) || fpl_xstate_init(xs, cpu) ||
+		 !(xs->xcr0 & FPL_XFEATURE_MASK_YMM))
+		why = "no AVX with YMM state in XCR0 here";
+	else if (fpl_regs_set(xs, FPL_XFEATURE_MASK_FPSSE | FPL_XFEATURE_MASK_YMM, 7) ||
+		 !fpl_xinuse(cpu, &in) || !(in & FPL_XFEATURE_MASK_YMM))
+		why = "XINUSE does not show YMM in use after loading it";
+	if (why) {
+		print_message("skipped: %s\n", why);
+		skip();
+	}
 }
 
 /*

@@ -63,7 +63,7 @@ struct fpl_bench {
 	const char *name;
 	const char *summary;
 	const struct fpl_opt *opts;	/* terminated by an entry with name NULL */
-	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. */
+	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. NULL: every CPU. */
 	int (*supported)(const struct fpl_cpu *cpu, const char **why);
 	/*
 	 * Optional: check option values against env->cpu before the session

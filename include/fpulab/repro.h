@@ -64,6 +64,13 @@ struct fpl_repro_xs_case {
 	size_t n;
 };
 
+/*
+ * Room for rounds figures in each of the nx cases (0, or -ENOMEM when some
+ * did not get it), and its release (also after a failed alloc).
+ */
+int fpl_repro_xs_alloc(struct fpl_repro_xs_case *xc, size_t nx, size_t rounds);
+void fpl_repro_xs_free(struct fpl_repro_xs_case *xc, size_t nx);
+
 /* A ctxsw run's figure for RFBM: 1e9 / its median ns per switch (NaN without samples). */
 double fpl_repro_ctx_value(const struct fpl_run *run);
 

@@ -420,15 +420,73 @@ static int amx_trace(const struct fpl_bench_env *env, struct amx_ctx *c, struct 
 	return fpl_ktpass_end(env, &p, run, "lifecycle", 1, "child", NULL);
 }
 
+/* This process's permitted mask before any child, and a warning when it has tiles already. */
+static void note_perm_before(struct fpl_run *run)
+{
+	uint64_t perm0 = 0;
+	char b[32];
+
+	if (fpl_amxb_get_perm(&perm0))
+		return;
+	snprintf(b, sizeof(b), "0x%" PRIx64, perm0);
+	fpl_run_obs_str(run, "permitted_before", b);
+	if (perm0 & FPL_XFEATURE_MASK_XTILE_DATA)
+		fpl_run_warn(run, "this process has AMX permission already (--amx, or an "
+			     "AMX mask or state earlier): its children inherit it, so "
+			     "perm_request is a repeated request, not a first one");
+}
+
+/*
+ * One fresh child per sample until the budget (at least 11 samples, 5 at
+ * 4x the budget) or max: *n samples, *failed children that ended early or
+ * whose fork test failed, *elapsed seconds. 0, or the fork's -errno.
+ */
+static int sample_children(const struct fpl_bench_env *env, struct amx_ctx *c,
+			   struct fpl_run *run, double budget, size_t max, size_t *n,
+			   size_t *failed, double *elapsed)
+{
+	uint64_t t0 = fpl_tsc_begin();
+	int err = 0, status = 0;
+	char b[32];
+
+	while (*n < max && !fpl_bench_stopped(env)) {
+		*elapsed = (double)(fpl_tsc_end() - t0) / env->clock->tsc_hz;
+		if (*elapsed >= budget && *n >= 11)
+			break;
+		if (*elapsed >= 4 * budget && *n >= 5)
+			break;
+		c->cur = &c->sh->s[*n];
+		err = run_child(sample_child, c, &status);
+		if (err)
+			break;
+		if (!c->cur->done) {
+			if (c->cur->perm_err) {
+				fpl_run_warn(run, "ARCH_REQ_XCOMP_PERM refused in a child: %s",
+					     errname(c->cur->perm_err, b, sizeof(b)));
+				break;
+			}
+			if (++*failed >= 3) {
+				fpl_run_warn(run, "3 children ended early (last status %d)", status);
+				break;
+			}
+			continue;
+		}
+		if (c->cur->fork_status)
+			++*failed;
+		++*n;
+		if (!(*n & 15))
+			fpl_bench_progress(env, *elapsed / budget, "children");
+	}
+	return err;
+}
+
 static int amx_run(const struct fpl_bench_env *env, struct fpl_result *res)
 {
 	struct fpl_run *run = fpl_result_add_run(res, "amx");
 	struct amx_ctx *c = calloc(1, sizeof(*c));
 	size_t max, n = 0, failed = 0;
 	double budget, elapsed = 0;
-	uint64_t perm0 = 0, t0;
 	int err, status = 0;
-	char b[32];
 
 	if (!run || !c) {
 		free(c);
@@ -443,47 +501,12 @@ static int amx_run(const struct fpl_bench_env *env, struct fpl_result *res)
 		return err == -ENOTSUP ? 0 : err;
 	}
 	fpl_run_obs_real(run, "timer_floor_tsc", env->clock->floor_tsc);
-	if (!fpl_amxb_get_perm(&perm0)) {
-		snprintf(b, sizeof(b), "0x%" PRIx64, perm0);
-		fpl_run_obs_str(run, "permitted_before", b);
-		if (perm0 & FPL_XFEATURE_MASK_XTILE_DATA)
-			fpl_run_warn(run, "this process has AMX permission already (--amx, or an "
-				     "AMX mask or state earlier): its children inherit it, so "
-				     "perm_request is a repeated request, not a first one");
-	}
+	note_perm_before(run);
 	err = run_child(alt_child, c, &status);
 	if (err)
 		goto out;
 	record_alt(run, c, status);
-	t0 = fpl_tsc_begin();
-	while (n < max && !fpl_bench_stopped(env)) {
-		elapsed = (double)(fpl_tsc_end() - t0) / env->clock->tsc_hz;
-		if (elapsed >= budget && n >= 11)
-			break;
-		if (elapsed >= 4 * budget && n >= 5)
-			break;
-		c->cur = &c->sh->s[n];
-		err = run_child(sample_child, c, &status);
-		if (err)
-			break;
-		if (!c->cur->done) {
-			if (c->cur->perm_err) {
-				fpl_run_warn(run, "ARCH_REQ_XCOMP_PERM refused in a child: %s",
-					     errname(c->cur->perm_err, b, sizeof(b)));
-				break;
-			}
-			if (++failed >= 3) {
-				fpl_run_warn(run, "3 children ended early (last status %d)", status);
-				break;
-			}
-			continue;
-		}
-		if (c->cur->fork_status)
-			failed++;
-		n++;
-		if (!(n & 15))
-			fpl_bench_progress(env, elapsed / budget, "children");
-	}
+	err = sample_children(env, c, run, budget, max, &n, &failed, &elapsed);
 	if (fpl_bench_stopped(env))
 		fpl_run_warn(run, "interrupted after %zu children: samples so far kept", n);
 	fpl_run_obs_int(run, "children", (long long)n);

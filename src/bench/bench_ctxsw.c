@@ -655,18 +655,10 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	return err == -ENOTSUP && run->skipped ? 0 : err;
 }
 
-static int ctxsw_supported(const struct fpl_cpu *cpu, const char **why)
-{
-	(void)cpu;
-	(void)why;
-	return 1;
-}
-
 const struct fpl_bench fpl_bench_ctxsw = {
 	.name = "ctxsw",
 	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
 	.opts = ctxsw_opts,
-	.supported = ctxsw_supported,
 	.check = ctxsw_check,
 	.run = ctxsw_run,
 };

@@ -511,18 +511,10 @@ out:
 	return err == -ENOTSUP && run->skipped ? 0 : err;
 }
 
-static int signal_supported(const struct fpl_cpu *cpu, const char **why)
-{
-	(void)cpu;
-	(void)why;
-	return 1;
-}
-
 const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
-	.supported = signal_supported,
 	.check = signal_check,
 	.run = signal_run,
 };

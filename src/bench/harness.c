@@ -305,6 +305,42 @@ static double elapsed_s(const struct fpl_clock *c, uint64_t t0)
 	return (double)(fpl_tsc_end() - t0) / c->tsc_hz;
 }
 
+/* Unless the ratio is fixed at the start: how many reps each core/TSC ratio reading takes. */
+static void ratio_setup(const struct fpl_clock *c, struct ratio_track *rt)
+{
+	if (rt->fixed)
+		return;
+	rt->reps = fpl_clock_ratio_reps(c);
+	rt->imul_reps = 1;
+	while (rt->imul_reps < (1u << 20) &&
+	       fpl_chain_imul100(NULL, rt->imul_reps) < c->min_sample_tsc)
+		rt->imul_reps *= 2;
+}
+
+/*
+ * One sample of every variant, rotated: round r starts at variant r mod nv,
+ * so no variant is always first. inf (NULL: none) reads the interference
+ * counters every FPL_INTERF_EVERY variants. 0 or -ENOMEM.
+ */
+static int round_samples(const struct fpl_clock *c, struct fpl_variant *v, size_t nv,
+			 size_t round, double ratio, struct fpl_interf *inf)
+{
+	for (size_t k = 0; k < nv; k++) {
+		size_t i = (k + round) % nv;
+		double tsc;
+
+		if (inf && k % FPL_INTERF_EVERY == 0)
+			fpl_interf_read(inf);
+		tsc = sample(&v[i]);
+
+		if (fpl_metric_add(v[i].m_tsc, tsc) ||
+		    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
+		    fpl_metric_add(v[i].m_cycles, tsc * ratio))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,
 		    struct fpl_variant *v, size_t nv)
 {
@@ -317,13 +353,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	size_t round;
 	int err = 0;
 
-	if (!rt.fixed) {
-		rt.reps = fpl_clock_ratio_reps(c);
-		rt.imul_reps = 1;
-		while (rt.imul_reps < (1u << 20) &&
-		       fpl_chain_imul100(NULL, rt.imul_reps) < c->min_sample_tsc)
-			rt.imul_reps *= 2;
-	}
+	ratio_setup(c, &rt);
 	if (ref)
 		fpl_interf_init(&inf, c, cfg->ref);
 	for (size_t i = 0; i < nv; i++) {
@@ -352,20 +382,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		sentinel(&rt);
 		if (ref)
 			fpl_interf_round(&inf);
-		/* rotated: round r starts at variant r mod nv, so no variant is always first */
-		for (size_t k = 0; k < nv && !err; k++) {
-			size_t i = (k + round) % nv;
-			double tsc;
-
-			if (ref && k % FPL_INTERF_EVERY == 0)
-				fpl_interf_read(&inf);
-			tsc = sample(&v[i]);
-
-			if (fpl_metric_add(v[i].m_tsc, tsc) ||
-			    fpl_metric_add(v[i].m_ns, fpl_clock_tsc_to_ns(c, tsc)) ||
-			    fpl_metric_add(v[i].m_cycles, tsc * ratio))
-				err = -ENOMEM;
-		}
+		err = round_samples(c, v, nv, round, ratio, ref ? &inf : NULL);
 		if (ref)
 			fpl_interf_read(&inf);
 		if (err)

@@ -58,6 +58,75 @@ static int parse_format(const char *s, enum fpl_cmp_format *fmt)
 	return 0;
 }
 
+/* One option of parse_opts: 0, or the exit code of a usage error already reported. */
+static int one_opt(int opt, int argc, char **argv, struct fpl_cmp_opts *o,
+		   enum fpl_cmp_format *fmt)
+{
+	unsigned long n;
+
+	switch (opt) {
+	case 'm':
+		o->metric = optarg;
+		break;
+	case 't':
+		if (parse_real(optarg, 0, 50, &o->trim))
+			return USAGE("--trim wants a percentage in [0, 50), not '%s'", optarg);
+		break;
+	case 'c':
+		if (parse_real(optarg, 1e-9, 100, &o->confidence))
+			return USAGE("--confidence wants a percentage in (0, 100), not '%s'",
+				     optarg);
+		break;
+	case 'b':
+		n = BOOT_DEFAULT;
+		if (optarg ? parse_count(optarg, &n) :
+		    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
+			return USAGE("--bootstrap wants a count");
+		if (n < 100 || n > BOOT_MAX)
+			return USAGE("--bootstrap wants %d to %d resamples", 100, BOOT_MAX);
+		o->bootstrap = n;
+		break;
+	case 's':
+		if (parse_count(optarg, &n))
+			return USAGE("--seed wants a number, not '%s'", optarg);
+		o->seed = n;
+		break;
+	case 'f':
+		if (parse_format(optarg, fmt))
+			return FPL_EXIT_USAGE;
+		break;
+	case 'k':
+		*fmt = FPL_CMP_KERNEL;
+		break;
+	case 'M':
+		*fmt = FPL_CMP_MINISTAT;
+		break;
+	case 'C':
+		if (parse_count(optarg, &n) || n < 1 || n > 1000)
+			return USAGE("-C wants a column number from 1, not '%s'", optarg);
+		o->column = (unsigned)n;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case 'P':
+		o->per_metric = true;
+		break;
+	case 'W':
+		o->within_run = true;
+		break;
+	case 'I':
+		if (!*optarg)
+			return fpl_cli_usage_error("compare", "--ignore-param: a params key, "
+						   "or several separated by commas");
+		o->ignore_params = optarg;
+		break;
+	default:
+		return fpl_cli_getopt_error("compare", opt, argc, argv);
+	}
+	return 0;
+}
+
 /* 0, or the exit code of a usage error already reported. */
 static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cmp_format *fmt)
 {
@@ -77,73 +146,13 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "ignore-param", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long n;
-	int opt;
+	int opt, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMvC:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			o->metric = optarg;
-			break;
-		case 't':
-			if (parse_real(optarg, 0, 50, &o->trim))
-				return USAGE("--trim wants a percentage in [0, 50), not '%s'", optarg);
-			break;
-		case 'c':
-			if (parse_real(optarg, 1e-9, 100, &o->confidence))
-				return USAGE("--confidence wants a percentage in (0, 100), not '%s'",
-					     optarg);
-			break;
-		case 'b':
-			n = BOOT_DEFAULT;
-			if (optarg ? parse_count(optarg, &n) :
-			    next_is_count(argc, argv) && parse_count(argv[optind++], &n))
-				return USAGE("--bootstrap wants a count");
-			if (n < 100 || n > BOOT_MAX)
-				return USAGE("--bootstrap wants %d to %d resamples", 100, BOOT_MAX);
-			o->bootstrap = n;
-			break;
-		case 's':
-			if (parse_count(optarg, &n))
-				return USAGE("--seed wants a number, not '%s'", optarg);
-			o->seed = n;
-			break;
-		case 'f':
-			if (parse_format(optarg, fmt))
-				return FPL_EXIT_USAGE;
-			break;
-		case 'k':
-			*fmt = FPL_CMP_KERNEL;
-			break;
-		case 'M':
-			*fmt = FPL_CMP_MINISTAT;
-			break;
-		case 'C':
-			if (parse_count(optarg, &n) || n < 1 || n > 1000)
-				return USAGE("-C wants a column number from 1, not '%s'", optarg);
-			o->column = (unsigned)n;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'P':
-			o->per_metric = true;
-			break;
-		case 'W':
-			o->within_run = true;
-			break;
-		case 'I':
-			if (!*optarg)
-				return fpl_cli_usage_error("compare", "--ignore-param: a params key, "
-							   "or several separated by commas");
-			o->ignore_params = optarg;
-			break;
-		default:
-			return fpl_cli_getopt_error("compare", opt, argc, argv);
-		}
-	}
+	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMvC:", longopts, NULL)) != -1)
+		if ((rc = one_opt(opt, argc, argv, o, fmt)))
+			return rc;
 	if (argc - optind < 2)
 		return USAGE("at least two cases are needed (the first is the baseline)");
 	if (*fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o->confidence, 2)))

@@ -235,7 +235,15 @@ out:
 	return rc;
 }
 
-static int plot_main(int argc, char **argv)
+#define MAX_LABELS ((size_t)32)
+
+/*
+ * The options of plot into po, -o into *out, --label values into given (room
+ * for MAX_LABELS), --script into *script_only: 0, or the exit code
+ * of a usage error already reported.
+ */
+static int parse_plot(int argc, char **argv, struct plot_opts *po, const char **given,
+		      const char **out, bool *script_only)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -246,52 +254,63 @@ static int plot_main(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plot_opts po = { .charts = FPL_PLOT_ALL };
-	const char *out = NULL, *given[32];
-	bool script_only = false;
-	char *gp = NULL, *end;
-	int opt, term, rc;
-	size_t ncases;
+	char *end;
+	int opt;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:c:m:t:l:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			out = optarg;
+			*out = optarg;
 			break;
 		case 'c':
-			po.charts = fpl_plot_by_name(optarg);
-			if (!po.charts)
+			po->charts = fpl_plot_by_name(optarg);
+			if (!po->charts)
 				return fpl_cli_usage_error("plot",
 							   "--chart: '%s' is not xsave, xor, "
 							   "ctxsw or all",
 							   optarg);
 			break;
 		case 'm':
-			po.metric = optarg;
+			po->metric = optarg;
 			break;
 		case 'l':
-			if (po.nlabels == FPL_ARRAY_SIZE(given))
+			if (po->nlabels == MAX_LABELS)
 				return fpl_cli_usage_error("plot", "--label: at most %zu",
-							   FPL_ARRAY_SIZE(given));
-			given[po.nlabels++] = optarg;
+							   MAX_LABELS);
+			given[po->nlabels++] = optarg;
 			break;
 		case 't':
-			po.trim = strtod(optarg, &end);
-			if (*end || end == optarg || !(po.trim >= 0 && po.trim < 50))
+			po->trim = strtod(optarg, &end);
+			if (*end || end == optarg || !(po->trim >= 0 && po->trim < 50))
 				return fpl_cli_usage_error("plot",
 							   "--trim: '%s' is not a percentage "
 							   "in [0, 50)",
 							   optarg);
 			break;
 		case 's':
-			script_only = true;
+			*script_only = true;
 			break;
 		default:
 			return fpl_cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	return 0;
+}
+
+static int plot_main(int argc, char **argv)
+{
+	struct plot_opts po = { .charts = FPL_PLOT_ALL };
+	const char *out = NULL, *given[MAX_LABELS];
+	bool script_only = false;
+	char *gp = NULL;
+	int term, rc;
+	size_t ncases;
+
+	rc = parse_plot(argc, argv, &po, given, &out, &script_only);
+	if (rc)
+		return rc;
 	ncases = optind < argc ? (size_t)(argc - optind) : 0;
 	if (po.nlabels && ncases < 2)
 		return fpl_cli_usage_error("plot", "--label names the cases of a comparison: "

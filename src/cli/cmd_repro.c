@@ -99,9 +99,8 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
 		cc[i].v = calloc((size_t)n, sizeof(double));
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
-		for (size_t k = 0; k < 2; k++)
-			xc[i].v[k] = calloc((size_t)n, sizeof(double));
+	if (fpl_repro_xs_alloc(xc, FPL_ARRAY_SIZE(xc), (size_t)n))
+		rc = FPL_EXIT_FAIL;
 	s->budget_s = budget;
 	for (long r = 0; r < n && rc == FPL_EXIT_OK && !*s->stop; r++) {
 		char line[64];
@@ -119,9 +118,7 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 					  budget) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
 		free(cc[i].v);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(xc); i++)
-		for (size_t k = 0; k < 2; k++)
-			free(xc[i].v[k]);
+	fpl_repro_xs_free(xc, FPL_ARRAY_SIZE(xc));
 	return rc;
 }
 
@@ -145,9 +142,8 @@ static int rfbm_amx(struct repro *rp, struct fpl_session *s)
 	if (!fpl_bench_find("xsave") || fpl_xstate_init(&xs, s->cpu) ||
 	    !fpl_amx_supported(&xs, NULL))
 		return FPL_EXIT_UNSUPPORTED;
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(ac); i++)
-		for (size_t k = 0; k < 2; k++)
-			ac[i].v[k] = calloc((size_t)n, sizeof(double));
+	if (fpl_repro_xs_alloc(ac, FPL_ARRAY_SIZE(ac), (size_t)n))
+		rc = FPL_EXIT_FAIL;
 	s->budget_s = budget;
 	for (long r = 0; r < n && rc == FPL_EXIT_OK && !*s->stop; r++) {
 		char line[96];
@@ -160,9 +156,7 @@ static int rfbm_amx(struct repro *rp, struct fpl_session *s)
 	if (rc == FPL_EXIT_OK || *s->stop)
 		rc = fpl_repro_rfbm_cases(rp->out, NULL, 0, ac, FPL_ARRAY_SIZE(ac), budget) ?
 		     FPL_EXIT_FAIL : FPL_EXIT_OK;
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(ac); i++)
-		for (size_t k = 0; k < 2; k++)
-			free(ac[i].v[k]);
+	fpl_repro_xs_free(ac, FPL_ARRAY_SIZE(ac));
 	return rc;
 }
 

@@ -546,21 +546,12 @@ static void config_str(const struct fpl_result *r, const struct fpl_run *run, ch
 #define SPREAD_ROWS 48
 #define SPREAD_ROWS_BENCH 8
 
-/* For people: one line per run, then each metric's run medians (their spread is what compare tests). */
-static int print_runs(const struct runs_ctx *c, FILE *f)
+/* One line per run: its process, CPU, clock, load, time and preemptions. */
+static void print_run_lines(const struct runs_ctx *c, FILE *f)
 {
 	const struct fpl_result *r = c->merged;
-	size_t rows = 0, groups = 0, bench_rows = 0;
-	const char *bench_now = "";
-	size_t nseen = 0, cap = 1;
-	char **seen;
 	long last = 0;
 
-	for (size_t i = 0; i < r->nruns; i++)
-		cap += r->runs[i]->nmetrics;
-	seen = calloc(cap, sizeof(*seen));
-	if (!seen)
-		return -ENOMEM;
 	fprintf(f, "%ld of %ld runs, each a fresh process, benchmarks in the same order in each:\n",
 		c->done, c->o->n);
 	fprintf(f, "%4s %8s %4s %9s %9s %-16s %7s %10s\n", "run", "pid", "CPU", "core GHz",
@@ -582,6 +573,67 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 			json_number_value(fpl_run_obs_get(run, "run_wall_s")),
 			fpl_run_obs_get_int(run, "run_preempted", 0));
 	}
+}
+
+/*
+ * The medians of metric name in the runs [from, nruns) of r whose
+ * configuration key is key: the same metric of the same configuration in
+ * every run. Their count, at most FPL_RUNS_MAX into v.
+ */
+static size_t run_medians(const struct fpl_result *r, size_t from, const char *name,
+			  const char *key, double *v)
+{
+	struct fpl_summary s;
+	size_t n = 0;
+
+	for (size_t j = from; j < r->nruns && n < FPL_RUNS_MAX; j++) {
+		const struct fpl_metric *mm = fpl_run_find_metric(r->runs[j], name);
+		char *k2 = mm ? group_key(r->runs[j], mm) : NULL;
+
+		if (k2 && !strcmp(k2, key) && mm->n && !fpl_summarize(mm->samples, mm->n, 0, &s))
+			v[n++] = s.median;
+		free(k2);
+	}
+	return n;
+}
+
+/* One metric's row: its n run medians v, their median, CV, min and max. */
+static void spread_row(const struct fpl_result *r, const struct fpl_run *run,
+		       const struct fpl_metric *m, const double *v, size_t n, FILE *f)
+{
+	double mean = 0, sd = 0;
+	struct fpl_summary s;
+	char cfg[256], cv[16];
+
+	for (size_t k = 0; k < n; k++)
+		mean += v[k] / (double)n;
+	for (size_t k = 0; k < n && n > 1; k++)
+		sd += (v[k] - mean) * (v[k] - mean) / (double)(n - 1);
+	fpl_summarize(v, n, 0, &s);
+	config_str(r, run, cfg, sizeof(cfg));
+	if (n > 1 && mean)
+		snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
+	else
+		snprintf(cv, sizeof(cv), "-");
+	fprintf(f, "%-8s %-52.52s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n", run->bench, cfg,
+		m->name, n, s.median, cv, s.min, s.max, m->unit);
+}
+
+/* For people: one line per run, then each metric's run medians (their spread is what compare tests). */
+static int print_runs(const struct runs_ctx *c, FILE *f)
+{
+	const struct fpl_result *r = c->merged;
+	size_t rows = 0, groups = 0, bench_rows = 0;
+	const char *bench_now = "";
+	size_t nseen = 0, cap = 1;
+	char **seen;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		cap += r->runs[i]->nmetrics;
+	seen = calloc(cap, sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	print_run_lines(c, f);
 	fprintf(f, "\nEach metric over the runs (one value per run: its median; CV: the spread "
 		   "between runs):\n%-8s %-44s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
 		"configuration", "metric", "runs", "median", "CV %", "min", "max", "unit");
@@ -589,10 +641,9 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 		const struct fpl_run *run = r->runs[i];
 
 		for (size_t m = 0; m < run->nmetrics; m++) {
-			char *key = group_key(run, run->metrics[m]), cfg[256], cv[16];
-			double v[FPL_RUNS_MAX], mean = 0, sd = 0;
-			struct fpl_summary s;
-			size_t n = 0;
+			char *key = group_key(run, run->metrics[m]);
+			double v[FPL_RUNS_MAX];
+			size_t n;
 			bool dup = false;
 
 			for (size_t k = 0; key && k < nseen && !dup; k++)
@@ -609,32 +660,10 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 			}
 			if (rows >= SPREAD_ROWS || bench_rows >= SPREAD_ROWS_BENCH)
 				continue;
-			/* the same metric of the same configuration in every run */
-			for (size_t j = i; j < r->nruns && n < FPL_RUNS_MAX; j++) {
-				const struct fpl_metric *mm = fpl_run_find_metric(r->runs[j],
-										 run->metrics[m]->name);
-				char *k2 = mm ? group_key(r->runs[j], mm) : NULL;
-
-				if (k2 && !strcmp(k2, key) && mm->n &&
-				    !fpl_summarize(mm->samples, mm->n, 0, &s))
-					v[n++] = s.median;
-				free(k2);
-			}
+			n = run_medians(r, i, run->metrics[m]->name, key, v);
 			if (!n)
 				continue;
-			for (size_t k = 0; k < n; k++)
-				mean += v[k] / (double)n;
-			for (size_t k = 0; k < n && n > 1; k++)
-				sd += (v[k] - mean) * (v[k] - mean) / (double)(n - 1);
-			fpl_summarize(v, n, 0, &s);
-			config_str(r, run, cfg, sizeof(cfg));
-			if (n > 1 && mean)
-				snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
-			else
-				snprintf(cv, sizeof(cv), "-");
-			fprintf(f, "%-8s %-52.52s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n",
-				run->bench, cfg, run->metrics[m]->name, n, s.median, cv, s.min, s.max,
-				run->metrics[m]->unit);
+			spread_row(r, run, run->metrics[m], v, n, f);
 			rows++;
 			bench_rows++;
 		}
@@ -785,6 +814,67 @@ static int emit(struct runs_ctx *c)
 	return FPL_EXIT_OK;
 }
 
+/* The time now, UTC, as 2024-01-31T12:34:56.789Z. */
+static void utc_now(char *buf, size_t n)
+{
+	struct timespec now;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now.tv_sec, &tm));
+	snprintf(buf + strlen(buf), n - strlen(buf), ".%03ldZ", now.tv_nsec / 1000000);
+}
+
+/*
+ * Run k of the series: the child, then its runs merged (*skipped counts the
+ * runs that exited 77). FPL_EXIT_OK to go on, else the series' exit status.
+ */
+static int one_run(struct runs_ctx *c, long k, long *skipped)
+{
+	struct child ch;
+	char started[40];
+	double wall;
+	int code, rc, worst = FPL_EXIT_OK;
+
+	utc_now(started, sizeof(started));
+	c->t_run = mono_s();
+	show_progress(c, false);
+	rc = run_child(c, &ch);
+	wall = mono_s() - c->t_run;
+	clear_progress(c);
+	if (rc)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: cannot start: %s", k,
+				     strerror(-rc));
+	code = WIFEXITED(ch.status) ? WEXITSTATUS(ch.status) : -1;
+	if (ch.interrupted) {
+		fpl_result_warn(c->merged, "interrupted: run %ld of %ld stopped; its partial "
+				"samples are not kept", k, c->o->n);
+	} else if (code == FPL_EXIT_USAGE) {
+		/* the first run refuses what every run would: before measuring */
+		fputs(ch.err ? ch.err : "", stderr);
+		worst = FPL_EXIT_USAGE;
+	} else if (code == FPL_EXIT_OK || code == FPL_EXIT_UNSUPPORTED || code == FPL_EXIT_FAIL) {
+		rc = merge(c, &ch, k, wall, started);
+		if (rc || code == FPL_EXIT_FAIL) {
+			if (!rc && ch.nerr)
+				fputs(ch.err, stderr);
+			worst = FPL_EXIT_FAIL;
+		} else {
+			c->done++;
+			c->run_s_sum += wall;
+			*skipped += code == FPL_EXIT_UNSUPPORTED;
+		}
+	} else {
+		fputs(ch.err ? ch.err : "", stderr);
+		worst = fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: %s %d", k,
+				      WIFSIGNALED(ch.status) ? "killed by signal" : "exit",
+				      WIFSIGNALED(ch.status) ? WTERMSIG(ch.status) : code);
+	}
+	free(ch.out);
+	free(ch.err);
+	return worst;
+}
+
 int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_opt *o)
 {
 	struct sigaction old[FPL_CLI_NEND_SIGS];
@@ -816,59 +906,8 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	 * benchmark alike, and each benchmark keeps its place in the run, so
 	 * its value does not move with what ran before it.
 	 */
-	for (long k = 1; k <= o->n && !runs_stop; k++) {
-		struct child ch;
-		char started[40];
-		struct timespec now;
-		struct tm tm;
-		double wall;
-		int code;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now.tv_sec, &tm));
-		snprintf(started + strlen(started), sizeof(started) - strlen(started), ".%03ldZ",
-			 now.tv_nsec / 1000000);
-		c.t_run = mono_s();
-		show_progress(&c, false);
-		rc = run_child(&c, &ch);
-		wall = mono_s() - c.t_run;
-		clear_progress(&c);
-		if (rc) {
-			worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "run %ld: cannot start: %s", k,
-					      strerror(-rc));
-			break;
-		}
-		code = WIFEXITED(ch.status) ? WEXITSTATUS(ch.status) : -1;
-		if (ch.interrupted) {
-			fpl_result_warn(c.merged, "interrupted: run %ld of %ld stopped; its partial "
-					"samples are not kept", k, o->n);
-		} else if (code == FPL_EXIT_USAGE) {
-			/* the first run refuses what every run would: before measuring */
-			fputs(ch.err ? ch.err : "", stderr);
-			worst = FPL_EXIT_USAGE;
-		} else if (code == FPL_EXIT_OK || code == FPL_EXIT_UNSUPPORTED ||
-			   code == FPL_EXIT_FAIL) {
-			rc = merge(&c, &ch, k, wall, started);
-			if (rc || code == FPL_EXIT_FAIL) {
-				if (!rc && ch.nerr)
-					fputs(ch.err, stderr);
-				worst = FPL_EXIT_FAIL;
-			} else {
-				c.done++;
-				c.run_s_sum += wall;
-				skipped += code == FPL_EXIT_UNSUPPORTED;
-			}
-		} else {
-			fputs(ch.err ? ch.err : "", stderr);
-			worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "run %ld: %s %d", k,
-					      WIFSIGNALED(ch.status) ? "killed by signal" : "exit",
-					      WIFSIGNALED(ch.status) ? WTERMSIG(ch.status) : code);
-		}
-		free(ch.out);
-		free(ch.err);
-		if (worst)
-			break;
-	}
+	for (long k = 1; k <= o->n && !runs_stop && !worst; k++)
+		worst = one_run(&c, k, &skipped);
 	clear_progress(&c);
 	info = json_pack("{s:I, s:I, s:b, s:s, s:b}", "requested", (json_int_t)o->n,
 			 "completed", (json_int_t)c.done, "interrupted", (bool)runs_stop,

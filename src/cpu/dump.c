@@ -341,13 +341,63 @@ static char *trim(char *s)
 	return s;
 }
 
+/* What a dump has shown so far: our own format, AIDA64's, an xcr0 line. */
+struct dump_seen {
+	bool own, aida, xcr0;
+};
+
+/* One line (trimmed, not blank, no comment) of either format: 0, -EEXIST (given before), -errno. */
+static int dump_line(struct fpl_cpu *cpu, struct aida *st, const char *line,
+		     struct dump_seen *seen)
+{
+	if (aida_leaf_line(line)) {
+		seen->aida = true;
+		return st->done ? 0 : parse_aida(cpu, st, line);
+	}
+	if (strstr(line, "Logical CPU #") && st->any) {
+		st->done = true;
+		return 0;
+	}
+	if (!strncmp(line, "cpuid", 5) || !strncmp(line, "xcr0", 4)) {
+		seen->own = true;
+		return parse_own(cpu, line, &seen->xcr0);
+	}
+	/* anything else is AIDA64's prose around its CPUID lines; our format has nothing else */
+	return seen->own && !seen->aida ? -EINVAL : 0;
+}
+
+/* After the last line: the unlabelled 0xD subleaves placed, the own format checked, decoded. */
+static int dump_end(struct fpl_cpu *cpu, struct aida *st, const struct dump_seen *seen,
+		    const char *name, unsigned lines, struct fpl_diag *diag)
+{
+	int err;
+
+	if (place_unlabelled_d(cpu, st))
+		return fpl_diag_set(diag, -EINVAL, "%s: too many CPUID leaves", name);
+	if (!cpu->nleaves)
+		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
+				    "CPUID dump", name, lines);
+	if (seen->own && !seen->aida) {
+		err = check_sizes(cpu, name, diag);
+		if (err)
+			return err;
+	}
+	note_missing(cpu);
+	fpl_cpu_decode(cpu);
+	cpu->xcr0_known = seen->xcr0;
+	if (!seen->xcr0)
+		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ?
+				    fpl_cpu_xfeatures_user(cpu) : 0;
+	return 0;
+}
+
 int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 			struct fpl_diag *diag)
 {
 	char *buf = malloc(DUMP_MAX_LINE + 2);
 	size_t got;
 	unsigned lineno = 0;
-	bool have_xcr0 = false, own = false, aida_seen = false;
+	struct dump_seen seen = { false, false, false };
 	struct aida *st;
 	int err = 0;
 
@@ -376,23 +426,10 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 		}
 		line = trim(buf);
 		if (!strncmp(line, DUMP_MAGIC, strlen(DUMP_MAGIC)))
-			own = true;
+			seen.own = true;
 		if (!*line || line[0] == '#')
 			continue;
-		if (aida_leaf_line(line)) {
-			aida_seen = true;
-			if (st->done)
-				continue;
-			err = parse_aida(cpu, st, line);
-		} else if (strstr(line, "Logical CPU #") && st->any) {
-			st->done = true;
-		} else if (!strncmp(line, "cpuid", 5) || !strncmp(line, "xcr0", 4)) {
-			err = parse_own(cpu, line, &have_xcr0);
-			own = true;
-		} else if (own && !aida_seen) {
-			err = -EINVAL;	/* our format has nothing else */
-		}
-		/* anything else is AIDA64's prose around its CPUID lines */
+		err = dump_line(cpu, st, line, &seen);
 		if (err == -EEXIST) {
 			err = fpl_diag_set(diag, -EINVAL, "%s:%u: this leaf and subleaf were given "
 					   "before: '%.80s'", name, lineno, line);
@@ -405,31 +442,10 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 			goto out;
 		}
 	}
-	if (ferror(f)) {
+	if (ferror(f))
 		err = fpl_diag_set(diag, -EIO, "%s: cannot read it: %s", name, strerror(errno));
-		goto out;
-	}
-	err = place_unlabelled_d(cpu, st);
-	if (err) {
-		err = fpl_diag_set(diag, -EINVAL, "%s: too many CPUID leaves", name);
-		goto out;
-	}
-	if (!cpu->nleaves) {
-		err = fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
-				   "CPUID dump", name, lineno);
-		goto out;
-	}
-	if (own && !aida_seen) {
-		err = check_sizes(cpu, name, diag);
-		if (err)
-			goto out;
-	}
-	note_missing(cpu);
-	fpl_cpu_decode(cpu);
-	cpu->xcr0_known = have_xcr0;
-	if (!have_xcr0)
-		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ?
-				    fpl_cpu_xfeatures_user(cpu) : 0;
+	else
+		err = dump_end(cpu, st, &seen, name, lineno, diag);
 out:
 	free(buf);
 	free(st);

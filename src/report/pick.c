@@ -62,10 +62,9 @@ bool fpl_pick_stat(const struct fpl_run *run, const char *metric, struct fpl_sum
 	return run && !fpl_metric_summary(fpl_run_find_metric(run, metric), 10, s);
 }
 
-static json_t *extra_at(const struct fpl_run *run, const char *metric, const char *path)
+/* The value at a dotted path ("a.b.c") below v; NULL when a step is missing. */
+static json_t *at_path(json_t *v, const char *path)
 {
-	const struct fpl_metric *m = run ? fpl_run_find_metric(run, metric) : NULL;
-	json_t *v = m ? m->extra : NULL;
 	char key[64];
 
 	while (v && *path) {
@@ -79,6 +78,13 @@ static json_t *extra_at(const struct fpl_run *run, const char *metric, const cha
 		path += len + (path[len] == '.');
 	}
 	return v;
+}
+
+static json_t *extra_at(const struct fpl_run *run, const char *metric, const char *path)
+{
+	const struct fpl_metric *m = run ? fpl_run_find_metric(run, metric) : NULL;
+
+	return at_path(m ? m->extra : NULL, path);
 }
 
 double fpl_pick_extra(const struct fpl_run *run, const char *metric, const char *path)
@@ -95,18 +101,5 @@ const char *fpl_pick_extra_str(const struct fpl_run *run, const char *metric, co
 
 const char *fpl_pick_host_str(const struct fpl_result *r, const char *path)
 {
-	json_t *v = r->host;
-	char key[64];
-
-	while (v && *path) {
-		size_t len = strcspn(path, ".");
-
-		if (len >= sizeof(key))
-			return NULL;
-		memcpy(key, path, len);
-		key[len] = 0;
-		v = json_object_get(v, key);
-		path += len + (path[len] == '.');
-	}
-	return json_string_value(v);
+	return json_string_value(at_path(r->host, path));
 }

@@ -2,6 +2,7 @@
 /* The rounds of repro rfbm: each round's figures from its runs, the cases they make, the kernel's lines. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fpulab/kernelview.h"
@@ -18,6 +19,26 @@ static void copy_param(char *dst, size_t n, const struct fpl_run *run, const cha
 	const char *v = fpl_run_param_get_str(run, key);
 
 	snprintf(dst, n, "%s", v ? v : "");
+}
+
+int fpl_repro_xs_alloc(struct fpl_repro_xs_case *xc, size_t nx, size_t rounds)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < nx; i++)
+		for (size_t k = 0; k < 2; k++)
+			if (!(xc[i].v[k] = calloc(rounds ? rounds : 1, sizeof(double))))
+				err = -ENOMEM;
+	return err;
+}
+
+void fpl_repro_xs_free(struct fpl_repro_xs_case *xc, size_t nx)
+{
+	for (size_t i = 0; i < nx; i++)
+		for (size_t k = 0; k < 2; k++) {
+			free(xc[i].v[k]);
+			xc[i].v[k] = NULL;
+		}
 }
 
 void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repro_xs_case *xc,

@@ -52,17 +52,26 @@ static void finish(struct fpl_ttest *r, double conf)
 	r->hi = r->diff + r->tcrit * r->se;
 }
 
+/* Both t tests: the means into r, the variances into *va and *vb; -EINVAL on too few values. */
+static int means_vars(const double *a, size_t na, const double *b, size_t nb, double conf,
+		      struct fpl_ttest *r, double *va, double *vb)
+{
+	if (na < 2 || nb < 2 || !conf_ok(conf))
+		return -EINVAL;
+	r->center_a = gsl_stats_mean(a, 1, na);
+	r->center_b = gsl_stats_mean(b, 1, nb);
+	*va = gsl_stats_variance_m(a, 1, na, r->center_a);
+	*vb = gsl_stats_variance_m(b, 1, nb, r->center_b);
+	return 0;
+}
+
 int fpl_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
 	      struct fpl_ttest *r)
 {
 	double va, vb, qa, qb;
 
-	if (na < 2 || nb < 2 || !conf_ok(conf))
+	if (means_vars(a, na, b, nb, conf, r, &va, &vb))
 		return -EINVAL;
-	r->center_a = gsl_stats_mean(a, 1, na);
-	r->center_b = gsl_stats_mean(b, 1, nb);
-	va = gsl_stats_variance_m(a, 1, na, r->center_a);
-	vb = gsl_stats_variance_m(b, 1, nb, r->center_b);
 	qa = va / na;
 	qb = vb / nb;
 	r->se = sqrt(qa + qb);
@@ -77,12 +86,8 @@ int fpl_student(const double *a, size_t na, const double *b, size_t nb, double c
 {
 	double va, vb, sp2;
 
-	if (na < 2 || nb < 2 || !conf_ok(conf))
+	if (means_vars(a, na, b, nb, conf, r, &va, &vb))
 		return -EINVAL;
-	r->center_a = gsl_stats_mean(a, 1, na);
-	r->center_b = gsl_stats_mean(b, 1, nb);
-	va = gsl_stats_variance_m(a, 1, na, r->center_a);
-	vb = gsl_stats_variance_m(b, 1, nb, r->center_b);
 	r->df = na + nb - 2.0;
 	sp2 = ((na - 1.0) * va + (nb - 1.0) * vb) / r->df;
 	r->se = sqrt(sp2 * (1.0 / na + 1.0 / nb));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* AMX: permission, the palette (CPUID 0x1D/0x1E), TILECFG checks, TILEDATA summaries, TILERELEASE.
- */
+/* AMX: permission, the palette (CPUID 0x1D/0x1E), TILECFG checks, TILEDATA summaries. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,15 +71,6 @@ int fpl_amx_supported(const struct fpl_xstate *xs, const char **why)
 	return 1;
 }
 
-static int not_supported(const struct fpl_xstate *xs, struct fpl_diag *diag)
-{
-	const char *why;
-
-	if (fpl_amx_supported(xs, &why))
-		return 0;
-	return fpl_diag_set(diag, -ENOTSUP, "%s", why);
-}
-
 /* Permission is per process and never revoked: once seen, it stays. */
 static int perm_seen;
 
@@ -131,50 +121,6 @@ int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t
 	if (err)
 		return fpl_diag_set(diag, err, "ARCH_REQ_XCOMP_PERM(18): %s", strerror(-err));
 	__atomic_store_n(&perm_seen, 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-/* TILERELEASE (VEX.128.NP.0F38.W0 49 C0), as bytes: the assembler need not know AMX. */
-static void tilerelease(void)
-{
-	__asm__ volatile(".byte 0xc4, 0xe2, 0x78, 0x49, 0xc0" ::: "memory");
-}
-
-int fpl_amx_release(const struct fpl_xstate *xs)
-{
-	int err = not_supported(xs, NULL);
-
-	if (err)
-		return err;
-	if (!fpl_amx_permitted(xs))
-		return fpl_regs_init(xs, FPL_XFEATURE_MASK_XTILE_CFG);
-	tilerelease();
-	return 0;
-}
-
-int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag)
-{
-	uint64_t inuse = FPL_XFEATURE_MASK_XTILE;
-	int err = not_supported(xs, diag);
-
-	if (err)
-		return err;
-	if (!xs->live)
-		return fpl_diag_set(diag, -EINVAL, "the CPU snapshot is a dump: no tile to touch");
-	if (!fpl_amx_permitted(xs))
-		return fpl_diag_set(diag, -EPERM,
-				    "AMX tile data is not permitted (ARCH_REQ_XCOMP_PERM not asked "
-				    "or refused): using it would be SIGILL");
-	err = fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE, 0x7117);
-	if (!err && xs->xgetbv1)
-		inuse = fpl_xgetbv(1);
-	tilerelease();
-	if (err)
-		return fpl_diag_set(diag, err, "loading tile data failed: %s", strerror(-err));
-	if ((inuse & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
-		return fpl_diag_set(diag, -EIO,
-				    "tiles loaded but XINUSE 0x%llx does not show TILECFG|TILEDATA",
-				    (unsigned long long)inuse);
 	return 0;
 }
 

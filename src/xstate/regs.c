@@ -206,30 +206,6 @@ static int verify_tiles(const struct fpl_xstate *xs, uint64_t mask)
 	return (fpl_xgetbv(1) & want) == want ? 0 : -EIO;
 }
 
-int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
-{
-	unsigned char *img = image_buf;
-	int err = check_mask(xs, mask, true);
-
-	if (err || !mask)
-		return err;
-	if (!xs->xsave) {
-		/* FXRSTOR loads x87 and SSE together: keep the one not asked for. */
-		fpl_fxsave64(img);
-		fpl_xstate_pattern(xs, mask, seed, img);
-		fpl_fxrstor64(img);
-		return 0;
-	}
-	if (xs->size_std_max > IMAGE_MAX)
-		return -ENOSPC;
-	memset(img, 0, xs->size_std_max);
-	fpl_xstate_pattern(xs, mask, seed, img);
-	if ((mask & FPL_XFEATURE_MASK_YMM) && !(mask & FPL_XFEATURE_MASK_SSE))
-		put32(img + LEG_MXCSR, read_mxcsr());
-	fpl_xrstor64(img, mask);
-	return verify_tiles(xs, mask);
-}
-
 /* FXSAVE-format helper: put x87 and/or SSE (as asked) into their init values. */
 static void legacy_init(unsigned char *img, uint64_t mask)
 {
@@ -242,6 +218,47 @@ static void legacy_init(unsigned char *img, uint64_t mask)
 		put32(img + LEG_MXCSR, MXCSR_DEFAULT);
 		memset(img + LEG_XMM0, 0, 256);
 	}
+}
+
+/*
+ * The image that loads mask's pattern: without XSAVE the FXSAVE image of
+ * now (FXRSTOR loads x87 and SSE together: the one not asked for is kept,
+ * or put to init when init has it), with XSAVE the standard form with
+ * XSTATE_BV = mask and the rest zero.
+ */
+static int pattern_image(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed,
+			 uint64_t init, unsigned char *img)
+{
+	if (!xs->xsave) {
+		fpl_fxsave64(img);
+		legacy_init(img, init);
+	} else {
+		if (xs->size_std_max > IMAGE_MAX)
+			return -ENOSPC;
+		memset(img, 0, xs->size_std_max);
+	}
+	fpl_xstate_pattern(xs, mask, seed, img);
+	return 0;
+}
+
+int fpl_regs_set(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed)
+{
+	unsigned char *img = image_buf;
+	int err = check_mask(xs, mask, true);
+
+	if (err || !mask)
+		return err;
+	err = pattern_image(xs, mask, seed, 0, img);
+	if (err)
+		return err;
+	if (!xs->xsave) {
+		fpl_fxrstor64(img);
+		return 0;
+	}
+	if ((mask & FPL_XFEATURE_MASK_YMM) && !(mask & FPL_XFEATURE_MASK_SSE))
+		put32(img + LEG_MXCSR, read_mxcsr());
+	fpl_xrstor64(img, mask);
+	return verify_tiles(xs, mask);
 }
 
 int fpl_regs_init(const struct fpl_xstate *xs, uint64_t mask)
@@ -283,18 +300,14 @@ int fpl_regs_set_exact(const struct fpl_xstate *xs, uint64_t mask, uint64_t seed
 	/* Permission once seen is cached: no system call on every set-up. */
 	if (xfd && fpl_amx_permitted(xs))
 		rfbm |= xfd;
+	/* Components outside mask have XSTATE_BV clear: init; MXCSR is then the default. */
+	err = pattern_image(xs, mask, seed, FPL_XFEATURE_MASK_FPSSE & ~mask, img);
+	if (err)
+		return err;
 	if (!xs->xsave) {
-		fpl_fxsave64(img);
-		legacy_init(img, FPL_XFEATURE_MASK_FPSSE & ~mask);
-		fpl_xstate_pattern(xs, mask, seed, img);
 		fpl_fxrstor64(img);
 		return 0;
 	}
-	if (xs->size_std_max > IMAGE_MAX)
-		return -ENOSPC;
-	/* Components outside mask have XSTATE_BV clear: init; MXCSR is then the default. */
-	memset(img, 0, xs->size_std_max);
-	fpl_xstate_pattern(xs, mask, seed, img);
 	fpl_xrstor64(img, rfbm);
 	return verify_tiles(xs, mask);
 }
