@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Tests for fpulab xsave: the state set-up gives the XINUSE it claims; the command's options and output. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -216,6 +217,58 @@ static void test_json_output(void **state)
 	free(out);
 }
 
+/*
+ * The RFBM experiment subtracts with from without round by round
+ * (diff_cycles): no sample of either side is dropped for interference, so
+ * the three metrics keep one sample per round and each difference is of
+ * the two samples of its round.
+ */
+static void test_rfbm_pairs_kept(void **state)
+{
+	struct fpl_result *r = NULL;
+	struct fpl_diag d = { "" };
+	size_t nrfbm = 0;
+	json_t *doc;
+	char *out;
+	int rc;
+
+	if (!xs.xsave)
+		skip();
+	rc = run_cmd("xsave --part rfbm --budget 0.1 --json -q", &out);
+	assert_int_equal(rc, 0);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(fpl_result_from_json(doc, &r, &d), 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *exp = fpl_run_param_get_str(run, "experiment");
+		struct fpl_metric *w, *wo, *diff, *wt;
+
+		if (!exp || strcmp(exp, "rfbm") || run->skipped)
+			continue;
+		nrfbm++;
+		w = fpl_run_find_metric(run, "with_cycles");
+		wo = fpl_run_find_metric(run, "without_cycles");
+		diff = fpl_run_find_metric(run, "diff_cycles");
+		wt = fpl_run_find_metric(run, "with_tsc");
+		assert_true(w && wo && diff && wt);
+		assert_int_equal(w->n, wo->n);
+		assert_int_equal(diff->n, w->n);
+		for (size_t k = 0; k < diff->n; k++)
+			assert_true(fabs(diff->samples[k] - (w->samples[k] - wo->samples[k])) <= 1e-9);
+		assert_null(wt->extra ? json_object_get(wt->extra, "interference") : NULL);
+		assert_null(fpl_run_obs_get(run, "interference"));
+		assert_null(strstr(w->method, "FXSAVE64 reference"));
+	}
+	json_decref(doc);
+	fpl_result_free(r);
+	free(out);
+	if (!nrfbm) {
+		print_message("no RFBM row on this CPU (XSAVEC, XSAVEOPT or XFD needed)\n");
+		skip();
+	}
+}
+
 /* SIGINT during a run: exit 1, and -o FILE is either absent or a whole, loadable document. */
 static void test_sigint(void **state)
 {
@@ -290,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_xinuse_extra_is_observation),
 		cmocka_unit_test(test_bad_options_exit_2),
 		cmocka_unit_test(test_json_output),
+		cmocka_unit_test(test_rfbm_pairs_kept),
 		cmocka_unit_test(test_sigint),
 	};
 

@@ -55,10 +55,12 @@ struct fpl_run *fpl_xs_run_new(struct fpl_xs_bench *x, const char *insn, uint64_
 /*
  * Run the harness over n cells at once (interleaved), then record in each
  * cell's run the XINUSE seen before timing and a warning where it differed
- * from the state claimed.
+ * from the state claimed. paired: the cells are compared round by round
+ * (the RFBM experiment's with/without), so no sample is dropped for
+ * interference (harness.h, drop_disturbed); else disturbed ones are.
  */
 int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct fpl_variant *v, size_t n,
-		 double budget_s);
+		 double budget_s, bool paired);
 
 /*
  * The benchmark's context from env (options, CPU, AMX: permission where

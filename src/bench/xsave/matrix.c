@@ -140,7 +140,7 @@ static int flag_bimodal(struct fpl_xs_bench *x, struct fpl_variant *v, size_t n)
 }
 
 int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct fpl_variant *v, size_t n,
-		 double budget_s)
+		 double budget_s, bool paired)
 {
 	struct fpl_harness_cfg cfg;
 	int err;
@@ -148,7 +148,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 	if (!n)
 		return 0;
 	fpl_harness_defaults(x->env, &cfg);
-	cfg.drop_disturbed = true;	/* cells are not paired by round */
+	cfg.drop_disturbed = !paired;
 	cfg.budget_s = budget_s;
 	cfg.warmup_s = budget_s * 0.05;
 	cfg.hard_s = budget_s * 2;
@@ -539,7 +539,7 @@ int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *con
 	}
 	err = fpl_xs_plan_matrix(x, masks, names, nmasks, build_cell, &g);
 	if (!err)
-		err = fpl_xs_group_run(x, g.cells, g.v, g.n, fpl_xs_left(x, share_end));
+		err = fpl_xs_group_run(x, g.cells, g.v, g.n, fpl_xs_left(x, share_end), false);
 out:
 	free(g.cells);
 	free(g.v);

@@ -266,7 +266,8 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 		n += 2;
 	}
 	if (!err)
-		err = fpl_xs_group_run(x, cells, v, n, fpl_xs_left(x, share_end));
+		/* paired: diff_cycles subtracts the two samples of each round */
+		err = fpl_xs_group_run(x, cells, v, n, fpl_xs_left(x, share_end), true);
 	for (size_t i = 0; i + 1 < n && (!err || err == -EINTR); i += 2) {
 		int e = add_diff(v[i].run, &v[i], &v[i + 1]);
 
