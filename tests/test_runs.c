@@ -289,6 +289,44 @@ static void sighup_keeps_completed_runs(void **state)
 	signal_keeps_completed_runs(SIGHUP);
 }
 
+/*
+ * nohup: a HUP ignored when fpulab started stays ignored, in the --runs
+ * parent and in its children; every run completes, exit 0, and nothing is
+ * marked interrupted.
+ */
+static void ignored_hup_does_not_end_runs(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char path[128];
+	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "0.2",
+			       "--runs", "3", "-q", "-o", path, NULL };
+	struct second_run w = { 0, false, SIGHUP };
+	void (*prev)(int) = signal(SIGHUP, SIG_IGN);
+	struct cmd_out o;
+	const json_t *runs;
+	int rc, st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/nohup.json", dir);
+	rc = cmd_run_watch(argv, 300, on_second_run, &w, &o);
+	signal(SIGHUP, prev);
+	assert_int_equal(rc, 0);
+	st = o.status;
+	cmd_out_free(&o);
+	if (!w.sent)
+		fail_msg("fpulab ctxsw --runs 3 ended before the HUP was sent");
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	if (fpl_result_load(path, &r, &diag))
+		fail_msg("no valid file: %s", diag.msg);
+	runs = json_object_get(r->host, "runs");
+	assert_int_equal(json_integer_value(json_object_get(runs, "completed")), 3);
+	assert_false(json_is_true(json_object_get(runs, "interrupted")));
+	assert_int_equal(r->nruns, 3);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +336,7 @@ int main(void)
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
 		cmocka_unit_test(sighup_keeps_completed_runs),
+		cmocka_unit_test(ignored_hup_does_not_end_runs),
 	};
 
 	return cmocka_run_group_tests(tests, cmd_tmp_setup, cmd_tmp_teardown);

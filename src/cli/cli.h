@@ -62,7 +62,9 @@ void fpl_cli_release_signals(const sigset_t *old);
 /*
  * Catch every ending signal with handler (no SA_RESTART, so a blocking call
  * returns EINTR), the old actions into old; fpl_cli_uncatch_end puts them
- * back. fpl_cli_default_end: every ending signal to SIG_DFL (a forked child).
+ * back. fpl_cli_default_end: every caught ending signal to SIG_DFL (a forked
+ * child). A signal ignored when fpulab started (nohup, a background job)
+ * stays ignored in both, as the shell meant.
  */
 void fpl_cli_catch_end(void (*handler)(int), struct sigaction old[FPL_CLI_NEND_SIGS]);
 void fpl_cli_uncatch_end(const struct sigaction old[FPL_CLI_NEND_SIGS]);

@@ -61,8 +61,12 @@ void fpl_cli_catch_end(void (*handler)(int), struct sigaction old[FPL_CLI_NEND_S
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
-		sigaction(fpl_cli_end_sigs[i], &sa, &old[i]);
+	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++) {
+		sigaction(fpl_cli_end_sigs[i], NULL, &old[i]);
+		/* Ignored from the start (nohup, a background job of sh): it stays ignored. */
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(fpl_cli_end_sigs[i], &sa, NULL);
+	}
 }
 
 void fpl_cli_uncatch_end(const struct sigaction old[FPL_CLI_NEND_SIGS])
@@ -73,8 +77,11 @@ void fpl_cli_uncatch_end(const struct sigaction old[FPL_CLI_NEND_SIGS])
 
 void fpl_cli_default_end(void)
 {
+	struct sigaction now;
+
 	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
-		signal(fpl_cli_end_sigs[i], SIG_DFL);
+		if (!sigaction(fpl_cli_end_sigs[i], NULL, &now) && now.sa_handler != SIG_IGN)
+			signal(fpl_cli_end_sigs[i], SIG_DFL);
 }
 
 int fpl_cli_check_out_path(const char *cmd, const char *path)

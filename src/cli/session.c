@@ -409,7 +409,7 @@ static bool interrupted(const struct fpl_session *s, int rc)
 
 int fpl_session_start(struct fpl_session *s)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction old[FPL_CLI_NEND_SIGS];
 	struct fpl_diag diag = { "" };
 	json_t *host = NULL;
 	int err;
@@ -425,9 +425,7 @@ int fpl_session_start(struct fpl_session *s)
 	}
 	/* From here an ending signal stops the measurement and keeps what was taken. */
 	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < FPL_CLI_NEND_SIGS; i++)
-		sigaction(fpl_cli_end_sigs[i], &sa, NULL);
+	fpl_cli_catch_end(on_signal, old);
 
 	s->cpu = malloc(sizeof(*s->cpu));
 	s->result = fpl_result_new();
