@@ -207,11 +207,11 @@ static void test_real_overhead_removal(void **state)
  * slows both). Time is the count of calls of either. Kept samples must all
  * be quiet ones.
  */
-static unsigned ref_calls;
+static unsigned ref_calls, episode = 10;
 
 static bool world_disturbed(void)
 {
-	return ref_calls / 10 % 3 == 2;
+	return ref_calls / episode % 3 == 2;
 }
 
 static uint64_t fake_ref(void *arg, uint64_t reps)
@@ -276,6 +276,45 @@ static void test_disturbed_samples_dropped(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Ten variants in rotated rounds, three readings a round (before the 1st
+ * and the 9th sample, after the last), episodes of 100 calls: longer than
+ * the 17 calls between two readings, so a sample between two quiet
+ * readings is a quiet one. Each variant keeps only quiet samples, which
+ * holds only if each sample is matched with the readings of its own round
+ * and position.
+ */
+static void test_disturbed_rotated_variants(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = 5, .max_samples = 90,
+				       .budget_s = 100, .ratio_at_start = true,
+				       .drop_disturbed = true, .ref = fake_ref };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v[10];
+
+	(void)state;
+	ref_calls = 0;
+	episode = 100;
+	for (size_t i = 0; i < 10; i++)
+		v[i] = (struct fpl_variant){ .name = "w", .timed = world_body,
+					     .run = fpl_result_add_run(r, "t"), .method = "made up" };
+	assert_int_equal(fpl_harness_run(&env, &cfg, v, 10), 0);
+	episode = 10;
+	for (size_t i = 0; i < 10; i++) {
+		const json_t *inf = json_object_get(v[i].m_tsc->extra, "interference");
+
+		assert_true(json_is_true(json_object_get(inf, "applied")));
+		assert_true(v[i].m_tsc->n >= 5 && v[i].m_tsc->n < 90);
+		assert_int_equal(v[i].m_cycles->n, v[i].m_tsc->n);
+		for (size_t k = 0; k < v[i].m_tsc->n; k++)
+			if (v[i].m_tsc->samples[k] != 10)
+				fail_msg("variant %zu kept a disturbed sample: %g", i,
+					 v[i].m_tsc->samples[k]);
+	}
+	fpl_result_free(r);
+}
+
 static void test_clock_json(void **state)
 {
 	json_t *j = fpl_clock_json(&fake_clock);
@@ -297,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_stop_keeps_samples),
 		cmocka_unit_test(test_real_overhead_removal),
 		cmocka_unit_test(test_disturbed_samples_dropped),
+		cmocka_unit_test(test_disturbed_rotated_variants),
 		cmocka_unit_test(test_clock_json),
 	};
 
