@@ -52,6 +52,9 @@ const struct fpl_xor_impl *fpl_xor_kernel_forced(const struct fpl_cpu *cpu);
  * stores x width). It holds only while the N x size bytes touched fit in
  * L1D: fits_l1d says whether they do (-1: the CPU does not tell its L1D).
  */
+/* A median over this percentage of the bound is an anomaly (a warning naming the row), not a figure. */
+#define FPL_XOR_BOUND_ANOMALY_PCT 105.0
+
 struct fpl_xor_bound {
 	double bytes_per_cycle;
 	double loads, stores;		/* per cycle, accesses of width bytes */

@@ -437,7 +437,7 @@ static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
 static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 		     const struct pp_metrics *m, const struct fpl_runclock *rc)
 {
-	double hz = m->ticks > 0 ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
+	double hz = m->ticks > 0 && m->ns > 0 ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
 	char cyc[512], name[64];
 	size_t n = run->nmetrics;
 	static const char tsc[] = "; TSC ticks from ns at the TSC rate measured over this run "
@@ -470,7 +470,7 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 
 	fpl_run_obs_int(run, "batch", (long long)n);
 	fpl_run_obs_real(run, "elapsed_s", elapsed);
-	if (m->ticks > 0)
+	if (m->ticks > 0 && m->ns > 0)
 		fpl_run_obs_real(run, "tsc_hz_measured", m->ticks / m->ns * 1e9);
 	if (pp->nstates) {
 		fpl_run_obs_str(run, "rfbm", fpl_live_mask_str(pp->live.rfbm, buf, sizeof(buf)));

@@ -341,7 +341,6 @@ static uint64_t timed_memcpy(void *p, uint64_t reps)
 }
 
 /* A median above this share of the bound cannot be true: the row is an anomaly. */
-#define BOUND_ANOMALY_PCT 105.0
 
 static int bound_anomaly(struct fpl_run *run, const struct sweep_arg *a,
 			 const struct fpl_xor_bound *b, double pct)
@@ -351,7 +350,7 @@ static int bound_anomaly(struct fpl_run *run, const struct sweep_arg *a,
 	snprintf(m, sizeof(m), "do_%u %s at %zu bytes: %.0f%% of the L1 bound (%.2f of %.2f bytes "
 		 "per cycle), above %.0f%%, which a bound cannot allow: %s", a->arity,
 		 a->impl->name, a->size, pct, pct * b->bytes_per_cycle / 100,
-		 b->bytes_per_cycle, BOUND_ANOMALY_PCT,
+		 b->bytes_per_cycle, FPL_XOR_BOUND_ANOMALY_PCT,
 		 b->known ? "the load and store figures for this core are wrong, or the "
 			    "core-clock estimate or the timing was disturbed (run again on a "
 			    "quiet machine)" :
@@ -400,7 +399,7 @@ static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 	      (b.fits_l1d < 0 ? fpl_run_obs_json(v->run, "fits_l1d", json_null()) :
 				fpl_run_obs_bool(v->run, "fits_l1d", b.fits_l1d)) ? -ENOMEM : 0;
 	med = fpl_metric_median(pct);
-	if (!err && med > BOUND_ANOMALY_PCT)
+	if (!err && med > FPL_XOR_BOUND_ANOMALY_PCT)
 		err = bound_anomaly(v->run, a, &b, med);
 	return err;
 }

@@ -269,8 +269,9 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ra
 		 v->method ? v->method : v->name, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N",
-		 ref ? " taken between quiet readings of an FXSAVE64 reference (within 4% of its "
-		       "floor; the rest dropped, extra.interference)" : "");
+		 ref ? "; samples taken while an FXSAVE64 reference read more than 4% over its "
+		       "floor dropped when enough quiet ones remain (extra.interference: how many "
+		       "taken, kept, and whether any were dropped)" : "");
 	if (ratio_at_start)
 		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
 			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);

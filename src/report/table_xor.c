@@ -261,6 +261,10 @@ static unsigned print_bound(const struct fpl_run *run, FILE *f)
 		fprintf(f, " %8s\n", ">L1D");
 		return MARK_BEYOND;
 	}
+	if (!isfinite(median_of(run, "bound_pct"))) {
+		fprintf(f, " %8s\n", "-");
+		return 0;
+	}
 	snprintf(cell, sizeof(cell), "%.0f%s%s", median_of(run, "bound_pct"),
 		 fpl_run_obs_get_str(run, "bound_anomaly") ? "!" : "", json_is_true(fits) ? "" : "?");
 	fprintf(f, " %8s\n", cell);
@@ -324,8 +328,8 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 			   "percentage is shown (--json keeps it, with fits_l1d false).\n",
 			l1d >> 10);
 	if (marks & MARK_ANOMALY)
-		fprintf(f, "!: above %d%% of the bound, which cannot be true: an anomaly, see the "
-			   "warning naming the row.\n", 105);
+		fprintf(f, "!: above %.0f%% of the bound, which cannot be true: an anomaly, see the "
+			   "warning naming the row.\n", FPL_XOR_BOUND_ANOMALY_PCT);
 	if (marks & MARK_UNKNOWN)
 		fprintf(f, "?: this CPU does not tell its L1D size (CPUID), so whether the data fit "
 			   "in L1D is not known.\n");

@@ -53,7 +53,8 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag)
 	err = fpl_regs_set(xs, FPL_XFEATURE_MASK_XTILE, 0x7117);
 	if (!err && xs->xgetbv1)
 		inuse = fpl_xgetbv(1);
-	tilerelease();
+	if (!err)
+		tilerelease();
 	if (err)
 		return fpl_diag_set(diag, err, "loading tile data failed: %s", strerror(-err));
 	if ((inuse & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)
