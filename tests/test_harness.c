@@ -207,11 +207,11 @@ static void test_real_overhead_removal(void **state)
  * slows both). Time is the count of calls of either. Kept samples must all
  * be quiet ones.
  */
-static unsigned ref_calls, episode = 10;
+static unsigned ref_calls, episode = 10, disturbed_blocks = 1;
 
 static bool world_disturbed(void)
 {
-	return ref_calls / episode % 3 == 2;
+	return ref_calls / episode % 3 >= 3 - disturbed_blocks;
 }
 
 static uint64_t fake_ref(void *arg, uint64_t reps)
@@ -315,6 +315,36 @@ static void test_disturbed_rotated_variants(void **state)
 	fpl_result_free(r);
 }
 
+static bool warned(const struct fpl_run *run, const char *what)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(run->warnings, i, w)
+		if (strstr(json_string_value(w), what))
+			return true;
+	return false;
+}
+
+/* Quiet in a third of the readings: a suspect run, said in a warning; in two thirds, no warning. */
+static void test_mostly_disturbed_is_suspect(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v;
+
+	disturbed_blocks = 2;
+	run_world(true, r, &v);
+	disturbed_blocks = 1;
+	assert_true(json_real_value(json_object_get(fpl_run_obs_get(v.run, "interference"),
+						    "quiet_share")) < 0.5);
+	assert_true(warned(v.run, "suspect run: the FXSAVE64 reference was quiet in only"));
+	run_world(true, r, &v);
+	assert_true(json_real_value(json_object_get(fpl_run_obs_get(v.run, "interference"),
+						    "quiet_share")) > 0.5);
+	assert_false(warned(v.run, "suspect run"));
+	fpl_result_free(r);
+}
+
 static void test_clock_json(void **state)
 {
 	json_t *j = fpl_clock_json(&fake_clock);
@@ -337,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_real_overhead_removal),
 		cmocka_unit_test(test_disturbed_samples_dropped),
 		cmocka_unit_test(test_disturbed_rotated_variants),
+		cmocka_unit_test(test_mostly_disturbed_is_suspect),
 		cmocka_unit_test(test_clock_json),
 	};
 
