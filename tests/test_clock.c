@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "near.h"
+
 #include "fpulab/clock.h"
 
 static struct fpl_clock *clk;
@@ -51,13 +53,13 @@ static void test_tsc_rate(void **state)
 
 	assert_true(clk->tsc_hz > 1e8 && clk->tsc_hz < 1e11);
 	if (clk->tsc_hz_cpuid > 0)
-		assert_float_equal(clk->tsc_hz_disagree_pct,
+		assert_near(clk->tsc_hz_disagree_pct,
 				   fabs(clk->tsc_hz_cpuid - clk->tsc_hz_measured) /
 				   clk->tsc_hz_measured * 100, 1e-9);
 	for (int i = 0; i < 5; i++)
 		best = fmin(best, fabs(tsc_hz_here() - clk->tsc_hz) / clk->tsc_hz);
 	assert_true(best < 0.01);
-	assert_float_equal(fpl_clock_tsc_to_ns(clk, clk->tsc_hz), 1e9, 1e-3);
+	assert_near(fpl_clock_tsc_to_ns(clk, clk->tsc_hz), 1e9, 1e-3);
 }
 
 /* Floor and step as the header defines them; reads never go backwards on the pinned CPU. */
@@ -67,7 +69,7 @@ static void test_floor_step_monotonic(void **state)
 
 	assert_true(clk->step_tsc >= 1);
 	assert_true(clk->floor_tsc >= clk->step_tsc);
-	assert_float_equal(clk->min_sample_tsc, clk->step_tsc / FPL_CLOCK_STEP_FRACTION, 1e-6);
+	assert_near(clk->min_sample_tsc, clk->step_tsc / FPL_CLOCK_STEP_FRACTION, 1e-6);
 	for (int i = 0; i < 100000; i++) {
 		now = fpl_tsc_end();
 		assert_true(now >= prev);
@@ -124,14 +126,14 @@ static void test_finish_and_json(void **state)
 
 	assert_int_equal(fpl_clock_finish(clk), 0);
 	assert_true(clk->finished);
-	assert_float_equal(clk->drift_pct,
+	assert_near(clk->drift_pct,
 			   (clk->core_per_tsc_end - clk->core_per_tsc_start) /
 			   clk->core_per_tsc_start * 100, 1e-9);
 	assert_int_equal(clk->suspect, fabs(clk->drift_pct) > FPL_CLOCK_DRIFT_MAX_PCT);
 	j = fpl_clock_json(clk);
 	assert_non_null(j);
-	assert_float_equal(json_number_value(json_object_get(j, "tsc_hz")), clk->tsc_hz, 0);
-	assert_float_equal(json_number_value(json_object_get(j, "step_tsc")), clk->step_tsc, 0);
+	assert_near(json_number_value(json_object_get(j, "tsc_hz")), clk->tsc_hz, 0);
+	assert_near(json_number_value(json_object_get(j, "step_tsc")), clk->step_tsc, 0);
 	assert_non_null(json_object_get(j, "drift_pct"));
 	assert_int_equal(json_integer_value(json_object_get(j, "cpu")), clk->cpu);
 	json_decref(j);

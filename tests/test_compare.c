@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "near.h"
+
 #include <jansson.h>
 
 #include "fpulab/compare.h"
@@ -332,9 +334,9 @@ static void test_runs_in_one_file(void **state)
 	/* the run values are the medians (of 12: between i = 4 and 5), untouched by the -257 */
 	rv = json_object_get(case_of(root, 0), "run_values");
 	assert_int_equal(json_array_size(rv), 3);
-	assert_float_equal(json_real_value(json_array_get(rv, 0)), 99.5 * (1 - 0.00005), 1e-9);
-	assert_float_equal(json_real_value(json_array_get(rv, 2)), 100.5 * (1 - 0.00005), 1e-9);
-	assert_float_equal(json_real_value(json_object_get(case_of(root, 0), "between_run_cv_pct")),
+	assert_near(json_real_value(json_array_get(rv, 0)), 99.5 * (1 - 0.00005), 1e-9);
+	assert_near(json_real_value(json_array_get(rv, 2)), 100.5 * (1 - 0.00005), 1e-9);
+	assert_near(json_real_value(json_object_get(case_of(root, 0), "between_run_cv_pct")),
 			   0.5, 0.01);
 	assert_true(json_real_value(json_object_get(case_of(root, 0), "within_run_cv_pct")) < 0.1);
 	assert_true(json_is_true(json_object_get(comparison(root), "different")));
@@ -420,7 +422,7 @@ static void test_quantised_one_step(void **state)
 	root = compare_json(args);
 	assert_true(json_is_false(json_object_get(comparison(root), "different")));
 	assert_true(json_is_true(json_object_get(comparison(root), "below_resolution")));
-	assert_float_equal(json_real_value(json_object_get(comparison(root), "resolution")), q,
+	assert_near(json_real_value(json_object_get(comparison(root), "resolution")), q,
 			   1e-6);
 	json_decref(root);
 	/* 20 steps apart, runs that vary by a step: proven */
