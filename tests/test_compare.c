@@ -260,7 +260,8 @@ static void test_writer_round_trip(void **state)
  * base (1 + off[k] / 100) with a small spread, and one preempted sample of
  * -257 (a negative N/2N difference) that a mean would feel.
  */
-static void write_runs(const char *path, double base, const double *off, size_t runs)
+static void write_runs_quiet(const char *path, double base, const double *off, size_t runs,
+			     const double *quiet)
 {
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_diag diag = { "" };
@@ -274,6 +275,10 @@ static void write_runs(const char *path, double base, const double *off, size_t 
 		assert_non_null(run);
 		assert_int_equal(fpl_run_param_str(run, "insn", "xsavec"), 0);
 		assert_int_equal(fpl_run_obs_real(run, "tsc_hz", 2.6e9 + k), 0);
+		if (quiet)
+			assert_int_equal(fpl_run_obs_json(run, "interference",
+							  json_pack("{s:f}", "quiet_share",
+								    quiet[k])), 0);
 		m = fpl_run_add_metric(run, "cycles", "cycles", "synthetic runs");
 		assert_non_null(m);
 		for (int i = 0; i < 11; i++)
@@ -283,6 +288,47 @@ static void write_runs(const char *path, double base, const double *off, size_t 
 	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
 		fail_msg("%s", diag.msg);
 	fpl_result_free(r);
+}
+
+static void write_runs(const char *path, double base, const double *off, size_t runs)
+{
+	write_runs_quiet(path, base, off, runs, NULL);
+}
+
+/*
+ * A case with xsave runs whose interference reference was quiet in under
+ * half of its readings gets a note naming it and the range; a case of quiet
+ * runs, or of runs without the record, gets none.
+ */
+static void test_interference_note(void **state)
+{
+	static const double off[] = { -0.5, 0, 0.5 }, loud[] = { 0.3, 0.8, 0.9 },
+			    calm[] = { 0.7, 0.8, 0.95 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], c3[64];
+	char *paths[3] = { a, b, c3 };
+	struct fpl_cmp_opts o = { .trim = 10, .confidence = 95, .bootstrap = 200, .seed = 1 };
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+	size_t hits = 0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	snprintf(c3, sizeof(c3), "%s/c.json", dir);
+	write_runs_quiet(a, 100, off, 3, calm);
+	write_runs_quiet(b, 100, off, 3, loud);
+	write_runs(c3, 100, off, 3);
+	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		if (!strstr(c->notes[i], "FXSAVE64 reference"))
+			continue;
+		hits++;
+		assert_non_null(strstr(c->notes[i], "case 2 ("));
+		assert_non_null(strstr(c->notes[i], "30-90%"));
+	}
+	assert_int_equal(hits, 1);
+	fpl_cmp_free(c);
+	unlink(a), unlink(b), unlink(c3), rmdir(dir);
 }
 
 static json_t *compare_json(const char *args)
@@ -722,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_no_partial_output),
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
+		cmocka_unit_test(test_interference_note),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_ignore_param),
 		cmocka_unit_test(test_two_runs_no_verdict),

@@ -403,6 +403,21 @@ static void drop_params(json_t *params, const char *list)
 	}
 }
 
+/* The interference reference's quiet share of a run (xsave), for compare's note. */
+static void note_quiet(struct fpl_cmp_case *cs, const struct fpl_run *run)
+{
+	const json_t *q = json_object_get(fpl_run_obs_get(run, "interference"), "quiet_share");
+	double v;
+
+	if (!json_is_number(q))
+		return;
+	v = json_number_value(q);
+	if (!cs->nquiet++ || v < cs->quiet_lo)
+		cs->quiet_lo = v;
+	if (cs->nquiet == 1 || v > cs->quiet_hi)
+		cs->quiet_hi = v;
+}
+
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
 /* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
 static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
@@ -420,6 +435,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 
 		if (run->skipped)
 			continue;
+		note_quiet(cs, run);
 		drop_params(run->params, cs->ignore_params);
 		params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
 		if (!params) {

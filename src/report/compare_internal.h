@@ -26,6 +26,9 @@ struct fpl_cmp_case {
 	size_t nfiles;
 	struct fpl_cmp_raw *r;
 	size_t nr;
+	/* runs' observed.interference.quiet_share (xsave): how many, lowest, highest */
+	size_t nquiet;
+	double quiet_lo, quiet_hi;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
