@@ -282,6 +282,33 @@ static void summary_has_what_is_there_only(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * The summary says how often the xsave cells' FXSAVE64 reference was quiet,
+ * and calls a run under half quiet suspect; without the record, no line.
+ */
+static void summary_says_interference(void **state)
+{
+	struct fpl_result *r = handmade();
+	char *s = summary_of(r);
+
+	(void)state;
+	assert_null(strstr(s, "FXSAVE64 reference"));
+	free(s);
+	fpl_run_obs_json(r->runs[0], "interference",
+			 json_pack("{s:f, s:f}", "quiet_share", 0.46, "floor_tsc", 59.3125));
+	s = summary_of(r);
+	if (!strstr(s, "quiet in 46% of them, floor 59.3 TSC ticks; under half: a suspect run"))
+		fail_msg("no interference line for a 46%% quiet run:\n%s", s);
+	free(s);
+	fpl_run_obs_json(r->runs[0], "interference",
+			 json_pack("{s:f, s:f}", "quiet_share", 0.9, "floor_tsc", 59.3125));
+	s = summary_of(r);
+	assert_non_null(strstr(s, "quiet in 90% of them, floor 59.3 TSC ticks)"));
+	assert_null(strstr(s, "suspect run"));
+	free(s);
+	fpl_result_free(r);
+}
+
 /* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
 static void summary_names_the_mask_used(void **state)
 {
@@ -523,6 +550,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(summary_has_what_is_there_only),
+		cmocka_unit_test(summary_says_interference),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(plot_script_of_handmade_result),
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),

@@ -46,6 +46,20 @@ static void header(const struct fpl_result *r, FILE *f)
 	fputs(". Medians [quartiles] unless said.\n", f);
 }
 
+/* How often the xsave cells' FXSAVE64 reference read its floor (bench/interference.h). */
+static void interference_line(const struct fpl_run *run, FILE *f)
+{
+	const json_t *o = run ? fpl_run_obs_get(run, "interference") : NULL;
+	double q = json_number_value(json_object_get(o, "quiet_share"));
+	double fl = json_number_value(json_object_get(o, "floor_tsc"));
+
+	if (!o || !(q >= 0 && q <= 1) || !(fl > 0))
+		return;
+	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
+		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
+		q < 0.5 ? "; under half: a suspect run" : "");
+}
+
 static void xsave_lines(const struct fpl_result *r, FILE *f)
 {
 	static const char *const insns[] = { "xsave", "xsaveopt", "xsavec", "xrstor" };
@@ -89,6 +103,8 @@ static void xsave_lines(const struct fpl_result *r, FILE *f)
 		fprintf(f, "  %-9s registers live %-22s in init state %s\n", insns[i],
 			hl ? mq(a, sizeof(a), &live) : "-", hi ? mq(b, sizeof(b), &init) : "-");
 	}
+	if (head)
+		interference_line(any, f);
 }
 
 static void ctxsw_ab(const struct fpl_run *run, FILE *f)
