@@ -232,11 +232,12 @@ static int on_second_run(pid_t pid, double t, double *next_s, void *arg)
  * complete): a valid file with the completed runs, marked interrupted, exit
  * 1. HUP and QUIT end a command as INT and TERM do (issue 14).
  */
-static void signal_keeps_completed_runs(int sig)
+static void signal_keeps_completed_runs(int sig, bool existing)
 {
+	static const char good[] = "{\"an earlier, good file\": true}\n";
 	struct fpl_diag diag = { "" };
 	struct fpl_result *r = NULL;
-	char path[128];
+	char path[128], partial[160];
 	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "0.3",
 			       "--runs", "50", "-q", "-o", path, NULL };
 	struct second_run w = { 0, false, sig };
@@ -247,7 +248,15 @@ static void signal_keeps_completed_runs(int sig)
 	size_t i;
 	bool marked = false;
 
-	snprintf(path, sizeof(path), "%s/sig%d.json", dir, sig);
+	snprintf(path, sizeof(path), "%s/sig%d%s.json", dir, sig, existing ? "-old" : "");
+	snprintf(partial, sizeof(partial), "%s.interrupted", path);
+	if (existing) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(good, f);
+		fclose(f);
+	}
 	assert_int_equal(cmd_run_watch(argv, 300, on_second_run, &w, &o), 0);
 	st = o.status;
 	cmd_out_free(&o);
@@ -257,7 +266,18 @@ static void signal_keeps_completed_runs(int sig)
 		fail_msg("fpulab ctxsw --runs 50 ended before it was interrupted");
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 1);
-	if (fpl_result_load(path, &r, &diag))
+	if (existing) {
+		/* a good file is never replaced by a partial one: it goes beside it */
+		size_t len;
+		char *kept = cmd_slurp(path, &len);
+
+		assert_non_null(kept);
+		assert_string_equal(kept, good);
+		free(kept);
+	} else {
+		assert_int_equal(access(partial, F_OK), -1);
+	}
+	if (fpl_result_load(existing ? partial : path, &r, &diag))
 		fail_msg("the interrupted --runs wrote no valid file: %s", diag.msg);
 	completed = json_integer_value(json_object_get(json_object_get(r->host, "runs"),
 						       "completed"));
@@ -281,12 +301,42 @@ static void signal_keeps_completed_runs(int sig)
 
 static void sigint_keeps_completed_runs(void **state)
 {
-	signal_keeps_completed_runs(SIGINT);
+	signal_keeps_completed_runs(SIGINT, false);
 }
 
 static void sighup_keeps_completed_runs(void **state)
 {
-	signal_keeps_completed_runs(SIGHUP);
+	signal_keeps_completed_runs(SIGHUP, false);
+}
+
+static void sigint_keeps_existing_file(void **state)
+{
+	signal_keeps_completed_runs(SIGINT, true);
+}
+
+/*
+ * The global --amx (before the command) is taken off the line by main():
+ * every re-executed run must ask for AMX permission again, with --no-aslr's
+ * own re-exec in between. Each run's warnings or host facts say it asked.
+ */
+static void global_amx_reaches_every_run(void **state)
+{
+	const char *argv[] = { cmd_fpl_bin(), "--amx", "xsave", "--part", "misc", "--budget",
+			       "0.05", "--runs", "2", "--no-aslr", "--json", "-q", NULL };
+	struct cmd_out o;
+	json_t *doc, *perm;
+
+	assert_int_equal(cmd_run(argv, 120, &o), 0);
+	if (o.status != 0)
+		fail_msg("fpulab --amx xsave --runs 2 --no-aslr: status %d\n%s", o.status, o.err);
+	doc = json_loads(o.out, 0, NULL);
+	assert_non_null(doc);
+	perm = json_object_get(json_object_get(doc, "host"), "amx_permission");
+	assert_non_null(perm);
+	assert_true(json_is_true(json_object_get(perm, "requested")));
+	assert_string_equal(json_string_value(json_object_get(perm, "by")), "--amx");
+	json_decref(doc);
+	cmd_out_free(&o);
 }
 
 /*
@@ -336,6 +386,8 @@ int main(void)
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
 		cmocka_unit_test(sighup_keeps_completed_runs),
+		cmocka_unit_test(sigint_keeps_existing_file),
+		cmocka_unit_test(global_amx_reaches_every_run),
 		cmocka_unit_test(ignored_hup_does_not_end_runs),
 	};
 

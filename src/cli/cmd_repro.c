@@ -98,7 +98,8 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 	int rc = FPL_EXIT_OK;
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
-		cc[i].v = calloc((size_t)n, sizeof(double));
+		if (!(cc[i].v = calloc((size_t)n, sizeof(double))))
+			rc = FPL_EXIT_FAIL;
 	if (fpl_repro_xs_alloc(xc, FPL_ARRAY_SIZE(xc), (size_t)n))
 		rc = FPL_EXIT_FAIL;
 	s->budget_s = budget;
@@ -115,7 +116,7 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 	say(s, NULL);
 	if (rc == FPL_EXIT_OK || *s->stop)
 		rc = fpl_repro_rfbm_cases(rp->out, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc),
-					  budget) ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+					  budget) || *s->stop ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
 		free(cc[i].v);
 	fpl_repro_xs_free(xc, FPL_ARRAY_SIZE(xc));
@@ -154,8 +155,8 @@ static int rfbm_amx(struct repro *rp, struct fpl_session *s)
 	}
 	say(s, NULL);
 	if (rc == FPL_EXIT_OK || *s->stop)
-		rc = fpl_repro_rfbm_cases(rp->out, NULL, 0, ac, FPL_ARRAY_SIZE(ac), budget) ?
-		     FPL_EXIT_FAIL : FPL_EXIT_OK;
+		rc = fpl_repro_rfbm_cases(rp->out, NULL, 0, ac, FPL_ARRAY_SIZE(ac), budget) ||
+		     *s->stop ? FPL_EXIT_FAIL : FPL_EXIT_OK;
 	fpl_repro_xs_free(ac, FPL_ARRAY_SIZE(ac));
 	return rc;
 }
@@ -316,7 +317,9 @@ static int repro_main(int argc, char **argv)
 		struct fpl_xstate xs;
 
 		rp.traced = fpl_result_new();
-		if (!fpl_xstate_init(&xs, s.cpu)) {
+		if (!rp.traced)
+			rc = fpl_cli_error("repro", FPL_EXIT_FAIL, "out of memory");
+		else if (!fpl_xstate_init(&xs, s.cpu)) {
 			rp.cet_s = xs.supervisor >> FPL_XFEATURE_CET_KERNEL & 1;
 			rp.amx = xs.xcr0 >> FPL_XFEATURE_XTILE_DATA & 1;
 		}
@@ -338,6 +341,9 @@ static int repro_main(int argc, char **argv)
 		else if (one != FPL_EXIT_UNSUPPORTED)
 			rc = one;
 	}
+	/* Stopped between experiments: interrupted all the same (FILE.interrupted, exit 1). */
+	if (rc == FPL_EXIT_OK && *s.stop)
+		rc = FPL_EXIT_FAIL;
 	if (rc == FPL_EXIT_OK && !rp.done)
 		rc = fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "nothing could be measured on "
 				   "this CPU with the benchmarks built in");

@@ -83,15 +83,18 @@ int fpl_runs_take(const char *cmd, int *argc, char **argv, struct fpl_runs_opt *
 			 * start again as that process (what setarch -R does). The
 			 * flag is inherited, so the new process does not come here.
 			 */
-			char **nargv = calloc((size_t)*argc + 4, sizeof(*nargv)), runs[32];
-			int k = *argc + 1;
+			char **nargv = calloc((size_t)*argc + 5, sizeof(*nargv)), runs[32];
+			int k = 1;
 
 			if (!nargv || personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0)
 				return fpl_cli_error(cmd, FPL_EXIT_FAIL, "--no-aslr: %s",
 						     strerror(nargv ? errno : ENOMEM));
 			nargv[0] = "fpulab";
+			/* main() took the global --amx off the line: the new process needs it */
+			if (fpl_cli_amx_global)
+				nargv[k++] = "--amx";
 			for (int i = 0; i < *argc; i++)
-				nargv[i + 1] = argv[i];
+				nargv[k++] = argv[i];
 			snprintf(runs, sizeof(runs), "--runs=%ld", o->n);
 			nargv[k++] = runs;
 			nargv[k] = "--no-aslr";
@@ -143,10 +146,13 @@ static int parse(struct runs_ctx *c, int argc, char **argv)
 {
 	size_t k = 0;
 
-	c->child_argv = calloc((size_t)argc + 5, sizeof(*c->child_argv));
+	c->child_argv = calloc((size_t)argc + 6, sizeof(*c->child_argv));
 	if (!c->child_argv)
 		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
 	c->child_argv[k++] = "fpulab";
+	/* main() took the global --amx off the line: every run must ask again */
+	if (fpl_cli_amx_global)
+		c->child_argv[k++] = "--amx";
 	c->child_argv[k++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		bool value;
@@ -791,10 +797,16 @@ static int emit(struct runs_ctx *c)
 {
 	struct fpl_diag diag = { "" };
 	const struct fpl_session *s = &c->s;
+	char alt[4096];
+	/* An interrupted series never replaces a good file: it goes beside it. */
+	const char *path = fpl_session_out_file(s, runs_stop, alt, sizeof(alt));
 
-	if (s->out_path && fpl_emit_file(c->merged, s->format_given ? s->format : FPL_FMT_JSON,
-					 s->out_path, &diag))
+	if (path && fpl_emit_file(c->merged, s->format_given ? s->format : FPL_FMT_JSON, path,
+				  &diag))
 		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (path && path != s->out_path)
+		fprintf(stderr, "fpulab %s: interrupted: %s kept; the completed runs are in %s\n",
+			c->cmd, s->out_path, path);
 	if (s->json_stdout || (s->format_given && s->format != FPL_FMT_TABLE)) {
 		if (fpl_emit(c->merged, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);

@@ -217,7 +217,7 @@ json_t *fpl_host_masks_json(const struct fpl_xstate *xs, const struct fpl_xstate
 	    json_integer(xs->xsave ? fpl_xstate_size_std(xs, m->xcr0) : 0));
 	if (m->frame_xstate_size)
 		set(&b, o, "signal_frame_seen",
-		    json_pack("{s:o, s:i}", "xfeatures", hex(m->frame_xfeatures), "xstate_size",
+		    json_pack("{s:o, s:I}", "xfeatures", hex(m->frame_xfeatures), "xstate_size",
 			      (json_int_t)m->frame_xstate_size));
 	if (xfd & ~m->permitted) {
 		snprintf(note, sizeof(note),
@@ -240,7 +240,7 @@ json_t *fpl_host_amx_json(const struct fpl_xstate *xs)
 
 	if (!xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated && !p->valid)
 		return json_pack("{s:b, s:s}", "supported", 0, "why", why);
-	return json_pack("{s:b, s:s?, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "supported", ok,
+	return json_pack("{s:b, s:s?, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "supported", ok,
 			 "why", ok ? NULL : why, "max_palette", (json_int_t)p->max_palette,
 			 "tiles", (json_int_t)p->max_names, "rows", (json_int_t)p->max_rows,
 			 "bytes_per_row", (json_int_t)p->bytes_per_row, "bytes_per_tile",

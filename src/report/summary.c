@@ -121,7 +121,7 @@ static void ctxsw_ab(const struct fpl_run *run, FILE *f)
 	fprintf(f, "  %s %s ns, %s live %s ns", sa, mq(x, sizeof(x), &a), sb, mq(y, sizeof(y), &b));
 	/* The verdict carries the difference when one is proven, else the interval. */
 	if (verdict && isfinite(pct))
-		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 10%% trimmed)", sb, sa, verdict);
+		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 20%% trimmed)", sb, sa, verdict);
 	fputc('\n', f);
 }
 
