@@ -100,9 +100,6 @@ struct fpl_cmp_metric {
 	struct fpl_cmp_test *t;		/* one per case; [0], the baseline, is unused */
 };
 
-/* A case whose runs' interference reference was quiet less often than this gets a note. */
-#define FPL_CMP_QUIET_SUSPECT 0.5
-
 struct fpl_cmp {
 	struct fpl_cmp_opts opts;
 	enum fpl_cmp_kind kind;

@@ -15,6 +15,13 @@
 #define FPL_RESULT_SCHEMA "fpulab/2"
 /* Still read: params then held measured values too; the reader moves them to observed. */
 #define FPL_RESULT_SCHEMA_V1 "fpulab/1"
+/*
+ * observed.interference.quiet_share under this: a suspect run (the xsave
+ * cells' FXSAVE64 reference quiet in under half of its readings; such runs
+ * read 3-5% high on a shared host, docs/method.md). One figure for the
+ * bench's warning, the summary and compare's note.
+ */
+#define FPL_QUIET_SHARE_SUSPECT 0.5
 
 /*
  * One measured quantity. unit is one of "cycles" (core cycles; say in method

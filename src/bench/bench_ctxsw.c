@@ -572,8 +572,11 @@ static int ctxsw_trace(const struct fpl_bench_env *env, struct fpl_pp *pp,
 		return 0;
 	fpl_ktpass_add_tid(&p, pp->sh->seen[1].tid);
 	err = fpl_pp_batch(pp, 0, k, &t, NULL);
-	if (err)
+	if (err) {
+		/* Tracing off and the pass recorded (as what it saw) before the error goes up. */
+		fpl_ktpass_end(env, &p, run, "failed batch", (double)k, "round trip", NULL);
 		return err;
+	}
 	return fpl_ktpass_end(env, &p, run, c->ab ? "state_a" : "batch", (double)k, "round trip",
 			      NULL);
 }

@@ -24,8 +24,6 @@
 
 #define FPL_INTERF_TOL_PCT	4.0
 #define FPL_INTERF_EVERY	8	/* a reading every this many samples in a round */
-/* A run whose readings were quiet less often than this is suspect (a warning). */
-#define FPL_INTERF_SUSPECT	0.5
 
 struct fpl_interf {
 	fpl_timed_fn ref;		/* the reference body: cfg->ref or FXSAVE64 */

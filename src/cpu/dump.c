@@ -402,8 +402,11 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 	int err = 0;
 
 	st = calloc(1, sizeof(*st));
-	if (!st || !buf)
+	if (!st || !buf) {
+		free(st);
+		free(buf);
 		return fpl_diag_set(diag, -ENOMEM, "%s: out of memory", name);
+	}
 	memset(cpu, 0, sizeof(*cpu));
 	snprintf(cpu->source, sizeof(cpu->source), "%s", name);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/result.h"
 #include "compare_internal.h"
 
 const char *fpl_cmp_test_name(const struct fpl_cmp *c)
@@ -80,13 +81,13 @@ static int note_interference(struct fpl_cmp *c, const struct fpl_cmp_case *cases
 	for (size_t i = 0; i < c->ncases; i++) {
 		const struct fpl_cmp_case *cs = &cases[i];
 
-		if (!cs->nquiet || cs->quiet_lo >= FPL_CMP_QUIET_SUSPECT)
+		if (!cs->nquiet || cs->quiet_lo >= FPL_QUIET_SHARE_SUSPECT)
 			continue;
 		if (note(c, "case %zu (%s): its xsave runs' FXSAVE64 reference was quiet in "
 			 "%.0f-%.0f%% of readings; runs under %.0f%% read 3-5%% high on a shared "
 			 "host (observed.interference.quiet_share), so a difference with another "
 			 "case may be the host's", i + 1, c->paths[i], 100 * cs->quiet_lo,
-			 100 * cs->quiet_hi, 100 * FPL_CMP_QUIET_SUSPECT))
+			 100 * cs->quiet_hi, 100 * FPL_QUIET_SHARE_SUSPECT))
 			return -ENOMEM;
 	}
 	return 0;

@@ -57,7 +57,7 @@ static void interference_line(const struct fpl_run *run, FILE *f)
 		return;
 	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
 		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
-		q < 0.5 ? "; under half: a suspect run" : "");
+		q < FPL_QUIET_SHARE_SUSPECT ? "; under half: a suspect run" : "");
 }
 
 static void xsave_lines(const struct fpl_result *r, FILE *f)

@@ -87,7 +87,7 @@ void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const 
 		fpl_run_obs_str(run, "xinuse_extra_in_use", buf);
 		return;
 	}
-	fpl_run_warn(run, "XINUSE & XCR0 was 0x%" PRIx64 ", not 0x%" PRIx64 " (the state "
+	fpl_run_warn(run, "XINUSE & the permitted mask was 0x%" PRIx64 ", not 0x%" PRIx64 " (the state "
 		     "claimed), before %" PRIu64 " of %" PRIu64 " timed calls%s; last seen %s",
 		     c->bad_last, c->expect, c->bad, c->checks,
 		     fpl_live_diff_words(c->bad_missing, c->bad_extra, words, sizeof(words)), last);
@@ -265,7 +265,7 @@ static void method_text(char *buf, size_t size, const struct fpl_xs_plan *p, boo
 		n = snprintf(buf, size, "latency: XRSTOR from the buffer, write one %s register, %s, "
 			     "minus XRSTOR and the write", comp, what);
 	else
-		n = snprintf(buf, size, "latency: XRSTOR of the state image (RFBM=XCR0) then %s, "
+		n = snprintf(buf, size, "latency: XRSTOR of the state image (RFBM = the permitted mask) then %s, "
 			     "minus the XRSTOR alone", what);
 	if (!(p->setup & ~p->live) || n < 0 || (size_t)n >= size)
 		return;

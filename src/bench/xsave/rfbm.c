@@ -114,6 +114,10 @@ static int add_diff(struct fpl_run *run, const struct fpl_variant *with,
 	    t_interval(a->samples, a->n, b->samples, b->n, 0, &wdiff, &wlo, &whi, &wdf))
 		return 0;
 	base = !fpl_summarize(b->samples, b->n, 20, &s) ? s.trimmed_mean : NAN;
+	/* JSON has no NaN (json_real refuses it): no finite interval, no extra */
+	if (!isfinite(diff) || !isfinite(lo) || !isfinite(hi) || !isfinite(df) ||
+	    !isfinite(base) || !isfinite(wdiff) || !isfinite(wlo) || !isfinite(whi))
+		return 0;
 	d->extra = json_pack("{s:f, s:[f,f], s:f, s:s, s:f, s:f, s:[f,f], s:f}",
 			     "trimmed_mean_diff", diff, "ci95", lo, hi, "df", df,
 			     "test", "Yuen 20% trimmed, Welch df", "without_trimmed_mean", base,
