@@ -641,7 +641,7 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 		return -ENOMEM;
 	print_run_lines(c, f);
 	fprintf(f, "\nEach metric over the runs (one value per run: its median; CV: the spread "
-		   "between runs):\n%-8s %-44s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
+		   "between runs):\n%-8s %-52s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
 		"configuration", "metric", "runs", "median", "CV %", "min", "max", "unit");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
@@ -742,7 +742,7 @@ static void print_warnings(const struct runs_ctx *c)
 		long k0, k2, last = 0, start = 0, nk = 0;
 		const char *body = warn_body(json_string_value(w), &k0);
 		char runs[160] = "";
-		bool before = false;
+		bool before = false, differ = false;
 		size_t k;
 		json_t *w2;
 
@@ -759,6 +759,7 @@ static void print_warnings(const struct runs_ctx *c)
 				add_run(runs, sizeof(runs), &last, &start, k2, false);
 				nk++;
 			}
+			differ |= strcmp(b2, body) != 0;
 		}
 		if (before)
 			continue;
@@ -767,8 +768,12 @@ static void print_warnings(const struct runs_ctx *c)
 			more++;
 			continue;
 		}
-		fprintf(stderr, "fpulab %s: warning: %s%s%s%s\n", c->cmd, k0 ? (nk > 1 ? "runs " : "run ") : "",
-			runs, k0 ? ": " : "", body);
+		/* merged texts that differ in their figures: say whose these are */
+		fprintf(stderr, "fpulab %s: warning: %s%s%s%s", c->cmd,
+			k0 ? (nk > 1 ? "runs " : "run ") : "", runs, k0 ? ": " : "", body);
+		if (differ)
+			fprintf(stderr, " (the figures are run %ld's; the JSON has each run's)", k0);
+		fputc('\n', stderr);
 	}
 	if (more)
 		fprintf(stderr, "fpulab %s: and %zu more warnings (in the results)\n", c->cmd, more);

@@ -128,6 +128,25 @@ static void count_wins(struct row *rw, size_t n)
 	}
 }
 
+/* Fewer calibrations than an interval needs: the median of the per-calibration ratios all the same. */
+static double median_ratio(const struct fpl_metric *sec, const struct fpl_metric *none, size_t n)
+{
+	double *x = malloc(n * sizeof(*x)), m = NAN;
+	size_t k = 0;
+
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (none->samples[i] > 0 && isfinite(sec->samples[i]))
+			x[k++] = sec->samples[i] / none->samples[i];
+	if (k) {
+		fpl_sort(x, k);
+		m = fpl_quantile_sorted(x, k, 0.5);
+	}
+	free(x);
+	return m;
+}
+
 static void print_speed(const struct fpl_metric *m, FILE *f)
 {
 	struct fpl_summary s;
@@ -159,7 +178,7 @@ static void print_ratio(const struct fpl_metric *sec, const struct fpl_metric *n
 		snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", 1 + ci.estimate / 100,
 			 1 + ci.lo / 100, 1 + ci.hi / 100);
 	else
-		snprintf(buf, sizeof(buf), "%.3f", sec->samples[0] / none->samples[0]);
+		snprintf(buf, sizeof(buf), "%.3f", median_ratio(sec, none, n));
 	fprintf(f, " %22s", buf);
 }
 
@@ -174,7 +193,9 @@ static void print_table(const struct fpl_result *r, const char **cols, size_t nc
 			reps = rw[k].m[0]->n;
 	fprintf(f, "\n# %zu calibration(s), interleaved; MB/s as the kernel computes it: median "
 		"[min, max]; ratios: median of per-calibration ratios to no section [95%% "
-		"order-statistic interval, 6 or more calibrations]\n", reps);
+		"order-statistic interval, 6 or more calibrations]; wins: calibrations in which "
+		"the template was the fastest with no section (the one the kernel would pick)\n",
+		reps);
 	fprintf(f, "%-16s %-9s", "template", "ISA");
 	for (size_t c = 0; c < ncol; c++)
 		fprintf(f, " %22s", cols[c]);
