@@ -437,14 +437,19 @@ static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
 static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 		     const struct pp_metrics *m, const struct fpl_runclock *rc)
 {
-	double hz = m->ticks > 0 && m->ns > 0 ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
+	bool meas = m->ticks > 0 && m->ns > 0;
+	double hz = meas ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
 	char cyc[512], name[64];
 	size_t n = run->nmetrics;
-	static const char tsc[] = "; TSC ticks from ns at the TSC rate measured over this run "
-				  "(observed tsc_hz_measured), which move with the core clock";
+	/* the clock's calibrated rate when this run's own could not be measured */
+	const char *rate = meas ? "the TSC rate measured over this run (observed tsc_hz_measured)" :
+			   "the clock's calibrated TSC rate (host.clock.tsc_hz)";
+	char tsc[200], from[160];
 
-	fpl_runclock_cycles_text(env->clock, rc, "from ns at the TSC rate measured over this "
-				 "run (observed tsc_hz_measured), then ", cyc, sizeof(cyc));
+	snprintf(tsc, sizeof(tsc), "; TSC ticks from ns at %s, which move with the core clock",
+		 rate);
+	snprintf(from, sizeof(from), "from ns at %s, then ", rate);
+	fpl_runclock_cycles_text(env->clock, rc, from, cyc, sizeof(cyc));
 	for (size_t i = 0; i < n; i++) {
 		const struct fpl_metric *src = run->metrics[i];
 

@@ -39,11 +39,17 @@ void fpl_runclock_cycles_text(const struct fpl_clock *c, const struct fpl_runclo
 		snprintf(buf, size, "; core cycles %s: %sTSC ticks x %.4f, the clock's start "
 			 "figure (no estimate around this measurement)", fpl_clock_core_method(c),
 			 from, rc->ratio);
-	else
+	else if (isfinite(rc->before) && rc->before > 0 && isfinite(rc->after) && rc->after > 0)
 		snprintf(buf, size, "; core cycles %s: %sTSC ticks x the core/TSC ratio estimated "
 			 "right before and after the measurement on the measuring task's CPU, "
 			 "their mean (observed core_per_tsc_before, core_per_tsc_after)",
 			 fpl_clock_core_method(c), from);
+	else
+		snprintf(buf, size, "; core cycles %s: %sTSC ticks x %.4f, the core/TSC ratio "
+			 "estimated %s the measurement on the measuring task's CPU (observed "
+			 "core_per_tsc_%s; the other estimate failed)", fpl_clock_core_method(c),
+			 from, rc->ratio, isfinite(rc->before) && rc->before > 0 ? "right before" :
+			 "right after", isfinite(rc->before) && rc->before > 0 ? "before" : "after");
 }
 
 struct fpl_metric *fpl_metric_scaled(struct fpl_run *run, const struct fpl_metric *src,
