@@ -89,6 +89,7 @@ static const struct row rows[] = {
 	{ { "context_switch1_processes", "-t", "0" }, E2, NULL, NULL },
 	{ { "context_switch1_processes", "-t", "1x" }, E2, NULL, NULL },
 	{ { "context_switch1_processes", "-z" }, E2, NULL, NULL },
+	{ { "context_switch1_processes", "-t" }, E2, "needs a value", NULL },
 	{ { "context_switch1_threads", "-t", "abc" }, E2, NULL, NULL },
 	{ { "signal1_processes", "-s", "abc" }, E2, NULL, NULL },
 	{ { "signal1_threads", "-t", "-3" }, E2, NULL, NULL },
@@ -99,12 +100,17 @@ static const struct row rows[] = {
 	{ { "run", "xor", "--impl", "nosuch", "-o", "@OUT" }, E2, "--impl", NULL },
 	{ { "run", "section", "--chunks", "100", "-o", "@OUT" }, E2, "--chunks", NULL },
 	{ { "run", "xsave", "--no-such-option", "-o", "@OUT" }, E2, "no-such-option", NULL },
+	/* an unknown option is named before what follows it is taken as an argument */
+	{ { "xsave", "--no-such-option", "1", "-o", "@OUT" }, E2, "no-such-option", NULL },
+	{ { "xsave", "--json=1", "-o", "@OUT" }, E2, "--json takes no value", NULL },
 	{ { "repro" }, E2, NULL, NULL },
 	{ { "repro", "nosuch" }, E2, "nosuch", NULL },
 	{ { "repro", "rfbm", "--runs", "2" }, E2, "runs", "--runs" },
 	{ { "repro", "rfbm", "--runs", "x" }, E2, "runs", "--runs" },
 	{ { "repro", "rfbm", "--budget", "-1" }, E2, "budget", "--budget" },
 	{ { "plot" }, E2, NULL, NULL },
+	{ { "plot", "--label" }, E2, "needs a value", "--label" },
+	{ { "plot", "-o" }, E2, "needs a value", NULL },
 	{ { "plot", "@NOFILE", "-o", "@DIR/x.svg" }, E2, "@NOFILE", NULL },
 	{ { "plot", "@GARBAGE", "-o", "@DIR/x.svg" }, E2, NULL, NULL },
 	{ { "plot", "@JSON", "-o", "@DIR/x.svg" }, E2, NULL, NULL },
@@ -272,7 +278,7 @@ static void test_unknown_option_everywhere(void **state)
 	/* and the dispatcher itself */
 	{
 		const char *none[] = { cmd_fpl_bin(), NULL };
-		const char *unknown[] = { cmd_fpl_bin(), "no-such-command", NULL };
+		const char *unknown[] = { cmd_fpl_bin(), "no-such-command", NULL, NULL };
 		struct cmd_out o;
 
 		assert_int_equal(cmd_run(none, 30, &o), 0);
@@ -282,6 +288,12 @@ static void test_unknown_option_everywhere(void **state)
 		assert_int_equal(cmd_run(unknown, 30, &o), 0);
 		if (cmd_code(&o) != 2 || !strstr(o.err, "no-such-command"))
 			bad("fpulab no-such-command: exit %d: %s", cmd_code(&o), o.err);
+		cmd_out_free(&o);
+		unknown[2] = unknown[1];
+		unknown[1] = "help";
+		assert_int_equal(cmd_run(unknown, 30, &o), 0);
+		if (cmd_code(&o) != 2 || !strstr(o.err, "no-such-command") || o.nout)
+			bad("fpulab help no-such-command: exit %d: %s", cmd_code(&o), o.err);
 		cmd_out_free(&o);
 	}
 	print_message("  %zu commands checked\n", cmds.n);
@@ -432,6 +444,46 @@ static void test_output_targets(void **state)
 	rmdir(dir);
 }
 
+/* -o that names a directory: refused before anything is drawn or printed. */
+static void test_out_is_directory(void **state)
+{
+	struct fixtures fx;
+	char svg[600];
+	const char *plot[] = { cmd_fpl_bin(), "plot", NULL, NULL, "-o", svg, NULL };
+	const char *decode[] = { cmd_fpl_bin(), "decode", "--to", "standard", "-o", NULL, NULL,
+				 NULL };
+	struct cmd_out o;
+	struct stat st;
+
+	failures = 0;
+	read_commands();
+	fx_create(&fx);
+	plot[2] = fx_subst(&fx, "@NUMS");
+	plot[3] = fx_subst(&fx, "@NUMS");
+	snprintf(svg, sizeof(svg), "%s", fx_subst(&fx, "@DIR/x.svg"));
+	assert_int_equal(mkdir(svg, 0755), 0);
+	assert_int_equal(cmd_run(plot, 60, &o), 0);
+	if (cmd_code(&o) != 2 || !strstr(o.err, svg) || o.nout)
+		bad("fpulab plot ... -o DIR/x.svg (a directory): exit %d, stdout %zu bytes: %s",
+		    cmd_code(&o), o.nout, o.err);
+	cmd_out_free(&o);
+	assert_int_equal(stat(svg, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rmdir(svg), 0);
+	if (strstr(help_of("decode"), "--to")) {
+		decode[5] = fx_subst(&fx, "@DIR");
+		decode[6] = fx_subst(&fx, "@IMAGE");
+		assert_int_equal(cmd_run(decode, 60, &o), 0);
+		if (cmd_code(&o) != 2 || !strstr(o.err, decode[5]) || o.nout)
+			bad("fpulab decode --to standard -o DIR IMAGE: exit %d, stdout %zu bytes: %s",
+			    cmd_code(&o), o.nout, o.err);
+		cmd_out_free(&o);
+	}
+	assert_true(fx_untouched(&fx, "-o DIR", bad));
+	fx_destroy(&fx);
+	assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_option_everywhere),
 		cmocka_unit_test(test_benchmark_options),
 		cmocka_unit_test(test_output_targets),
+		cmocka_unit_test(test_out_is_directory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

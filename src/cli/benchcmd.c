@@ -8,6 +8,27 @@
 #include "cli.h"
 #include "runs.h"
 
+/*
+ * --NAME[=V] that is not the benchmark's: named before anything after it is
+ * read as its value. A common flag given a value (--json=1) says so.
+ */
+static int unknown_opt(const struct fpl_bench *b, struct fpl_session *s, const char *a,
+		       const char *eq)
+{
+	int len = eq ? (int)(eq - a) : (int)strlen(a), i = 0, rc;
+	char *bare = strndup(a, (size_t)len);
+	struct fpl_session scratch = *s;
+
+	if (!bare)
+		return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
+	/* Alone, with nothing after it: only a flag of the common options takes it. */
+	rc = eq ? fpl_session_common_opt(&scratch, 1, &bare, &i) : 0;
+	free(bare);
+	if (rc > 0)
+		return fpl_cli_usage_error(b->name, "%.*s takes no value ('%s')", len, a, a);
+	return fpl_cli_usage_error(b->name, "unknown option '%.*s'", len, a);
+}
+
 static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, char **argv,
 		 struct fpl_optval *opts, size_t *nopts)
 {
@@ -30,6 +51,8 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 		o = fpl_bench_find_opt(b, name);
 		opts[*nopts].name = name;
 		(*nopts)++;
+		if (!o)
+			return unknown_opt(b, s, a, eq);
 		if (eq)
 			opts[*nopts - 1].value = eq + 1;
 		else if (o && o->type != FPL_OPT_FLAG && i + 1 < argc)

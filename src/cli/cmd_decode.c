@@ -119,13 +119,15 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 			return fpl_cli_getopt_error(CMD, c, argc, argv);
 		}
 	}
+	if (optind >= argc)
+		return fpl_cli_usage_error(CMD, "no IMAGE given");
 	if (optind != argc - 1)
-		return fpl_cli_usage_error(CMD, optind >= argc ? "no IMAGE given" :
-					   "one IMAGE only ('%s' is extra)", argv[optind + 1]);
+		return fpl_cli_usage_error(CMD, "one IMAGE only ('%s' is extra)", argv[optind + 1]);
 	o->path = argv[optind];
 	if (!o->to != !o->out)
 		return fpl_cli_usage_error(CMD, "--to and -o go together");
-	return 0;
+	/* Before the table: a bad -o prints nothing. */
+	return o->out ? fpl_cli_check_out_path(CMD, o->out) : 0;
 }
 
 static int load_cpu(const struct decode_opts *o, struct fpl_cpu *cpu, struct fpl_xstate *xs)

@@ -259,7 +259,7 @@ static int parse_plot(int argc, char **argv, struct plot_opts *po, const char **
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:c:m:t:l:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:c:m:t:l:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			*out = optarg;
@@ -293,7 +293,7 @@ static int parse_plot(int argc, char **argv, struct plot_opts *po, const char **
 			*script_only = true;
 			break;
 		default:
-			return fpl_cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+			return fpl_cli_getopt_error("plot", opt, argc, argv);
 		}
 	}
 	return 0;
@@ -325,6 +325,9 @@ static int plot_main(int argc, char **argv)
 	term = fpl_plot_term_of(out);
 	if (term < 0)
 		return fpl_cli_usage_error("plot", "-o %s: the name must end in .svg or .png", out);
+	/* Before gnuplot draws anything: a directory or an unwritable place is bad input. */
+	if (!script_only && (rc = fpl_cli_check_out_path("plot", out)))
+		return rc;
 	if (!script_only) {
 		gp = find_gnuplot();
 		if (!gp)

@@ -159,7 +159,11 @@ int main(int argc, char **argv)
 		return FPL_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && (cmd = fpl_cli_find(argv[2]))) {
+		if (argc > 2) {
+			cmd = fpl_cli_find(argv[2]);
+			if (!cmd)
+				return fpl_cli_usage_error(NULL, "%s: unknown command '%s'", argv[1],
+							   argv[2]);
 			fpl_cli_help(cmd, stdout);
 			return FPL_EXIT_OK;
 		}

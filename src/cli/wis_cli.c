@@ -84,7 +84,7 @@ static int parse(const char *cmd, int threads, int argc, char **argv, struct fpl
 	cfg->threads = threads > 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "mt:s:hvn", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":mt:s:hvn", longs, NULL)) != -1) {
 		switch (c) {
 		case 'm': smt = true; break;
 		case 'n': none = true; break;
@@ -110,8 +110,7 @@ static int parse(const char *cmd, int threads, int argc, char **argv, struct fpl
 			cfg->threads = !strcmp(optarg, "threads");
 			break;
 		default:
-			return fpl_cli_usage_error(cmd, "unknown option '%s' in will-it-scale mode",
-						   argv[optind - 1]);
+			return fpl_cli_getopt_error(cmd, c, argc, argv);
 		}
 	}
 	if (optind < argc)

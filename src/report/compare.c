@@ -476,6 +476,27 @@ static int setup(struct fpl_cmp **out, char *const *paths, size_t ncases,
 	return 0;
 }
 
+/* An --ignore-param key in no case's params is a mistyped key, not a match. */
+static int check_ignored(const struct fpl_cmp_case *cases, size_t ncases, const char *list,
+			 struct fpl_diag *diag)
+{
+	uint64_t found = 0;
+	const char *p = list;
+
+	for (size_t i = 0; i < ncases; i++)
+		found |= cases[i].ignore_found;
+	for (unsigned i = 0; p && *p && i < 64; i++) {
+		const char *e = strchr(p, ',');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+
+		if (len && !(found >> i & 1))
+			return fpl_diag_set(diag, -EINVAL, "--ignore-param %.*s: no case's runs "
+					    "have that params key", len, p);
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
 int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *opts,
 		struct fpl_cmp **out, struct fpl_diag *diag)
 {
@@ -495,6 +516,8 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	err = setup(&c, paths, ncases, opts);
 	for (size_t i = 0; !err && i < ncases; i++)
 		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts, diag);
+	if (!err)
+		err = check_ignored(cases, ncases, opts->ignore_params, diag);
 	for (size_t i = 1; !err && i < ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",

@@ -385,11 +385,12 @@ static char *metric_label(const char *bench, json_t *params, const char *name)
 }
 
 /* Remove the keys of the comma-separated list from params. */
-static void drop_params(json_t *params, const char *list)
+/* Bit i of *found: the list's i-th key was in these params (the first 64 keys). */
+static void drop_params(json_t *params, const char *list, uint64_t *found)
 {
 	const char *p = list;
 
-	while (p && *p) {
+	for (unsigned i = 0; p && *p; i++) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		char key[128];
@@ -397,7 +398,8 @@ static void drop_params(json_t *params, const char *list)
 		if (len && len < sizeof(key)) {
 			memcpy(key, p, len);
 			key[len] = 0;
-			json_object_del(params, key);
+			if (!json_object_del(params, key) && i < 64)
+				*found |= UINT64_C(1) << i;
 		}
 		p = e ? e + 1 : NULL;
 	}
@@ -436,7 +438,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 		if (run->skipped)
 			continue;
 		note_quiet(cs, run);
-		drop_params(run->params, cs->ignore_params);
+		drop_params(run->params, cs->ignore_params, &cs->ignore_found);
 		params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
 		if (!params) {
 			err = -ENOMEM;

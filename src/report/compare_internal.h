@@ -3,6 +3,8 @@
 #ifndef FPULAB_COMPARE_INTERNAL_H
 #define FPULAB_COMPARE_INTERNAL_H
 
+#include <stdint.h>
+
 #include "fpulab/compare.h"
 
 struct fpl_cmp_raw {
@@ -23,6 +25,7 @@ struct fpl_cmp_case {
 	bool many;		/* several files (a directory or a list): a numbers file is a run */
 	unsigned column;	/* fpl_cmp_opts.column */
 	const char *ignore_params;	/* fpl_cmp_opts.ignore_params */
+	uint64_t ignore_found;	/* bit i: its i-th key was in some run's params */
 	size_t nfiles;
 	struct fpl_cmp_raw *r;
 	size_t nr;
