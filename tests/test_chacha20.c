@@ -274,8 +274,15 @@ static void test_simd_leaves_upper_init(void **state)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t left;
 
-		if (!(im[i].xfeatures & UPPER_MASK) || !im[i].supported(&cpu, NULL))
+		const char *why = NULL;
+
+		if (!(im[i].xfeatures & UPPER_MASK))
 			continue;
+		if (!im[i].supported(&cpu, &why)) {
+			print_message("chacha20/%s not run: %s\n", im[i].name,
+				      why ? why : "not supported on this CPU");
+			continue;
+		}
 		c.im = &im[i];
 		left = upper_after(&cpu, &xs, call_stream, &c);
 		if (left)
@@ -283,7 +290,10 @@ static void test_simd_leaves_upper_init(void **state)
 				 " (YMM 0x4, ZMM_Hi256 0x40) still in use", im[i].name, left);
 		ran++;
 	}
-	assert_true(ran >= 1);
+	if (!ran) {
+		print_message("no AVX2 or AVX-512 chacha20 implementation runs on this CPU\n");
+		skip();
+	}
 }
 
 int main(void)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "near.h"
+#include "taskstest.h"
 
 #include "fpulab/harness.h"
 #include "fpulab/stats.h"
@@ -317,17 +318,6 @@ static void test_disturbed_rotated_variants(void **state)
 	fpl_result_free(r);
 }
 
-static bool warned(const struct fpl_run *run, const char *what)
-{
-	size_t i;
-	json_t *w;
-
-	json_array_foreach(run->warnings, i, w)
-		if (strstr(json_string_value(w), what))
-			return true;
-	return false;
-}
-
 /* Quiet in a third of the readings: a suspect run, said in a warning; in two thirds, no warning. */
 static void test_mostly_disturbed_is_suspect(void **state)
 {
@@ -339,11 +329,11 @@ static void test_mostly_disturbed_is_suspect(void **state)
 	disturbed_blocks = 1;
 	assert_true(json_real_value(json_object_get(fpl_run_obs_get(v.run, "interference"),
 						    "quiet_share")) < 0.5);
-	assert_true(warned(v.run, "suspect run: the FXSAVE64 reference was quiet in only"));
+	assert_true(tt_warned(v.run, "suspect run: the FXSAVE64 reference was quiet in only"));
 	run_world(true, r, &v);
 	assert_true(json_real_value(json_object_get(fpl_run_obs_get(v.run, "interference"),
 						    "quiet_share")) > 0.5);
-	assert_false(warned(v.run, "suspect run"));
+	assert_false(tt_warned(v.run, "suspect run"));
 	fpl_result_free(r);
 }
 

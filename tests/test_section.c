@@ -192,8 +192,10 @@ static int run_bin(const char *args, char *err, size_t size)
 	char *out, *e;
 	int rc;
 
-	if (!getenv("FPL_BIN"))
+	if (!getenv("FPL_BIN")) {
+		print_message("  FPL_BIN unset: no fpulab binary to run (make test sets it)\n");
 		skip();
+	}
 	rc = fplrun("", args, &out, &e);
 	snprintf(err, size, "%s", e ? e : "");
 	free(out);

@@ -17,8 +17,10 @@ static void script_passes(const char *script, const char *arg)
 	const char *argv[] = { script, arg, NULL };
 	struct cmd_out o;
 
-	if (!cmd_exists(script))
-		skip();	/* not run from the source tree */
+	if (!cmd_exists(script)) {
+		print_message("  no %s: not run from the source tree\n", script);
+		skip();
+	}
 	assert_int_equal(cmd_run(argv, 120, &o), 0);
 	print_message("  %s", o.out);
 	if (cmd_code(&o) != 0)

@@ -28,8 +28,10 @@ static int run_bin(const char *args, bool both, char *out, size_t size)
 	char *o, *e;
 	int rc;
 
-	if (!getenv("FPL_BIN"))
+	if (!getenv("FPL_BIN")) {
+		print_message("  FPL_BIN unset: no fpulab binary to run (make test sets it)\n");
 		skip();
+	}
 	rc = fplrun("", args, &o, &e);
 	snprintf(out, size, "%s%s", o ? o : "", both && e ? e : "");
 	free(o);
