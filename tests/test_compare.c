@@ -648,8 +648,9 @@ static void deal_runs(const char *dir)
 }
 
 /*
- * A/A on real data: one `fpulab signal --runs 6` dealt into two cases of 3 (each run a fresh
- * process), one configuration: no difference claimed. At 99% so that chance
+ * A/A on real data: one `fpulab signal --runs 6` dealt into two cases of 3
+ * (each run a fresh process), one configuration: no difference claimed. At
+ * 99% so that chance
  * alone fails it at most 1 time in 100 when the method holds; the default
  * output fits on a screen.
  */
