@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "fpulab/bench.h"
+#include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
 
@@ -126,6 +127,29 @@ static struct fpl_result *signal_runs(const char *runs, const char *name, char *
 	return r;
 }
 
+/*
+ * The repeatability table printed after the runs has a row per unit whose
+ * metric and within counts are those the library finds in the file written.
+ */
+static void repeat_rows_match(const struct fpl_result *r, const char *out)
+{
+	struct fpl_unit_repeat u[8];
+	int n = fpl_result_repeatability(r, FPL_REPEAT_TOL_PCT, u, 8);
+	const char *t = strstr(out, "\nRepeatability: ");
+
+	assert_true(n > 0);
+	if (!t)
+		fail_msg("no repeatability table in:\n%s", out);
+	for (int k = 0; k < n; k++) {
+		char row[64];
+
+		/* the unit and the count of metrics */
+		snprintf(row, sizeof(row), "\n%-10.23s %8zu ", u[k].unit, u[k].rep.metrics);
+		if (!strstr(t, row))
+			fail_msg("no row '%s' (within %zu) in:\n%s", row + 1, u[k].rep.within, t);
+	}
+}
+
 /* A benchmark command with --runs: the same, and the table has one line per run. */
 static void bench_runs_one_file(void **state)
 {
@@ -140,6 +164,7 @@ static void bench_runs_one_file(void **state)
 	assert_true(json_equal(r->runs[0]->params, r->runs[1]->params));
 	assert_true(fpl_run_obs_get_int(r->runs[0], "run_pid", 0) !=
 		    fpl_run_obs_get_int(r->runs[1], "run_pid", 0));
+	repeat_rows_match(r, out);
 	fpl_result_free(r);
 	free(out);
 }

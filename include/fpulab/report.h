@@ -12,6 +12,7 @@
 #include "fpulab/cpu.h"
 #include "fpulab/image.h"
 #include "fpulab/result.h"
+#include "fpulab/stats.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 
@@ -83,6 +84,25 @@ int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *
 
 /* The xor benchmark's tables: calibration lines per section mask, or the size sweep. */
 void fpl_table_xor(const struct fpl_result *r, FILE *f);
+
+/*
+ * Repeatability of a result holding several runs (--runs N): every metric
+ * of every configuration (bench, params, metric name) gives one value per
+ * run, its median; per unit, how many of those metrics stay within tol_pct
+ * of the median of their runs in every run (fpl_repeatability). At most max
+ * units, those with most metrics first; metrics seen in under 2 runs are
+ * left out. The count of units filled, or -ENOMEM.
+ */
+struct fpl_unit_repeat {
+	char unit[24];
+	struct fpl_repeatability rep;
+	char worst[200];	/* the metric of max_pct: "bench {params} metric" */
+};
+int fpl_result_repeatability(const struct fpl_result *r, double tol_pct,
+			     struct fpl_unit_repeat *out, size_t max);
+/* The same as a table for people (nothing when no metric has 2 runs). 0, -ENOMEM, -EIO. */
+#define FPL_REPEAT_TOL_PCT 2.0
+int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f);
 /*
  * The section benchmark's table, like the 2018 report (inside, outside,
  * percent speedup, the cost per section): a block per unit o->units shows.

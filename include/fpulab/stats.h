@@ -155,6 +155,24 @@ double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work);
 size_t fpl_runs_needed(double cv, double target, double conf);
 
 /*
+ * Repeatability across runs. One metric: the largest distance of one run's
+ * value from the median of the n values, in percent of that median; NaN
+ * for n < 2, a value that is not finite, or a zero median.
+ */
+double fpl_max_dev_pct(const double *v, size_t n);
+/*
+ * Over metrics, given each one's fpl_max_dev_pct (NaNs are left out): how
+ * many there are, how many stay within tol_pct in every run, and the
+ * median, 90th percentile (GSL's interpolated quantile) and largest of the
+ * distances. 0, -EINVAL when no distance is finite, -ENOMEM.
+ */
+struct fpl_repeatability {
+	size_t metrics, within;
+	double tol_pct, median_pct, p90_pct, max_pct;
+};
+int fpl_repeatability(const double *dev, size_t n, double tol_pct, struct fpl_repeatability *r);
+
+/*
  * A seeded simulation of the method (GSL's MT19937 and Gaussian): each trial
  * draws two cases of `metrics` metrics, each case `runs` runs of `samples`
  * samples around 100; each run has its own offset (between_cv percent) and

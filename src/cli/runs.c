@@ -677,6 +677,12 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 	if (groups > rows)
 		fprintf(f, "(%zu of %zu metrics shown, the first of each benchmark; all are in the "
 			   "file (-o) or --json)\n", rows, groups);
+	if (fpl_table_repeatability(r, FPL_REPEAT_TOL_PCT, f) == -ENOMEM) {
+		for (size_t k = 0; k < nseen; k++)
+			free(seen[k]);
+		free(seen);
+		return -ENOMEM;
+	}
 	fprintf(f, "\n'fpulab compare A.json B.json' tests two such files run by run.\n");
 	for (size_t k = 0; k < nseen; k++)
 		free(seen[k]);

@@ -30,8 +30,7 @@ const char *fpl_format_name(enum fpl_format fmt)
 	return (size_t)fmt < FPL_ARRAY_SIZE(fmt_names) ? fmt_names[fmt] : "?";
 }
 
-/* "k=v k=v" from a params object, in key order of insertion. */
-static void params_text(const json_t *params, char *buf, size_t size, char sep)
+void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep)
 {
 	const char *key;
 	json_t *v;
@@ -287,7 +286,7 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 	for (size_t ri = 0; ri < r->nruns; ri++) {
 		const struct fpl_run *run = r->runs[ri];
 
-		params_text(run->params, params, sizeof(params), ' ');
+		fpl_tbl_params_text(run->params, params, sizeof(params), ' ');
 		if (asprintf(&line, "%s %s", run->bench, params) >= 0) {
 			fpl_tbl_wrap(f, line, 4);
 			free(line);
@@ -360,7 +359,7 @@ static int emit_csv(const struct fpl_result *r, FILE *f)
 	for (size_t ri = 0; ri < r->nruns; ri++) {
 		const struct fpl_run *run = r->runs[ri];
 
-		params_text(run->params, params, sizeof(params), ';');
+		fpl_tbl_params_text(run->params, params, sizeof(params), ';');
 		if (run->skipped) {
 			csv_field(f, run->bench, false);
 			csv_field(f, params, false);

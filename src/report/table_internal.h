@@ -59,6 +59,8 @@ void fpl_tbl_units_legend(FILE *f, const struct fpl_table_opts *o,
 
 /* A run's string parameter, "" when absent. */
 const char *fpl_tbl_param_str(const struct fpl_run *run, const char *key);
+/* "k=v k=v" (sep between pairs) from a params object, in key order of insertion. */
+void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep);
 /* extra.estimate, ci95_lo, ci95_hi of a metric; false when absent. */
 bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 

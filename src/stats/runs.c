@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The run as the unit of replication: a run's value, its spreads, the runs a target needs. */
 #include <math.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -61,4 +64,53 @@ size_t fpl_runs_needed(double cv, double target, double conf)
 			lo = mid;
 	}
 	return hi;
+}
+
+double fpl_max_dev_pct(const double *v, size_t n)
+{
+	double *s, med, worst = 0;
+
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return NAN;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	fpl_sort(s, n);
+	med = fpl_quantile_sorted(s, n, 0.5);
+	free(s);
+	if (!med)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		worst = fmax(worst, fabs(v[i] - med));
+	return 100 * worst / fabs(med);
+}
+
+int fpl_repeatability(const double *dev, size_t n, double tol_pct, struct fpl_repeatability *r)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+	size_t k = 0;
+
+	if (!s)
+		return -ENOMEM;
+	*r = (struct fpl_repeatability){ .tol_pct = tol_pct };
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(dev[i])) {
+			s[k++] = dev[i];
+			r->within += dev[i] <= tol_pct;
+		}
+	if (!k) {
+		free(s);
+		return -EINVAL;
+	}
+	fpl_sort(s, k);
+	r->metrics = k;
+	r->median_pct = fpl_quantile_sorted(s, k, 0.5);
+	r->p90_pct = fpl_quantile_sorted(s, k, 0.9);
+	r->max_pct = s[k - 1];
+	free(s);
+	return 0;
 }
