@@ -126,24 +126,19 @@ if [ $quick = 0 ]; then
 fi
 
 # 3. Expected (METHOD.md) against measured, and the facts judged.
-python3 - "$OUT" "$RUNS" <<'EOF' || fail=1
+python3 - "$OUT" "$RUNS" "$(pwd)/scripts" <<'EOF' || fail=1
 import json, os, statistics, sys
+
+sys.path.insert(0, sys.argv[-1])
+import fplresults
 
 out, runs = sys.argv[1], int(sys.argv[2])
 failed = False
 
 def load(name):
-    try:
-        with open(os.path.join(out, name + ".json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    return fplresults.load(out, name)
 
-def metric(run, name):
-    for m in run.get("metrics", []) if run else []:
-        if m["name"] == name:
-            return m
-    return None
+metric = fplresults.metric
 
 def median(run, name):
     m = metric(run, name)

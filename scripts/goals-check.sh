@@ -50,24 +50,19 @@ run section section --workload chacha20 --impl avx2,avx512 --chunks 1k,4k --budg
 run xor xor --sizes 4k --budget $B_XOR
 run xsave xsave --part matrix --runs $RUNS
 
-python3 - "$OUT" <<'EOF' || fail=1
+python3 - "$OUT" "$(pwd)/scripts" <<'EOF' || fail=1
 import json, os, statistics, sys
+
+sys.path.insert(0, sys.argv[-1])
+import fplresults
 
 out = sys.argv[1]
 failed = False
 
 def load(name):
-    try:
-        with open(os.path.join(out, name + ".json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    return fplresults.load(out, name)
 
-def metric(run, name):
-    for m in run.get("metrics", []):
-        if m["name"] == name:
-            return m
-    return None
+metric = fplresults.metric
 
 print("\n1. ChaCha20 in modelled sections (fpulab section --workload chacha20 --impl avx2,avx512 --chunks 1k,4k)")
 sec = load("section") or {"runs": []}
