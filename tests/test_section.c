@@ -186,6 +186,88 @@ static void test_run_metrics(void **state)
 	free(cpu);
 }
 
+/* The section benchmark in this process with --owner owner and a small fixed plan. */
+static struct fpl_result *run_owner(const struct fpl_cpu *cpu, struct fpl_clock *clock,
+				    const char *owner)
+{
+	const struct fpl_bench *b = fpl_bench_find("section");
+	struct fpl_optval o[] = { { "workload", "xor" }, { "impl", "8regs" },
+				  { "chunks", "4k,16k" }, { "total", "16k" },
+				  { "policy", "eager" }, { "owner", owner } };
+	struct fpl_bench_env env = { .bench = b, .cpu = cpu, .clock = clock, .quick = true,
+				     .budget_s = 0.1, .pin_cpu = clock->cpu, .opts = o,
+				     .nopts = FPL_ARRAY_SIZE(o) };
+	struct fpl_result *r = fpl_result_new();
+
+	assert_non_null(r);
+	assert_int_equal(b->run(&env, r), 0);
+	return r;
+}
+
+static const char *owner_of(const struct fpl_run *run)
+{
+	return json_string_value(json_object_get(run->params, "owner"));
+}
+
+/*
+ * --owner all is --owner both, then the AMX owner. The AMX owner's first
+ * tile use makes TILEDATA part of the task's active mask, and so of every
+ * later row's modelled save: it comes after the last init and avx512 row,
+ * so those rows are the rows of --owner both (same order, same params, same
+ * save mask), and every AMX row comes after them. --owner both runs first:
+ * on AMX hardware --owner all leaves this process with tiles used.
+ */
+static void test_owner_all_amx_last(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag diag = { "" };
+	struct fpl_clock *clock = NULL;
+	struct fpl_result *both, *all;
+	size_t i;
+
+	assert_non_null(cpu);
+	fpl_cpu_read(cpu);
+	if (fpl_clock_create(&clock, -1, &diag)) {
+		free(cpu);
+		skip();
+	}
+	both = run_owner(cpu, clock, "both");
+	all = run_owner(cpu, clock, "all");
+	assert_int_equal(both->nruns, 4);	/* 2 chunks x owners init, avx512 */
+	assert_int_equal(all->nruns, 6);
+	for (i = 0; i < both->nruns; i++)
+		if (!json_equal(all->runs[i]->params, both->runs[i]->params))
+			fail_msg("row %zu of --owner all (owner %s) is not row %zu of --owner "
+				 "both (owner %s)", i, owner_of(all->runs[i]), i,
+				 owner_of(both->runs[i]));
+	for (i = 0; i < both->nruns; i++) {
+		const struct fpl_run *a = all->runs[i], *b = both->runs[i];
+		json_t *ra = json_object_get(a->observed, "save_rfbm");
+		json_t *rb = json_object_get(b->observed, "save_rfbm");
+
+		assert_int_equal(a->skipped, b->skipped);
+		if (!a->skipped && (!ra || !rb || !json_equal(ra, rb)))
+			fail_msg("row %zu (owner %s): save mask %s under --owner all, %s under "
+				 "--owner both", i, owner_of(a), json_string_value(ra),
+				 json_string_value(rb));
+	}
+	for (; i < all->nruns; i++) {
+		const struct fpl_run *a = all->runs[i];
+		const char *rfbm = json_string_value(json_object_get(a->observed, "save_rfbm"));
+
+		assert_string_equal(owner_of(a), "amx");
+		/* Measured only on AMX hardware: the tiles are in the save mask there. */
+		if (!a->skipped)
+			assert_true(strtoull(rfbm, NULL, 0) & FPL_XFEATURE_MASK_XTILE_DATA);
+		else
+			assert_non_null(strstr(a->skip_reason, "owner state amx"));
+	}
+	fpl_result_free(both);
+	fpl_result_free(all);
+	fpl_clock_free(clock);
+	free(cpu);
+}
+
 /* Exit status of "$FPL_BIN args" with stderr in err. */
 static int run_bin(const char *args, char *err, size_t size)
 {
@@ -272,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_check_options),
 		cmocka_unit_test(test_run_metrics),
 		cmocka_unit_test(test_skip_names_insn),
+		cmocka_unit_test(test_owner_all_amx_last),
 		cmocka_unit_test(test_cli_bad_input),
 	};
 
