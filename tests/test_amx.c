@@ -511,6 +511,24 @@ static void test_sigframe_task_mask(void **state)
 	free(d);
 }
 
+/* xs (live, no AMX) with tile state that the kernel does not permit: it does not know it. */
+static void fake_amx(const struct fpl_xstate *xs, struct fpl_xstate *fake)
+{
+	*fake = *xs;
+	fake->xcr0 |= FPL_XFEATURE_MASK_XTILE;
+	fake->comp[FPL_XFEATURE_XTILE_CFG] =
+	    (struct fpl_xcomp){true, false, true, false, 64, 2752};
+	fake->comp[FPL_XFEATURE_XTILE_DATA] =
+	    (struct fpl_xcomp){true, false, true, true, 8192, 2816};
+	fake->amx = (struct fpl_amx_palette){.valid = true,
+					     .max_palette = 1,
+					     .total_tile_bytes = 8192,
+					     .bytes_per_tile = 1024,
+					     .bytes_per_row = 64,
+					     .max_names = 8,
+					     .max_rows = 16};
+}
+
 /*
  * The running CPU made to look like one with an XFD component, as far as
  * fpulab's tables go: the AMX paths that must never execute an instruction
@@ -535,19 +553,7 @@ static void test_fake_xfd_paths(void **state)
 			      "test_amx_permitted covers these paths" : "no XSAVE on this CPU");
 		skip();
 	}
-	/* Tile state that the kernel does not permit (it does not know it). */
-	fake = xs;
-	fake.xcr0 |= FPL_XFEATURE_MASK_XTILE;
-	fake.comp[FPL_XFEATURE_XTILE_CFG] = (struct fpl_xcomp){true, false, true, false, 64, 2752};
-	fake.comp[FPL_XFEATURE_XTILE_DATA] =
-	    (struct fpl_xcomp){true, false, true, true, 8192, 2816};
-	fake.amx = (struct fpl_amx_palette){.valid = true,
-					    .max_palette = 1,
-					    .total_tile_bytes = 8192,
-					    .bytes_per_tile = 1024,
-					    .bytes_per_row = 64,
-					    .max_names = 8,
-					    .max_rows = 16};
+	fake_amx(&xs, &fake);
 	assert_int_equal(fpl_xstate_xfd_mask(&fake), FPL_XFEATURE_MASK_XTILE_DATA);
 	assert_int_equal(fpl_xstate_permitted(&fake) & FPL_XFEATURE_MASK_XTILE_DATA, 0);
 	assert_false(fpl_amx_permitted(&fake));
@@ -581,6 +587,61 @@ static void test_fake_xfd_paths(void **state)
 		assert_int_equal(fpl_xstate_default_perm(&fake),
 				 xs.xcr0 & ~FPL_XFEATURE_MASK_Hi16_ZMM);
 	}
+	free(cpu);
+}
+
+/*
+ * The log of this process's permission requests (host.amx_permission reads
+ * it after each benchmark): every live request counts, with its answer in
+ * words, whoever asked; a dump's does not. Here without AMX the request is
+ * refused before any system call, and (a fake AMX table) by the kernel.
+ */
+static void test_perm_log(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_amx_perm_log l0, l;
+	struct fpl_diag diag = {""};
+	struct fpl_xstate xs, fake;
+	uint64_t before = 0, after = 0;
+	int err;
+
+	assert_non_null(cpu);
+	fpl_cpu_read(cpu);
+	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
+	fpl_amx_perm_log(&l0);
+	assert_int_equal(fpl_amx_request_perm(&d->xs, NULL, NULL, &diag), -EINVAL);
+	fpl_amx_perm_log(&l);
+	assert_int_equal(l.calls, l0.calls);
+	err = fpl_amx_request_perm(&xs, &before, &after, &diag);
+	fpl_amx_perm_log(&l);
+	assert_int_equal(l.calls, l0.calls + 1);
+	assert_int_equal(l.err, err);
+	assert_int_equal(l.after, after);
+	if (!l0.calls)
+		assert_int_equal(l.before, before);
+	if (fpl_amx_supported(&xs, NULL)) {
+		/* AMX hardware: granted, tile data permitted now. */
+		assert_int_equal(err, 0);
+		assert_string_equal(l.msg, "granted");
+		assert_true(after & FPL_XFEATURE_MASK_XTILE_DATA);
+	} else {
+		assert_int_equal(err, -EOPNOTSUPP);
+		assert_string_equal(l.msg, diag.msg);
+		assert_non_null(strstr(l.msg, "no AMX"));
+		assert_int_equal(before, after);
+	}
+	if (!fpl_amx_supported(&xs, NULL) && xs.xsave) {
+		fake_amx(&xs, &fake);
+		err = fpl_amx_request_perm(&fake, NULL, NULL, &diag);
+		assert_true(err < 0);
+		fpl_amx_perm_log(&l);
+		assert_int_equal(l.calls, l0.calls + 2);
+		assert_int_equal(l.err, err);
+		assert_string_equal(l.msg, diag.msg);
+		assert_non_null(strstr(l.msg, "ARCH_REQ_XCOMP_PERM"));
+	}
+	free(d);
 	free(cpu);
 }
 
@@ -799,6 +860,7 @@ int main(void)
 	    cmocka_unit_test(test_decode_invalid_tilecfg),
 	    cmocka_unit_test(test_sigframe_task_mask),
 	    cmocka_unit_test(test_fake_xfd_paths),
+	    cmocka_unit_test(test_perm_log),
 	    cmocka_unit_test(test_pattern_tiles),
 	    cmocka_unit_test(test_dump_runs_nothing),
 	    cmocka_unit_test(test_model_amx_owner),

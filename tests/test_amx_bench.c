@@ -348,6 +348,35 @@ static json_t *run_ok(const char *args)
 }
 
 /*
+ * section --owner all on AMX hardware: the value names no tile state, so the
+ * benchmark asks for permission by itself and host.amx_permission says so;
+ * only the AMX rows, the last, save tile data.
+ */
+static void section_all_hw(void)
+{
+	json_t *doc = run_ok("section --owner all --workload xor --chunks 1k --budget 0.3");
+	json_t *perm = json_object_get(json_object_get(doc, "host"), "amx_permission");
+	json_t *run;
+	size_t i;
+
+	assert_true(json_is_true(json_object_get(perm, "requested")));
+	assert_string_equal(json_string_value(json_object_get(perm, "by")),
+			    "section (the benchmark itself)");
+	assert_true(json_is_true(json_object_get(perm, "granted")));
+	json_array_foreach(json_object_get(doc, "runs"), i, run) {
+		const char *rfbm = str_at(run, "observed", "save_rfbm");
+		bool amx = !strcmp(str_at(run, "params", "owner"), "amx");
+
+		if (json_is_true(json_object_get(run, "skipped")))
+			continue;
+		if (!rfbm || !(strtoull(rfbm, NULL, 0) & FPL_XFEATURE_MASK_XTILE_DATA) != !amx)
+			fail_msg("section --owner all: run %zu (owner %s) save_rfbm %s", i,
+				 str_at(run, "params", "owner"), rfbm ? rfbm : "missing");
+	}
+	json_decref(doc);
+}
+
+/*
  * On AMX hardware: tiles live across a switch (processes and threads: XFD
  * is armed again in each new task) and a signal (own stack and an alternate
  * one of AT_MINSIGSTKSZ), verified; the frame grows; the AMX owner's tiles
@@ -391,6 +420,7 @@ static void test_amx_states_hw(void **state)
 	doc = run_ok("section --owner amx --workload xor --chunks 1k --budget 0.2");
 	assert_no_warning(doc, "section --owner amx", "owner amx");
 	json_decref(doc);
+	section_all_hw();
 	free(cpu);
 }
 

@@ -346,10 +346,14 @@ static void test_amx_permission_recorded(void **state)
 		"xsave --part matrix --mask x87 --budget 0.05 -q --json --amx",
 		"xsave --part matrix --mask x87,tilecfg --budget 0.05 -q --json",
 		"--amx xsave --part matrix --mask x87 --budget 0.05 -q --json",
+		/* run: the benchmark's option asks as it does in the benchmark's command */
+		"run xsave --part matrix --mask x87,tilecfg --budget 0.05 -q --json",
+		"--amx run xsave --part matrix --mask x87 --budget 0.05 -q --json",
 	};
-	static const char *const by[] = { "--amx", "--mask x87,tilecfg", "--amx" };
+	static const char *const by[] = { "--amx", "--mask x87,tilecfg", "--amx",
+					  "xsave --mask x87,tilecfg", "--amx" };
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(args); i++) {
 		json_t *h = run_json(args[i]);
 		json_t *p = json_object_get(h, "amx_permission");
 		bool amx = json_is_true(json_object_get(json_object_get(h, "amx"), "supported"));
@@ -357,6 +361,10 @@ static void test_amx_permission_recorded(void **state)
 		assert_true(json_is_true(json_object_get(p, "requested")));
 		assert_string_equal(str(p, "by"), by[i]);
 		assert_int_equal(json_is_true(json_object_get(p, "granted")), amx);
+		/* The answer in words: without AMX, why nothing was asked of the kernel. */
+		if (!amx && !strstr(str(p, "result"), "no AMX"))
+			fail_msg("fpulab %s: result '%s' does not say there is no AMX", args[i],
+				 str(p, "result"));
 		if (amx)
 			assert_string_equal(str(json_object_get(h, "masks"), "permitted"),
 					    str(json_object_get(h, "masks"), "xcr0"));

@@ -40,6 +40,23 @@ int fpl_amx_palette(const struct fpl_cpu *cpu, struct fpl_amx_palette *p, struct
 int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t *after,
 			 struct fpl_diag *diag);
 /*
+ * What fpl_amx_request_perm() did for this process so far (requests with a
+ * dump are not counted): calls is 0 when nothing asked, whoever the caller
+ * (the command's --amx, or a benchmark asking by itself); err and msg are
+ * the last call's answer (0 and "granted", or -errno and the diag text),
+ * before the permitted mask at the first call and after it at the last.
+ * One log per process (a forked child starts with its parent's); not for
+ * concurrent callers.
+ */
+struct fpl_amx_perm_log {
+	unsigned calls;
+	int err;
+	char msg[sizeof(((struct fpl_diag *)0)->msg)];
+	uint64_t before, after;
+};
+void fpl_amx_perm_log(struct fpl_amx_perm_log *log);
+
+/*
  * TILEDATA is in fpl_xstate_permitted() (cached once true: permission is
  * never revoked). Always false for xs from a dump.
  */

@@ -60,11 +60,7 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 		else if (o && o->type != FPL_OPT_FLAG)
 			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
 		/* Naming tile state asks for AMX permission, as --amx does. */
-		if (!s->amx && fpl_cli_names_amx(opts[*nopts - 1].value)) {
-			s->amx = true;
-			snprintf(s->amx_by, sizeof(s->amx_by), "--%.30s %.60s", name,
-				 opts[*nopts - 1].value);
-		}
+		fpl_session_amx_implied(s, NULL, name, opts[*nopts - 1].value);
 	}
 	return FPL_EXIT_OK;
 }

@@ -142,6 +142,13 @@ extern bool fpl_cli_amx_global;
 /* A value naming AMX state: a token amx, tilecfg, tiledata (or AMX_TILECFG...) split on , + : / space. */
 bool fpl_cli_names_amx(const char *value);
 /*
+ * A benchmark option --name value that names tile state implies --amx:
+ * s->amx_by becomes "--name value", "BENCH --name value" when bench is
+ * given (fpulab run). Nothing when --amx is already given or implied.
+ */
+void fpl_session_amx_implied(struct fpl_session *s, const char *bench, const char *name,
+			     const char *value);
+/*
  * If --amx was given or implied (s->amx), ask ARCH_REQ_XCOMP_PERM once, now:
  * before any benchmark installs a sigaltstack. A refusal is a warning on
  * stderr and in the result, not an error: cells needing tiles then skip.

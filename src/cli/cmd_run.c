@@ -138,7 +138,7 @@ static void plan_free(struct plan *p)
 }
 
 /* One benchmark option "--name[=value]" [value] for the entry being read. */
-static int bench_opt(struct entry *e, int argc, char **argv, int *i)
+static int bench_opt(struct entry *e, struct fpl_session *s, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *eq = strchr(a, '=');
 	const struct fpl_opt *o;
@@ -161,6 +161,8 @@ static int bench_opt(struct entry *e, int argc, char **argv, int *i)
 		e->opts[e->nopts].value = argv[++*i];
 	else if (o->type != FPL_OPT_FLAG)
 		return fpl_cli_usage_error("run", "%s: --%s needs a value", e->b->name, name);
+	/* Naming tile state asks for AMX permission, as it does in the benchmark's command. */
+	fpl_session_amx_implied(s, e->b->name, name, e->opts[e->nopts].value);
 	e->nopts++;
 	return FPL_EXIT_OK;
 }
@@ -199,10 +201,12 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 		if (!cur || strncmp(a, "--", 2))
 			return fpl_cli_usage_error("run", "unexpected option '%s'%s", a,
 						   cur ? "" : " before any benchmark name");
-		rc = bench_opt(cur, argc, argv, &i);
+		rc = bench_opt(cur, s, argc, argv, &i);
 		if (rc)
 			return rc;
 	}
+	/* Before the benchmarks' checks read the permitted mask, and before any sigaltstack. */
+	fpl_session_amx(s);
 	for (size_t i = 0; i < p->n; i++) {
 		struct fpl_diag diag = { "" };
 

@@ -212,6 +212,16 @@ bool fpl_cli_names_amx(const char *value)
 	return false;
 }
 
+void fpl_session_amx_implied(struct fpl_session *s, const char *bench, const char *name,
+			     const char *value)
+{
+	if (s->amx || !fpl_cli_names_amx(value))
+		return;
+	s->amx = true;
+	snprintf(s->amx_by, sizeof(s->amx_by), "%s%s--%.30s %.60s", bench ? bench : "",
+		 bench ? " " : "", name, value);
+}
+
 void fpl_session_amx(struct fpl_session *s)
 {
 	struct fpl_cpu *cpu;
@@ -249,6 +259,29 @@ static json_t *amx_json(const struct fpl_session *s)
 	return json_pack("{s:b, s:s, s:b, s:s, s:s, s:s}", "requested", 1, "by", s->amx_by,
 			 "granted", !s->amx_err, "result", s->amx_msg, "permitted_before", b,
 			 "permitted_after", a);
+}
+
+/*
+ * A benchmark that asked for AMX permission by itself, where the command
+ * line named no tile state (xsave --mask 0x40000, section --owner all), or
+ * asked again: host.amx_permission says so, with the last answer.
+ */
+static void amx_note_bench(struct fpl_session *s, const struct fpl_bench *b, unsigned calls)
+{
+	struct fpl_amx_perm_log log;
+
+	fpl_amx_perm_log(&log);
+	if (log.calls == calls)
+		return;
+	if (!s->amx_asked) {
+		s->amx_asked = true;
+		snprintf(s->amx_by, sizeof(s->amx_by), "%s (the benchmark itself)", b->name);
+		s->amx_perm_before = log.before;
+	}
+	s->amx_err = log.err;
+	snprintf(s->amx_msg, sizeof(s->amx_msg), "%s", log.msg);
+	s->amx_perm_after = log.after;
+	json_object_set_new(s->result->host, "amx_permission", amx_json(s));
 }
 
 /* The three masks now, for the host object (start and end of the session). */
@@ -499,6 +532,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
 		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
+	struct fpl_amx_perm_log amx_log;
 	const char *why = NULL;
 	struct fpl_run *run;
 	size_t nruns;
@@ -513,7 +547,9 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 		return FPL_EXIT_UNSUPPORTED;
 	}
 	nruns = s->result->nruns;
+	fpl_amx_perm_log(&amx_log);
 	err = b->run(&env, s->result);
+	amx_note_bench(s, b, amx_log.calls);
 	ktrace_mark_runs(s, nruns);
 	if (s->progress_tty)
 		fputs("\r\033[K", stderr);
@@ -692,6 +728,8 @@ static int teardown(struct fpl_session *s, int rc, int (*out)(struct fpl_session
 	fpl_session_ktrace_end(s);
 	if (s->clock && s->result) {
 		fpl_session_clock_end(s);
+		/* Permitted and active again: a benchmark may have used tiles (active grows). */
+		json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
 		rc = out(s, rc, arg);
 	}
 	fpl_result_free(s->result);
@@ -706,8 +744,6 @@ static int teardown(struct fpl_session *s, int rc, int (*out)(struct fpl_session
 /* The generic end: the results emitted (table, JSON, CSV, -o), the kernel table, warnings. */
 static int end_generic(struct fpl_session *s, int rc, void *arg)
 {
-	/* Permitted and active again: a benchmark may have used tiles (active grows then). */
-	json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
 	if (rc == FPL_EXIT_OK || rc == FPL_EXIT_UNSUPPORTED || *s->stop) {
 		int e = emit_all(s, interrupted(s, rc));
 

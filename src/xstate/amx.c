@@ -88,16 +88,15 @@ bool fpl_amx_permitted(const struct fpl_xstate *xs)
 	return true;
 }
 
-int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t *after,
-			 struct fpl_diag *diag)
+/* What the requests for this process answered (fpl_amx_perm_log). */
+static struct fpl_amx_perm_log perm_log;
+
+/* The request itself: b is the permitted mask now, *after gets it afterwards. */
+static int request(const struct fpl_xstate *xs, uint64_t b, uint64_t *after,
+		   struct fpl_diag *diag)
 {
-	uint64_t b = fpl_xstate_permitted(xs);
 	int err = 0;
 
-	if (before)
-		*before = b;
-	if (after)
-		*after = b;
 	if (!fpl_amx_supported(xs, NULL))
 		return fpl_diag_set(diag, -EOPNOTSUPP, "ARCH_REQ_XCOMP_PERM: no AMX here (%s)",
 				    xs->comp[FPL_XFEATURE_XTILE_DATA].enumerated
@@ -112,8 +111,7 @@ int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t
 				    "ARCH_REQ_XCOMP_PERM: the CPU snapshot is a dump");
 	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
 		err = -errno;
-	if (after)
-		*after = fpl_xstate_permitted(xs);
+	*after = fpl_xstate_permitted(xs);
 	if (err == -ENOSPC)
 		return fpl_diag_set(diag, err,
 				    "ARCH_REQ_XCOMP_PERM(18): a sigaltstack smaller than the AMX "
@@ -122,6 +120,34 @@ int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t
 		return fpl_diag_set(diag, err, "ARCH_REQ_XCOMP_PERM(18): %s", strerror(-err));
 	__atomic_store_n(&perm_seen, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+int fpl_amx_request_perm(const struct fpl_xstate *xs, uint64_t *before, uint64_t *after,
+			 struct fpl_diag *diag)
+{
+	struct fpl_diag d = { "" };
+	uint64_t b = fpl_xstate_permitted(xs), a = b;
+	int err = request(xs, b, &a, &d);
+
+	/* A dump's request is no request of this process. */
+	if (xs->live) {
+		if (!perm_log.calls)
+			perm_log.before = b;
+		perm_log.calls++;
+		perm_log.err = err;
+		perm_log.after = a;
+		snprintf(perm_log.msg, sizeof(perm_log.msg), "%s", err ? d.msg : "granted");
+	}
+	if (before)
+		*before = b;
+	if (after)
+		*after = a;
+	return err ? fpl_diag_set(diag, err, "%s", d.msg) : 0;
+}
+
+void fpl_amx_perm_log(struct fpl_amx_perm_log *log)
+{
+	*log = perm_log;
 }
 
 void fpl_tilecfg_decode(const void *raw, struct fpl_tilecfg *cfg)
