@@ -18,7 +18,6 @@
 #include "fpulab/repro.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
-#include "bench/amx_ops.h"
 #include "fpulab/sigframe.h"
 #include "bench/livestate.h"
 #include "bench/xsave/bench.h"

@@ -82,6 +82,13 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag);
  */
 int fpl_amx_release(const struct fpl_xstate *xs);
 
+/*
+ * TILERELEASE itself (tiles_amx.c), no check: only where fpl_amx_supported()
+ * and fpl_amx_permitted() say yes (fpl_amx_release() checks both). The one
+ * definition, for the library and the benchmarks.
+ */
+void fpl_tilerelease(void);
+
 /* The 64-byte TILECFG component (SDM "LDTILECFG"). */
 #define FPL_TILECFG_SIZE 64
 #define FPL_AMX_TILES_MAX 16

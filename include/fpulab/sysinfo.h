@@ -21,4 +21,16 @@ struct fpl_sysinfo {
 /* Gather the facts; never fails (a fact that cannot be read stays empty or carries its error). */
 int fpl_sysinfo_read(struct fpl_sysinfo *si);
 
+/*
+ * The raw arch_prctl calls for XSAVE component permissions, each one system
+ * call and nothing else (no cache: what fpulab amx times). The getters: 0
+ * and *mask, or -errno with *mask untouched. ARCH_REQ_XCOMP_PERM for one
+ * feature (18: AMX tile data): 0 or -errno (-ENOSPC: a sigaltstack smaller
+ * than the frame with it is installed). fpl_amx_request_perm() (amx.h) is
+ * the cached request the library and the commands use.
+ */
+int fpl_arch_get_xcomp_supp(uint64_t *mask);
+int fpl_arch_get_xcomp_perm(uint64_t *mask);
+int fpl_arch_req_xcomp_perm(unsigned feature);
+
 #endif

@@ -8,23 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <ucontext.h>
-#include <unistd.h>
 
 #include "fpulab/amx.h"
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
 #include "fpulab/sigframe.h"
+#include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 #include "amx_ops.h"
 #include "ktpass.h"
 #include "tasks.h"
 
 #define AMX_MAX_SAMPLES	2000
-#define SW_BYTES_OFFSET	464		/* struct _fpx_sw_bytes in the FXSAVE area */
-#define FP_MAGIC1	0x46505853u
 #define ALT_SMALL	8192		/* METHOD.md: refused after permission, accepted before */
 
 static const struct fpl_opt amx_opts[] = {
@@ -71,61 +66,60 @@ struct amx_ctx {
 	struct amx_sample *cur;
 };
 
-/* A child: pinned like the parent (inherited), dies with it, reaped blocking. */
-static int run_child(int (*fn)(struct amx_ctx *), struct amx_ctx *c, int *status)
+/*
+ * fn(c) in a child process (tasks.c: pinned like the parent, inherited;
+ * dies with it; ignores SIGINT/SIGTERM, so only the parent decides to
+ * stop), reaped blocking. *status: the child's exit status, -N when signal
+ * N ended it, -1 otherwise. 0, or the fork's -errno.
+ */
+static int run_child(int (*fn)(void *), struct amx_ctx *c, int *status)
 {
-	pid_t parent = getpid(), pid = fork();
-	int st;
+	struct fpl_task t;
+	int err = fpl_task_start(&t, false, NULL, fn, c, NULL);
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(125);
-		_exit(fn(c) & 0x7f);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? -WTERMSIG(st) : -1;
+	if (err)
+		return err;
+	fpl_task_reap(&t, -1);
+	*status = t.signo ? -t.signo : t.status;
 	return 0;
 }
 
 /* The grandchild: forked from a process whose tiles are live; XFD is armed again here. */
-static int fork_child(struct amx_ctx *c)
+static int fork_child(void *arg)
 {
+	struct amx_ctx *c = arg;
 	struct amx_sample *s = c->cur;
 
 	fpl_amxb_ldtilecfg(c->cfg);
 	s->fork_first_use = fpl_amxb_tileload0_timed(c->tile, c->stride);
 	s->fork_second_use = fpl_amxb_tileload0_timed(c->tile, c->stride);
-	fpl_amxb_tilerelease();
+	fpl_tilerelease();
 	return 0;
 }
 
 /* One sample: a child of a process that has neither permission nor tile state of its own. */
-static int sample_child(struct amx_ctx *c)
+static int sample_child(void *arg)
 {
+	struct amx_ctx *c = arg;
 	struct amx_sample *s = c->cur;
 	uint64_t t0;
 	int err;
 
 	t0 = fpl_tsc_begin();
-	err = fpl_amxb_req_perm();
+	err = fpl_arch_req_xcomp_perm(FPL_XFEATURE_XTILE_DATA);
 	s->perm_first = fpl_tsc_end() - t0;
 	if (err) {
 		s->perm_err = err;
 		return 3;
 	}
 	t0 = fpl_tsc_begin();
-	err = fpl_amxb_req_perm();
+	err = fpl_arch_req_xcomp_perm(FPL_XFEATURE_XTILE_DATA);
 	s->perm_again = fpl_tsc_end() - t0;
 	if (err) {
 		s->perm_err = err;
 		return 3;
 	}
-	fpl_amxb_get_perm(&s->perm_after);
+	fpl_arch_get_xcomp_perm(&s->perm_after);
 	s->ldtilecfg = fpl_amxb_ldtilecfg_timed(c->cfg);
 	s->first_use = fpl_amxb_tileload0_timed(c->tile, c->stride);
 	s->second_use = fpl_amxb_tileload0_timed(c->tile, c->stride);
@@ -138,35 +132,17 @@ static int sample_child(struct amx_ctx *c)
 	fpl_amxb_tileload0(c->tile, c->stride);
 	if (run_child(fork_child, c, &s->fork_status))
 		s->fork_status = -1;
-	fpl_amxb_tilerelease();
+	fpl_tilerelease();
 	s->done = 1;
 	return 0;
 }
 
-/* The frame probe: xstate_size from the software bytes of the frame's XSAVE image. */
-static volatile uint32_t probe_size;
-
-static void probe_handler(int sig, siginfo_t *si, void *ctx)
-{
-	const ucontext_t *uc = ctx;
-	const unsigned char *fp = (const unsigned char *)uc->uc_mcontext.fpregs;
-	uint32_t magic, size;
-
-	(void)sig;
-	(void)si;
-	probe_size = 0;
-	if (!fp)
-		return;
-	memcpy(&magic, fp + SW_BYTES_OFFSET, 4);
-	memcpy(&size, fp + SW_BYTES_OFFSET + 16, 4);
-	probe_size = magic == FP_MAGIC1 ? size : 0;
-}
-
+/* The xstate_size of this thread's signal frame now (its software bytes), or 0. */
 static uint32_t frame_size(void)
 {
-	probe_size = 0;
-	raise(SIGUSR1);
-	return probe_size;
+	uint32_t size = 0;
+
+	return fpl_xstate_sigframe_probe(NULL, &size) ? 0 : size;
 }
 
 static int set_altstack(void *base, size_t size)
@@ -177,26 +153,21 @@ static int set_altstack(void *base, size_t size)
 }
 
 /* The sigaltstack rules around permission (METHOD.md), in a child of its own. */
-static int alt_child(struct amx_ctx *c)
+static int alt_child(void *arg)
 {
+	struct amx_ctx *c = arg;
 	struct amx_alt *a = &c->sh->alt;
 	size_t len = (size_t)(c->min_altstack > ALT_SMALL ? c->min_altstack : ALT_SMALL) + 4096;
-	struct sigaction sa;
 	void *stack;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = probe_handler;
-	sa.sa_flags = SA_SIGINFO;
-	if (sigaction(SIGUSR1, &sa, NULL))
-		return 4;
 	stack = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (stack == MAP_FAILED)
 		return 5;
 	a->frame[0] = frame_size();
 	a->small_before = set_altstack(stack, ALT_SMALL);
-	a->perm_small = fpl_amxb_req_perm();
+	a->perm_small = fpl_arch_req_xcomp_perm(FPL_XFEATURE_XTILE_DATA);
 	set_altstack(NULL, 0);
-	a->perm = a->perm_small ? fpl_amxb_req_perm() : 0;
+	a->perm = a->perm_small ? fpl_arch_req_xcomp_perm(FPL_XFEATURE_XTILE_DATA) : 0;
 	if (a->perm)
 		return 6;
 	a->frame[1] = frame_size();
@@ -207,7 +178,7 @@ static int alt_child(struct amx_ctx *c)
 	fpl_amxb_ldtilecfg(c->cfg);
 	fpl_amxb_tileload0(c->tile, c->stride);
 	a->frame[2] = frame_size();
-	fpl_amxb_tilerelease();
+	fpl_tilerelease();
 	a->done = 1;
 	return 0;
 }
@@ -401,22 +372,15 @@ static int amx_trace(const struct fpl_bench_env *env, struct amx_ctx *c, struct 
 		     size_t n)
 {
 	struct fpl_ktpass p;
-	pid_t pid;
-	int st;
+	struct fpl_task t;
 
 	if (n >= AMX_MAX_SAMPLES || !fpl_ktpass_begin(env, &p, run, "amx"))
 		return 0;
 	c->cur = &c->sh->s[n];
-	pid = fork();
-	if (pid < 0)
+	if (fpl_task_start(&t, false, NULL, sample_child, c, NULL))
 		return fpl_ktpass_end(env, &p, run, "lifecycle", 0, "child", NULL);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		_exit(sample_child(c) & 0x7f);
-	}
-	fpl_ktpass_add_tid(&p, pid);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	fpl_ktpass_add_tid(&p, t.pid);
+	fpl_task_reap(&t, -1);
 	return fpl_ktpass_end(env, &p, run, "lifecycle", 1, "child", NULL);
 }
 
@@ -426,7 +390,7 @@ static void note_perm_before(struct fpl_run *run)
 	uint64_t perm0 = 0;
 	char b[32];
 
-	if (fpl_amxb_get_perm(&perm0))
+	if (fpl_arch_get_xcomp_perm(&perm0))
 		return;
 	snprintf(b, sizeof(b), "0x%" PRIx64, perm0);
 	fpl_run_obs_str(run, "permitted_before", b);

@@ -88,13 +88,21 @@ int fpl_task_start(struct fpl_task *t, bool thread, const cpu_set_t *cpus,
 	return err;
 }
 
+/* A process's wait status into status and signo; -1 and 0 when waitpid failed. */
+static void set_status(struct fpl_task *t, bool waited, int st)
+{
+	t->status = waited && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	t->signo = waited && WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
 static void reap_blocking(struct fpl_task *t)
 {
-	int st;
+	pid_t r;
+	int st = 0;
 
-	while (waitpid(t->pid, &st, 0) < 0 && errno == EINTR)
+	while ((r = waitpid(t->pid, &st, 0)) < 0 && errno == EINTR)
 		;
-	t->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	set_status(t, r == t->pid, st);
 }
 
 static void deadline_after(struct timespec *ts, int ms)
@@ -118,17 +126,23 @@ int fpl_task_reap(struct fpl_task *t, int timeout_ms)
 		return 0;
 	t->started = false;
 	if (t->thread) {
-		deadline_after(&ts, timeout_ms);
-		if (pthread_timedjoin_np(t->tid, &ret, &ts))
+		if (timeout_ms >= 0)
+			deadline_after(&ts, timeout_ms);
+		if (timeout_ms < 0 ? pthread_join(t->tid, &ret) :
+				     pthread_timedjoin_np(t->tid, &ret, &ts))
 			return -ETIMEDOUT;	/* it dies with the process */
 		t->status = (int)(intptr_t)ret;
+		return 0;
+	}
+	if (timeout_ms < 0) {
+		reap_blocking(t);
 		return 0;
 	}
 	for (int waited = 0; waited <= timeout_ms; waited++) {
 		pid_t r = waitpid(t->pid, &st, WNOHANG);
 
 		if (r == t->pid || (r < 0 && errno != EINTR)) {
-			t->status = r == t->pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			set_status(t, r == t->pid, st);
 			return 0;
 		}
 		nanosleep(&ts, NULL);

@@ -25,6 +25,7 @@ struct fpl_task {
 	int (*fn)(void *arg);
 	void *arg;
 	int status;		/* the body's return value once reaped, or -1 */
+	int signo;		/* the signal that ended a process task once reaped, or 0 */
 };
 
 /*
@@ -38,7 +39,8 @@ int fpl_task_start(struct fpl_task *t, bool thread, const cpu_set_t *cpus,
  * Wait for the task to end by itself, at most timeout_ms; a process still
  * running then is killed (SIGKILL) and reaped. A thread cannot be killed:
  * its body must watch the flag the caller set. 0, or -ETIMEDOUT when a
- * process had to be killed.
+ * process had to be killed. timeout_ms < 0: as long as it takes (blocking
+ * waitpid or pthread_join, no polling), 0.
  */
 int fpl_task_reap(struct fpl_task *t, int timeout_ms);
 /* Kill a process task at once (SIGKILL) and reap it; threads: as fpl_task_reap. */

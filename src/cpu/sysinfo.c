@@ -13,13 +13,34 @@
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ		51
 #endif
+/* arch_prctl codes for the XSAVE component permissions (Linux's asm/prctl.h). */
 #define ARCH_GET_XCOMP_SUPP	0x1021
 #define ARCH_GET_XCOMP_PERM	0x1022
+#define ARCH_REQ_XCOMP_PERM	0x1023
 
-static int xcomp(int code, uint64_t *val)
+static int xcomp_get(int code, uint64_t *mask)
 {
-	*val = 0;
-	return syscall(SYS_arch_prctl, code, val) ? -errno : 0;
+	unsigned long m = 0;
+
+	if (syscall(SYS_arch_prctl, code, &m))
+		return -errno;
+	*mask = m;
+	return 0;
+}
+
+int fpl_arch_get_xcomp_supp(uint64_t *mask)
+{
+	return xcomp_get(ARCH_GET_XCOMP_SUPP, mask);
+}
+
+int fpl_arch_get_xcomp_perm(uint64_t *mask)
+{
+	return xcomp_get(ARCH_GET_XCOMP_PERM, mask);
+}
+
+int fpl_arch_req_xcomp_perm(unsigned feature)
+{
+	return syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, (unsigned long)feature) ? -errno : 0;
 }
 
 static void read_microcode(char *out, size_t n)
@@ -69,8 +90,8 @@ int fpl_sysinfo_read(struct fpl_sysinfo *si)
 	}
 	read_microcode(si->microcode, sizeof(si->microcode));
 	si->minsigstksz = getauxval(AT_MINSIGSTKSZ);
-	si->xcomp_supp_err = xcomp(ARCH_GET_XCOMP_SUPP, &si->xcomp_supp);
-	si->xcomp_perm_err = xcomp(ARCH_GET_XCOMP_PERM, &si->xcomp_perm);
+	si->xcomp_supp_err = fpl_arch_get_xcomp_supp(&si->xcomp_supp);
+	si->xcomp_perm_err = fpl_arch_get_xcomp_perm(&si->xcomp_perm);
 	read_arch_status(si->arch_status, sizeof(si->arch_status));
 	return 0;
 }

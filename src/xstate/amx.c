@@ -3,13 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "fpulab/amx.h"
+#include "fpulab/sysinfo.h"
 #include "xstate_internal.h"
-
-#define ARCH_REQ_XCOMP_PERM 0x1023
 
 static int get16(const unsigned char *p)
 {
@@ -95,7 +92,7 @@ static struct fpl_amx_perm_log perm_log;
 static int request(const struct fpl_xstate *xs, uint64_t b, uint64_t *after,
 		   struct fpl_diag *diag)
 {
-	int err = 0;
+	int err;
 
 	if (!fpl_amx_supported(xs, NULL))
 		return fpl_diag_set(diag, -EOPNOTSUPP, "ARCH_REQ_XCOMP_PERM: no AMX here (%s)",
@@ -109,8 +106,7 @@ static int request(const struct fpl_xstate *xs, uint64_t b, uint64_t *after,
 	if (!xs->live)
 		return fpl_diag_set(diag, -EINVAL,
 				    "ARCH_REQ_XCOMP_PERM: the CPU snapshot is a dump");
-	if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, FPL_XFEATURE_XTILE_DATA))
-		err = -errno;
+	err = fpl_arch_req_xcomp_perm(FPL_XFEATURE_XTILE_DATA);
 	*after = fpl_xstate_permitted(xs);
 	if (err == -ENOSPC)
 		return fpl_diag_set(diag, err,

@@ -19,12 +19,6 @@ static int not_supported(const struct fpl_xstate *xs, struct fpl_diag *diag)
 	return fpl_diag_set(diag, -ENOTSUP, "%s", why);
 }
 
-/* TILERELEASE (VEX.128.NP.0F38.W0 49 C0), as bytes: the assembler need not know AMX. */
-static void tilerelease(void)
-{
-	__asm__ volatile(".byte 0xc4, 0xe2, 0x78, 0x49, 0xc0" ::: "memory");
-}
-
 int fpl_amx_release(const struct fpl_xstate *xs)
 {
 	int err = not_supported(xs, NULL);
@@ -33,7 +27,7 @@ int fpl_amx_release(const struct fpl_xstate *xs)
 		return err;
 	if (!fpl_amx_permitted(xs))
 		return fpl_regs_init(xs, FPL_XFEATURE_MASK_XTILE_CFG);
-	tilerelease();
+	fpl_tilerelease();
 	return 0;
 }
 
@@ -54,7 +48,7 @@ int fpl_amx_first_use(const struct fpl_xstate *xs, struct fpl_diag *diag)
 	if (!err && xs->xgetbv1)
 		inuse = fpl_xgetbv(1);
 	if (!err)
-		tilerelease();
+		fpl_tilerelease();
 	if (err)
 		return fpl_diag_set(diag, err, "loading tile data failed: %s", strerror(-err));
 	if ((inuse & FPL_XFEATURE_MASK_XTILE) != FPL_XFEATURE_MASK_XTILE)

@@ -8,9 +8,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 
-#define ARCH_GET_XCOMP_PERM 0x1022
 /* struct _fpx_sw_bytes: in the FXSAVE area's software-reserved bytes. */
 #define SW_BYTES_OFFSET 464
 #define SW_MAGIC1 0x46505853u
@@ -42,12 +42,14 @@ uint64_t fpl_xstate_default_perm(const struct fpl_xstate *xs)
 static int get_perm(const struct fpl_xstate *xs, uint64_t *perm)
 {
 	uint64_t v = 0;
+	int err;
 
 	*perm = fpl_xstate_default_perm(xs);
 	if (!xs->live)
 		return -ENODATA;
-	if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &v))
-		return -errno;
+	err = fpl_arch_get_xcomp_perm(&v);
+	if (err)
+		return err;
 	/* The kernel's user features; the default set is always permitted. */
 	*perm = (v & fpl_xstate_xcr0(xs)) | fpl_xstate_default_perm(xs);
 	return 0;

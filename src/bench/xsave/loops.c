@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab xsave: timed loops for the XSAVE family and its neighbours, each one asm block. */
-#include "bench/amx_ops.h"
+#include "fpulab/amx.h"
 #include "internal.h"
 
 /*
@@ -154,7 +154,7 @@ uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 
 	if (c->release) {
 		/* Tiles live from the image, then released as a program does. */
-		fpl_amxb_tilerelease();
+		fpl_tilerelease();
 		if (c->xgetbv1)
 			x = fpl_xgetbv(1);
 	}
@@ -177,6 +177,6 @@ uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps)
 
 	fpl_xs_establish(c->setup_img, c->permitted, c->xsave, false);
 	if (c->release)
-		fpl_amxb_tilerelease();
+		fpl_tilerelease();
 	return c->empty(&c->loop, reps);
 }
