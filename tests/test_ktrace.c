@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Tests: x86_fpu trace lines and tallies, dmesg x86/fpu lines against CPUID, the tracefs session. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -618,6 +619,13 @@ static const char *live_root(char *why, size_t len)
 	return state == 1 ? root : NULL;
 }
 
+static bool is_dir_path(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 /* Instances fpulab-PID whose process is gone (other fpulabs may be tracing beside the test). */
 static int stale_instances(const char *root, char *names, size_t len)
 {
@@ -704,6 +712,49 @@ static void test_live_instance_removed(void **state)
 	free(out);
 	free(err);
 	assert_int_equal(stale_instances(root, list, sizeof(list)), 0);
+}
+
+/*
+ * An instance of our name that cannot be removed (busy: a reader holds its
+ * trace_marker) is refused with its path and the reason, and left there:
+ * it was used before, and close could have removed what another made.
+ */
+static void test_live_busy_instance_refused(void **state)
+{
+	char why[200], inst[320], marker[360], *old;
+	const char *root = live_root(why, sizeof(why));
+	struct fpl_diag diag = { "" };
+	struct fpl_ktrace *kt = NULL;
+	int fd, err;
+	bool there;
+
+	(void)state;
+	if (!root) {
+		print_message("  skipped: %s\n", why);
+		skip();
+	}
+	snprintf(inst, sizeof(inst), "%s/instances/fpulab-%d", root, (int)getpid());
+	snprintf(marker, sizeof(marker), "%s/trace_marker", inst);
+	assert_int_equal(mkdir(inst, 0700), 0);
+	fd = open(marker, O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	old = getenv("FPL_TRACEFS") ? strdup(getenv("FPL_TRACEFS")) : NULL;
+	setenv("FPL_TRACEFS", root, 1);
+	err = fpl_ktrace_open(&kt, &diag);
+	fpl_ktrace_close(kt);
+	if (old)
+		setenv("FPL_TRACEFS", old, 1);
+	else
+		unsetenv("FPL_TRACEFS");
+	free(old);
+	there = is_dir_path(inst);
+	close(fd);
+	rmdir(inst);
+	print_message("  %s\n", diag.msg);
+	assert_int_equal(err, -EBUSY);
+	assert_non_null(strstr(diag.msg, inst));
+	assert_non_null(strstr(diag.msg, strerror(EBUSY)));
+	assert_true(there);
 }
 
 /* ctxsw on one CPU: 2 saves and 2 restores per round trip, where the expectation applies. */
@@ -824,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_skip_without_tracefs),
 		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),
+		cmocka_unit_test(test_live_busy_instance_refused),
 		cmocka_unit_test(test_live_ctxsw_expected),
 		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),

@@ -203,18 +203,38 @@ static int set_buffer(struct fpl_ktrace *kt)
 	return write_str(kt->inst, "buffer_size_kb", v, 0);
 }
 
+/*
+ * Make the instance directory, ours alone. One of that name is left by an
+ * earlier process with this pid: removed first. One that cannot be removed
+ * (busy: a reader holds one of its files; or not ours to remove) is an
+ * error, never used: its settings and events are another's, and close would
+ * try to remove it.
+ */
+static int create_instance(const char *inst, struct fpl_diag *diag)
+{
+	if (!mkdir(inst, 0700))
+		return 0;
+	if (errno == EEXIST) {
+		if (rmdir(inst))
+			return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
+					    "the tracefs instance %s is already there and cannot "
+					    "be removed: %s", inst, strerror(errno));
+		if (!mkdir(inst, 0700))
+			return 0;
+	}
+	return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
+			    "creating the tracefs instance %s: %s", inst, strerror(errno));
+}
+
 static int setup(struct fpl_ktrace *kt, struct fpl_diag *diag)
 {
 	char path[PATH_MAX + 64];
 	int err;
 
 	snprintf(kt->inst, sizeof(kt->inst), "%s/instances/fpulab-%d", kt->root, (int)getpid());
-	if (mkdir(kt->inst, 0700) && errno == EEXIST)
-		rmdir(kt->inst);	/* left by an earlier process with this pid */
-	if (mkdir(kt->inst, 0700) && errno != EEXIST)
-		return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
-				    "creating the tracefs instance %s: %s", kt->inst,
-				    strerror(errno));
+	err = create_instance(kt->inst, diag);
+	if (err)
+		return err;
 	kt->created = true;
 	err = write_str(kt->inst, "tracing_on", "0", 0);
 	if (err)
