@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,6 +25,7 @@
 #include "fpulab/kexpect.h"
 #include "fpulab/ktrace.h"
 #include "fpulab/xstate.h"
+#include "ktrace/ktrace_internal.h"
 #include "runcmd.h"
 
 #define DATA "tests/data/ktrace/"
@@ -544,6 +546,43 @@ static const json_t *run_kernel(const char *env, const char *args, json_t **doc)
 	return k;
 }
 
+/*
+ * A tracefs write is one write(2), never continued: all of it, the error, or
+ * -EIO when it wrote less (a short write sets no errno: it must not read as
+ * done). The file size limit cuts a write to a regular file short, every time.
+ */
+static void test_write_whole_short(void **state)
+{
+	static const char m[] = "fpulab-end 1234.1 self";
+	char path[] = "/tmp/fpl-ktwrite-XXXXXX", got[64];
+	struct rlimit old, lim;
+	void (*oldh)(int);
+	int fd = mkstemp(path), short_err, full_err;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 8;
+	oldh = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	errno = 0;
+	short_err = fpl_kt_write_whole(fd, m, strlen(m));	/* 8 bytes of 22 */
+	full_err = fpl_kt_write_whole(fd, m, strlen(m));	/* at the limit: EFBIG */
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, oldh);
+	assert_int_equal(pread(fd, got, sizeof(got), 0), 8);
+	assert_int_equal(short_err, -EIO);
+	assert_int_equal(full_err, -EFBIG);
+	/* no limit: all of it */
+	assert_int_equal(fpl_kt_write_whole(fd, m, strlen(m)), 0);
+	assert_int_equal(pread(fd, got, sizeof(got), 8), (ssize_t)strlen(m));
+	assert_int_equal(fpl_kt_write_whole(fd, m, 0), 0);
+	close(fd);
+	assert_int_equal(fpl_kt_write_whole(fd, m, strlen(m)), -EBADF);
+}
+
 /* No tracefs: the benchmark still runs, its run says why the kernel was not traced. */
 static void test_skip_without_tracefs(void **state)
 {
@@ -872,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_table_differs),
 		cmocka_unit_test(test_table_old_kernel),
 		cmocka_unit_test(test_table_amx_untested),
+		cmocka_unit_test(test_write_whole_short),
 		cmocka_unit_test(test_skip_without_tracefs),
 		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),

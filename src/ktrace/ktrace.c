@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fpulab/ktrace.h"
+#include "ktrace_internal.h"
 
 #define BUFFER_TOTAL_KB	(64 * 1024)	/* over all CPUs, at most */
 #define BUFFER_CPU_KB	(16 * 1024)	/* per CPU, at most: 16 MiB */
@@ -35,22 +36,25 @@ pid_t fpl_ktrace_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+int fpl_kt_write_whole(int fd, const void *buf, size_t len)
+{
+	ssize_t w = len ? write(fd, buf, len) : 0;
+
+	if (w < 0)
+		return -errno;
+	return (size_t)w == len ? 0 : -EIO;
+}
+
 static int write_str(const char *dir, const char *file, const char *s, int flags)
 {
 	char path[PATH_MAX + 64];
-	size_t len = strlen(s);
-	ssize_t w;
-	int fd, err = 0;
+	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
-	w = len ? write(fd, s, len) : 0;
-	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != len)
-		err = -EIO;
+	err = fpl_kt_write_whole(fd, s, strlen(s));
 	close(fd);
 	return err;
 }
@@ -323,7 +327,7 @@ static int marker(struct fpl_ktrace *kt, const char *what, const char *tag)
 
 	if (n < 0 || (size_t)n >= sizeof(m))
 		n = (int)sizeof(m) - 1;
-	return write(kt->marker_fd, m, (size_t)n) == n ? 0 : -errno;
+	return fpl_kt_write_whole(kt->marker_fd, m, (size_t)n);
 }
 
 int fpl_ktrace_begin(struct fpl_ktrace *kt, const char *tag)
