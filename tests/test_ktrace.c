@@ -895,6 +895,83 @@ static void test_live_instance_removed_after_sigint(void **state)
 	assert_int_equal(fpl_ktrace_list_instances(root, name, list, sizeof(list)), 0);
 }
 
+/*
+ * Stop the child while its own instance is there (SIGSTOP, then the instance
+ * checked again), send it SIGINT and let it go on: the signal is sure to come
+ * while the instance exists, however short that is.
+ */
+struct stop_watch {
+	const char *root;
+	pid_t pid;
+	bool done, hit;
+};
+
+static int stop_in_instance(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct stop_watch *w = arg;
+	char name[64], list[256];
+	siginfo_t si = { 0 };
+
+	w->pid = pid;
+	if (t < 0 || w->done)
+		return 0;
+	*next_s = 0.0002;
+	snprintf(name, sizeof(name), "fpulab-%d", (int)pid);
+	if (fpl_ktrace_list_instances(w->root, name, list, sizeof(list)) != 1)
+		return 0;
+	w->done = true;
+	kill(pid, SIGSTOP);
+	/* WNOWAIT: an exit before the stop stays for cmd_finish to reap */
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WEXITED | WNOWAIT))
+		return 0;
+	w->hit = si.si_code == CLD_STOPPED &&
+		 fpl_ktrace_list_instances(w->root, name, list, sizeof(list)) == 1;
+	kill(pid, SIGINT);
+	kill(pid, SIGCONT);
+	return 0;
+}
+
+/* info --kernel-trace interrupted while its instance is there: removed, then ended by the signal. */
+static void test_info_instance_removed_after_sigint(void **state)
+{
+	char why[200], list[256], name[64];
+	const char *root = live_root(why, sizeof(why));
+	const char *argv[] = { cmd_fpl_bin(), "info", "--kernel-trace", "--json", NULL };
+	struct stop_watch w = { root, 0, false, false };
+	struct cmd_out o;
+	int left = 0, tries;
+
+	(void)state;
+	if (!root) {
+		print_message("  skipped: %s\n", why);
+		skip();
+	}
+	/* The stop may come after the instance is gone: then again, a few times. */
+	for (tries = 1;; tries++) {
+		w = (struct stop_watch){ root, 0, false, false };
+		assert_int_equal(cmd_run_watch(argv, 60, stop_in_instance, &w, &o), 0);
+		snprintf(name, sizeof(name), "fpulab-%d", (int)w.pid);
+		left = fpl_ktrace_list_instances(root, name, list, sizeof(list));
+		if (left > 0) {
+			char path[512];
+
+			snprintf(path, sizeof(path), "%s/instances/%s", root, name);
+			rmdir(path);	/* not left for the other tests */
+		}
+		if (w.hit || left || tries == 20)
+			break;
+		cmd_out_free(&o);
+	}
+	print_message("  %d run(s) to stop it inside its instance\n", tries);
+	if (!w.hit && !left)
+		fail_msg("never stopped inside its tracefs instance in %d runs", tries);
+	assert_int_equal(left, 0);
+	assert_true(WIFSIGNALED(o.status));
+	assert_int_equal(WTERMSIG(o.status), SIGINT);
+	assert_int_equal(o.nout, 0);	/* no report from an interrupted info */
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -919,6 +996,7 @@ int main(void)
 		cmocka_unit_test(test_live_ctxsw_expected),
 		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
+		cmocka_unit_test(test_info_instance_removed_after_sigint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
