@@ -502,7 +502,7 @@ static void test_xinuse_warning_words(void **state)
 	c.checks = 238;
 	c.bad = 238;		/* before every call: a warning (once in a while is an observation) */
 	c.bad_last = FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_OPMASK;
-	c.bad_extra = FPL_XFEATURE_MASK_OPMASK;
+	c.bad_extra = c.bad_extra_all = FPL_XFEATURE_MASK_OPMASK;
 	fpl_xs_xinuse_warn(run, &c, "0x4");
 	w = json_string_value(json_array_get(run->warnings, 0));
 	assert_non_null(w);
