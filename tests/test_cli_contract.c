@@ -356,6 +356,23 @@ static void test_cpuid_dump_checks(void **state)
 	assert_null(strstr(out, "XSAVE size"));
 	free(out);
 
+	/* 256 bytes at offset 768: past the 832-byte standard area (0xD.0 ECX) */
+	dump_file(dir, "past.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000300 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "past.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "past.cpuid: leaf 0xD subleaf 2"));
+	free(out);
+
+	/* The same checks for an AIDA64 dump: exit 2, the file named, no output file. */
+	rc = sh(&out, "%s info --cpuid tests/data/cpuid/bad-xsize.aida -o %s/out.txt 2>&1",
+		cmd_fpl_bin(), dir);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "bad-xsize.aida: leaf 0xD subleaf 2"));
+	free(out);
+	snprintf(longline, sizeof(longline), "%s/out.txt", dir);
+	assert_int_equal(access(longline, F_OK), -1);
+
 	dump_file(dir, "dup.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
 		  "0x00000000\ncpuid 0x0000000d 0x02 0x00000200 0x00000240 0x00000000 "
 		  "0x00000000\n");
@@ -485,7 +502,7 @@ static void test_xinuse_warning_words(void **state)
 	c.checks = 238;
 	c.bad = 238;		/* before every call: a warning (once in a while is an observation) */
 	c.bad_last = FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_OPMASK;
-	c.bad_extra = FPL_XFEATURE_MASK_OPMASK;
+	c.bad_extra = c.bad_extra_all = FPL_XFEATURE_MASK_OPMASK;
 	fpl_xs_xinuse_warn(run, &c, "0x4");
 	w = json_string_value(json_array_get(run->warnings, 0));
 	assert_non_null(w);

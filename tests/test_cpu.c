@@ -309,6 +309,10 @@ static void test_bad_dumps(void **state)
 
 	expect_reject(DATA "bad-line.cpuid", "bad-line.cpuid:3:");
 	expect_reject(DATA "bad-aida.aida", "bad-aida.aida:2:");
+	/* AIDA64's leaf 0xD is size-checked as our own format's is (placed or labelled) */
+	expect_reject(DATA "bad-xsize.aida", "bad-xsize.aida: leaf 0xD subleaf 2 (as placed");
+	expect_reject(DATA "bad-xpast.aida", "bad-xpast.aida: leaf 0xD subleaf 2: component 2 of "
+		      "256 bytes at offset 768 ends at 1024, past the standard XSAVE area of 832");
 	expect_reject("Makefile", "no CPUID leaves");
 	/* not a CPUID dump at all, or not readable: refused, naming the file */
 	assert_int_equal(fpl_cpu_load(cpu, "tests", &diag), -EIO);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Tests: x86_fpu trace lines and tallies, dmesg x86/fpu lines against CPUID, the tracefs session. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 #include "fpulab/kexpect.h"
 #include "fpulab/ktrace.h"
 #include "fpulab/xstate.h"
+#include "ktrace/ktrace_internal.h"
 #include "runcmd.h"
 
 #define DATA "tests/data/ktrace/"
@@ -543,6 +546,43 @@ static const json_t *run_kernel(const char *env, const char *args, json_t **doc)
 	return k;
 }
 
+/*
+ * A tracefs write is one write(2), never continued: all of it, the error, or
+ * -EIO when it wrote less (a short write sets no errno: it must not read as
+ * done). The file size limit cuts a write to a regular file short, every time.
+ */
+static void test_write_whole_short(void **state)
+{
+	static const char m[] = "fpulab-end 1234.1 self";
+	char path[] = "/tmp/fpl-ktwrite-XXXXXX", got[64];
+	struct rlimit old, lim;
+	void (*oldh)(int);
+	int fd = mkstemp(path), short_err, full_err;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 8;
+	oldh = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	errno = 0;
+	short_err = fpl_kt_write_whole(fd, m, strlen(m));	/* 8 bytes of 22 */
+	full_err = fpl_kt_write_whole(fd, m, strlen(m));	/* at the limit: EFBIG */
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, oldh);
+	assert_int_equal(pread(fd, got, sizeof(got), 0), 8);
+	assert_int_equal(short_err, -EIO);
+	assert_int_equal(full_err, -EFBIG);
+	/* no limit: all of it */
+	assert_int_equal(fpl_kt_write_whole(fd, m, strlen(m)), 0);
+	assert_int_equal(pread(fd, got, sizeof(got), 8), (ssize_t)strlen(m));
+	assert_int_equal(fpl_kt_write_whole(fd, m, 0), 0);
+	close(fd);
+	assert_int_equal(fpl_kt_write_whole(fd, m, strlen(m)), -EBADF);
+}
+
 /* No tracefs: the benchmark still runs, its run says why the kernel was not traced. */
 static void test_skip_without_tracefs(void **state)
 {
@@ -616,6 +656,13 @@ static const char *live_root(char *why, size_t len)
 	}
 	snprintf(why, len, "%s", reason);
 	return state == 1 ? root : NULL;
+}
+
+static bool is_dir_path(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 /* Instances fpulab-PID whose process is gone (other fpulabs may be tracing beside the test). */
@@ -704,6 +751,49 @@ static void test_live_instance_removed(void **state)
 	free(out);
 	free(err);
 	assert_int_equal(stale_instances(root, list, sizeof(list)), 0);
+}
+
+/*
+ * An instance of our name that cannot be removed (busy: a reader holds its
+ * trace_marker) is refused with its path and the reason, and left there:
+ * it was used before, and close could have removed what another made.
+ */
+static void test_live_busy_instance_refused(void **state)
+{
+	char why[200], inst[320], marker[360], *old;
+	const char *root = live_root(why, sizeof(why));
+	struct fpl_diag diag = { "" };
+	struct fpl_ktrace *kt = NULL;
+	int fd, err;
+	bool there;
+
+	(void)state;
+	if (!root) {
+		print_message("  skipped: %s\n", why);
+		skip();
+	}
+	snprintf(inst, sizeof(inst), "%s/instances/fpulab-%d", root, (int)getpid());
+	snprintf(marker, sizeof(marker), "%s/trace_marker", inst);
+	assert_int_equal(mkdir(inst, 0700), 0);
+	fd = open(marker, O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	old = getenv("FPL_TRACEFS") ? strdup(getenv("FPL_TRACEFS")) : NULL;
+	setenv("FPL_TRACEFS", root, 1);
+	err = fpl_ktrace_open(&kt, &diag);
+	fpl_ktrace_close(kt);
+	if (old)
+		setenv("FPL_TRACEFS", old, 1);
+	else
+		unsetenv("FPL_TRACEFS");
+	free(old);
+	there = is_dir_path(inst);
+	close(fd);
+	rmdir(inst);
+	print_message("  %s\n", diag.msg);
+	assert_int_equal(err, -EBUSY);
+	assert_non_null(strstr(diag.msg, inst));
+	assert_non_null(strstr(diag.msg, strerror(EBUSY)));
+	assert_true(there);
 }
 
 /* ctxsw on one CPU: 2 saves and 2 restores per round trip, where the expectation applies. */
@@ -805,6 +895,83 @@ static void test_live_instance_removed_after_sigint(void **state)
 	assert_int_equal(fpl_ktrace_list_instances(root, name, list, sizeof(list)), 0);
 }
 
+/*
+ * Stop the child while its own instance is there (SIGSTOP, then the instance
+ * checked again), send it SIGINT and let it go on: the signal is sure to come
+ * while the instance exists, however short that is.
+ */
+struct stop_watch {
+	const char *root;
+	pid_t pid;
+	bool done, hit;
+};
+
+static int stop_in_instance(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct stop_watch *w = arg;
+	char name[64], list[256];
+	siginfo_t si = { 0 };
+
+	w->pid = pid;
+	if (t < 0 || w->done)
+		return 0;
+	*next_s = 0.0002;
+	snprintf(name, sizeof(name), "fpulab-%d", (int)pid);
+	if (fpl_ktrace_list_instances(w->root, name, list, sizeof(list)) != 1)
+		return 0;
+	w->done = true;
+	kill(pid, SIGSTOP);
+	/* WNOWAIT: an exit before the stop stays for cmd_finish to reap */
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WEXITED | WNOWAIT))
+		return 0;
+	w->hit = si.si_code == CLD_STOPPED &&
+		 fpl_ktrace_list_instances(w->root, name, list, sizeof(list)) == 1;
+	kill(pid, SIGINT);
+	kill(pid, SIGCONT);
+	return 0;
+}
+
+/* info --kernel-trace interrupted while its instance is there: removed, then ended by the signal. */
+static void test_info_instance_removed_after_sigint(void **state)
+{
+	char why[200], list[256], name[64];
+	const char *root = live_root(why, sizeof(why));
+	const char *argv[] = { cmd_fpl_bin(), "info", "--kernel-trace", "--json", NULL };
+	struct stop_watch w = { root, 0, false, false };
+	struct cmd_out o;
+	int left = 0, tries;
+
+	(void)state;
+	if (!root) {
+		print_message("  skipped: %s\n", why);
+		skip();
+	}
+	/* The stop may come after the instance is gone: then again, a few times. */
+	for (tries = 1;; tries++) {
+		w = (struct stop_watch){ root, 0, false, false };
+		assert_int_equal(cmd_run_watch(argv, 60, stop_in_instance, &w, &o), 0);
+		snprintf(name, sizeof(name), "fpulab-%d", (int)w.pid);
+		left = fpl_ktrace_list_instances(root, name, list, sizeof(list));
+		if (left > 0) {
+			char path[512];
+
+			snprintf(path, sizeof(path), "%s/instances/%s", root, name);
+			rmdir(path);	/* not left for the other tests */
+		}
+		if (w.hit || left || tries == 20)
+			break;
+		cmd_out_free(&o);
+	}
+	print_message("  %d run(s) to stop it inside its instance\n", tries);
+	if (!w.hit && !left)
+		fail_msg("never stopped inside its tracefs instance in %d runs", tries);
+	assert_int_equal(left, 0);
+	assert_true(WIFSIGNALED(o.status));
+	assert_int_equal(WTERMSIG(o.status), SIGINT);
+	assert_int_equal(o.nout, 0);	/* no report from an interrupted info */
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,12 +988,15 @@ int main(void)
 		cmocka_unit_test(test_table_differs),
 		cmocka_unit_test(test_table_old_kernel),
 		cmocka_unit_test(test_table_amx_untested),
+		cmocka_unit_test(test_write_whole_short),
 		cmocka_unit_test(test_skip_without_tracefs),
 		cmocka_unit_test(test_skip_not_root),
 		cmocka_unit_test(test_live_instance_removed),
+		cmocka_unit_test(test_live_busy_instance_refused),
 		cmocka_unit_test(test_live_ctxsw_expected),
 		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
+		cmocka_unit_test(test_info_instance_removed_after_sigint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -319,7 +319,8 @@ static void xinuse_case(uint64_t extra, uint64_t missing, uint64_t bad, bool war
 	struct fpl_run *run = fpl_result_add_run(r, "xsave");
 	struct fpl_xs_cell c = { .expect = 0xe0, .checks = 100, .bad = bad,
 				 .bad_last = (0xe0 | extra) & ~missing,
-				 .bad_extra = extra, .bad_missing = missing };
+				 .bad_extra = extra, .bad_extra_all = extra,
+				 .bad_missing = missing };
 
 	fpl_xs_xinuse_warn(run, &c, "0xe0");
 	assert_int_equal(json_array_size(run->warnings), warns);
@@ -336,6 +337,43 @@ static void test_xinuse_extra_is_observation(void **state)
 	xinuse_case(0, 0x40, 1, true);		/* a claimed component read init */
 }
 
+/* The warning for cell c's set-ups (expect 0x3, permitted 0xe7) read as xinuse[0..n-1]: warned? */
+static bool xinuse_warns(const uint64_t *xinuse, size_t n, uint64_t all, uint64_t any)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_xs_cell c = { .permitted = 0xe7, .expect = 0x3 };
+	bool warned;
+
+	for (size_t i = 0; i < n; i++)
+		fpl_xs_cell_check(&c, xinuse[i]);
+	assert_int_equal(c.checks, n);
+	assert_int_equal(c.bad_extra, any);
+	assert_int_equal(c.bad_extra_all, all);
+	fpl_xs_xinuse_warn(run, &c, "0x3");
+	warned = json_array_size(run->warnings) > 0;
+	assert_int_equal(fpl_run_obs_get(run, "xinuse_extra_in_use") != NULL, !warned);
+	fpl_result_free(r);
+	return warned;
+}
+
+/*
+ * Every set-up off, but by another component each time (AVX, then the
+ * opmask): none was in use at every check, so it is an observation; the
+ * same one at every check (AVX) is a warning. x87/SSE (0x3) are claimed.
+ */
+static void test_xinuse_extra_varies(void **state)
+{
+	static const uint64_t varies[] = { 0x3 | 0x4, 0x3 | 0x20 };
+	static const uint64_t avx_always[] = { 0x3 | 0x4 | 0x20, 0x3 | 0x4, 0x3 | 0x4 | 0x40 };
+	static const uint64_t once[] = { 0x3, 0x3 | 0x4 };
+
+	(void)state;
+	assert_false(xinuse_warns(varies, 2, 0, 0x24));
+	assert_true(xinuse_warns(avx_always, 3, 0x4, 0x64));
+	assert_false(xinuse_warns(once, 2, 0x4, 0x4));	/* one good set-up of two */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_init_image_masks_exceptions),
 		cmocka_unit_test(test_cell_counts_mismatch),
 		cmocka_unit_test(test_xinuse_extra_is_observation),
+		cmocka_unit_test(test_xinuse_extra_varies),
 		cmocka_unit_test(test_bad_options_exit_2),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_rfbm_pairs_kept),

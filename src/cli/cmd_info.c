@@ -2,6 +2,7 @@
 /* fpulab info: the CPU, its extended-state components and the kernel's FPU facts. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,23 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 	return err;
 }
 
+/*
+ * An ending signal (INT, TERM, HUP, QUIT) while the report is made: it is
+ * only noted, so that --kernel-trace's tracefs instance is removed
+ * (fpl_ktrace_close) before the signal takes effect, with no output.
+ */
+static volatile sig_atomic_t info_signo;
+
+static void info_on_signal(int sig)
+{
+	info_signo = sig;
+}
+
 /* Write everything to memory first so that -o FILE is never left half-written. */
 static int output(const struct info_opts *o, const struct fpl_cpu *cpu,
 		  const struct fpl_xstate *xs, const struct fpl_sysinfo *si)
 {
+	struct sigaction old[FPL_CLI_NEND_SIGS];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -60,8 +74,17 @@ static int output(const struct info_opts *o, const struct fpl_cpu *cpu,
 
 	if (!m)
 		return fpl_cli_error("info", FPL_EXIT_FAIL, "out of memory");
+	info_signo = 0;
+	fpl_cli_catch_end(info_on_signal, old);
 	err = emit(o, cpu, xs, si, m);
+	fpl_cli_uncatch_end(old);
 	fclose(m);
+	if (info_signo) {
+		free(buf);
+		signal(info_signo, SIG_DFL);
+		raise(info_signo);
+		return FPL_EXIT_FAIL;
+	}
 	if (err) {
 		free(buf);
 		return fpl_cli_error("info", FPL_EXIT_FAIL, "%s", strerror(-err));

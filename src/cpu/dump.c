@@ -191,20 +191,25 @@ static void note_missing(struct fpl_cpu *cpu)
 }
 
 /*
- * Leaf 0xD must describe a state that fits in memory: a size of 0xffffffff
- * would wrap the layout's sums at 32 bits. Our own format only: AIDA64's
- * unlabelled subleaves are placed by content (place_unlabelled_d).
+ * Leaf 0xD must describe a state that fits in memory, in both formats: a
+ * size of 0xffffffff would wrap the layout's sums at 32 bits, and a user
+ * component past the standard area 0xD.0 ECX gives would lie outside every
+ * image sized by it. AIDA64's unlabelled subleaves are checked where
+ * place_unlabelled_d put them (placed: the message says so).
  */
-static int check_sizes(const struct fpl_cpu *cpu, const char *name, struct fpl_diag *diag)
+static int check_sizes(const struct fpl_cpu *cpu, const char *name, bool placed,
+		       struct fpl_diag *diag)
 {
+	const char *how = placed ? " (as placed by content: the dump's leaf 0xD lines have no "
+				   "subleaf labels)" : "";
 	uint32_t r[4], xsave_max;
-	uint64_t comps;
+	uint64_t comps, user;
 
 	fpl_cpu_cpuid(cpu, 1, 0, r);
 	if (!(r[2] >> 26 & 1) || !have_leaf(cpu, 0xd, 0))
 		return 0;	/* no XSAVE, or no leaf 0xD to read (the note says so) */
 	fpl_cpu_cpuid(cpu, 0xd, 0, r);
-	comps = (uint64_t)r[3] << 32 | r[0];
+	comps = user = (uint64_t)r[3] << 32 | r[0];
 	xsave_max = r[2];
 	if (xsave_max > FPL_DUMP_MAX_XSTATE || r[1] > xsave_max)
 		return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD.0 says the standard XSAVE area is "
@@ -212,6 +217,7 @@ static int check_sizes(const struct fpl_cpu *cpu, const char *name, struct fpl_d
 				    "EBX <= ECX)", name, xsave_max, r[1], FPL_DUMP_MAX_XSTATE);
 	fpl_cpu_cpuid(cpu, 0xd, 1, r);
 	comps |= (uint64_t)r[3] << 32 | r[2];
+	user &= ~((uint64_t)r[3] << 32 | r[2]);
 	for (unsigned i = 2; i < 63; i++) {
 		uint64_t end;
 
@@ -220,10 +226,16 @@ static int check_sizes(const struct fpl_cpu *cpu, const char *name, struct fpl_d
 		fpl_cpu_cpuid(cpu, 0xd, i, r);
 		end = (uint64_t)r[0] + (r[2] & 1 ? 0 : r[1]);
 		if (!r[0] || end > FPL_DUMP_MAX_XSTATE)
-			return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf %u: component %u "
+			return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf %u%s: component %u "
 					    "of %u bytes at offset %u: not a size a CPU has (at most "
-					    "%u bytes in all)", name, i, i, r[0], r[1],
+					    "%u bytes in all)", name, i, how, i, r[0], r[1],
 					    FPL_DUMP_MAX_XSTATE);
+		/* as fpl_xstate_init: a user component unless 0xD.1 or its ECX bit 0 says not */
+		if (user >> i & 1 && !(r[2] & 1) && end > xsave_max)
+			return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf %u%s: component %u "
+					    "of %u bytes at offset %u ends at %" PRIu64 ", past the "
+					    "standard XSAVE area of %u bytes (leaf 0xD.0 ECX)", name,
+					    i, how, i, r[0], r[1], end, xsave_max);
 	}
 	return 0;
 }
@@ -377,11 +389,9 @@ static int dump_end(struct fpl_cpu *cpu, struct aida *st, const struct dump_seen
 	if (!cpu->nleaves)
 		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
 				    "CPUID dump", name, lines);
-	if (seen->own && !seen->aida) {
-		err = check_sizes(cpu, name, diag);
-		if (err)
-			return err;
-	}
+	err = check_sizes(cpu, name, st->n_d > 0, diag);
+	if (err)
+		return err;
 	note_missing(cpu);
 	fpl_cpu_decode(cpu);
 	cpu->xcr0_known = seen->xcr0;

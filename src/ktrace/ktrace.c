@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fpulab/ktrace.h"
+#include "ktrace_internal.h"
 
 #define BUFFER_TOTAL_KB	(64 * 1024)	/* over all CPUs, at most */
 #define BUFFER_CPU_KB	(16 * 1024)	/* per CPU, at most: 16 MiB */
@@ -35,22 +36,25 @@ pid_t fpl_ktrace_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+int fpl_kt_write_whole(int fd, const void *buf, size_t len)
+{
+	ssize_t w = len ? write(fd, buf, len) : 0;
+
+	if (w < 0)
+		return -errno;
+	return (size_t)w == len ? 0 : -EIO;
+}
+
 static int write_str(const char *dir, const char *file, const char *s, int flags)
 {
 	char path[PATH_MAX + 64];
-	size_t len = strlen(s);
-	ssize_t w;
-	int fd, err = 0;
+	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
-	w = len ? write(fd, s, len) : 0;
-	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != len)
-		err = -EIO;
+	err = fpl_kt_write_whole(fd, s, strlen(s));
 	close(fd);
 	return err;
 }
@@ -203,18 +207,38 @@ static int set_buffer(struct fpl_ktrace *kt)
 	return write_str(kt->inst, "buffer_size_kb", v, 0);
 }
 
+/*
+ * Make the instance directory, ours alone. One of that name is left by an
+ * earlier process with this pid: removed first. One that cannot be removed
+ * (busy: a reader holds one of its files; or not ours to remove) is an
+ * error, never used: its settings and events are another's, and close would
+ * try to remove it.
+ */
+static int create_instance(const char *inst, struct fpl_diag *diag)
+{
+	if (!mkdir(inst, 0700))
+		return 0;
+	if (errno == EEXIST) {
+		if (rmdir(inst))
+			return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
+					    "the tracefs instance %s is already there and cannot "
+					    "be removed: %s", inst, strerror(errno));
+		if (!mkdir(inst, 0700))
+			return 0;
+	}
+	return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
+			    "creating the tracefs instance %s: %s", inst, strerror(errno));
+}
+
 static int setup(struct fpl_ktrace *kt, struct fpl_diag *diag)
 {
 	char path[PATH_MAX + 64];
 	int err;
 
 	snprintf(kt->inst, sizeof(kt->inst), "%s/instances/fpulab-%d", kt->root, (int)getpid());
-	if (mkdir(kt->inst, 0700) && errno == EEXIST)
-		rmdir(kt->inst);	/* left by an earlier process with this pid */
-	if (mkdir(kt->inst, 0700) && errno != EEXIST)
-		return fpl_diag_set(diag, errno == EACCES ? -EPERM : -errno,
-				    "creating the tracefs instance %s: %s", kt->inst,
-				    strerror(errno));
+	err = create_instance(kt->inst, diag);
+	if (err)
+		return err;
 	kt->created = true;
 	err = write_str(kt->inst, "tracing_on", "0", 0);
 	if (err)
@@ -303,7 +327,7 @@ static int marker(struct fpl_ktrace *kt, const char *what, const char *tag)
 
 	if (n < 0 || (size_t)n >= sizeof(m))
 		n = (int)sizeof(m) - 1;
-	return write(kt->marker_fd, m, (size_t)n) == n ? 0 : -errno;
+	return fpl_kt_write_whole(kt->marker_fd, m, (size_t)n);
 }
 
 int fpl_ktrace_begin(struct fpl_ktrace *kt, const char *tag)

@@ -82,9 +82,12 @@ struct fpl_xs_cell {
 	uint64_t checks, bad;		/* set-ups checked, set-ups that did not match */
 	uint64_t bad_last;		/* XINUSE & permitted at the last set-up that did not match */
 	uint64_t bad_extra, bad_missing;	/* OR over those: in use unclaimed, claimed in init */
+	uint64_t bad_extra_all;		/* AND over those: in use unclaimed at every one */
 };
 
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps);
+/* Count one set-up check of c: XINUSE x read after it, against c->expect. */
+void fpl_xs_cell_check(struct fpl_xs_cell *c, uint64_t x);
 /* The warning for a cell whose set-up did not match (c->bad): values and component names. */
 void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last);
 uint64_t fpl_xs_cell_empty(void *arg, uint64_t reps);

@@ -146,6 +146,21 @@ uint64_t fpl_xs_misc_loop(enum fpl_xs_misc m, void *buf, uint64_t reps)
 	return t1 - t0;
 }
 
+void fpl_xs_cell_check(struct fpl_xs_cell *c, uint64_t x)
+{
+	uint64_t extra = x & c->permitted & ~c->expect;
+
+	c->xinuse_seen = x;
+	c->checks++;
+	if ((x & c->permitted) == c->expect)
+		return;
+	c->bad_extra_all = c->bad ? c->bad_extra_all & extra : extra;
+	c->bad++;
+	c->bad_last = x & c->permitted;
+	c->bad_extra |= extra;
+	c->bad_missing |= c->expect & ~x;
+}
+
 uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 {
 	struct fpl_xs_cell *c = arg;
@@ -158,16 +173,8 @@ uint64_t fpl_xs_cell_timed(void *arg, uint64_t reps)
 		if (c->xgetbv1)
 			x = fpl_xgetbv(1);
 	}
-	if (c->xgetbv1) {
-		c->xinuse_seen = x;
-		c->checks++;
-		if ((x & c->permitted) != c->expect) {
-			c->bad++;
-			c->bad_last = x & c->permitted;
-			c->bad_extra |= x & c->permitted & ~c->expect;
-			c->bad_missing |= c->expect & ~x;
-		}
-	}
+	if (c->xgetbv1)
+		fpl_xs_cell_check(c, x);
 	return c->body(&c->loop, reps);
 }
 

@@ -70,17 +70,18 @@ void fpl_xs_make_compacted(struct fpl_xs_bench *x, const void *img, void *out)
 /*
  * What was wrong with the state before a cell's timed calls: the value and
  * the components by name. A claimed component read init is a warning; a
- * component in use that the state leaves init is only recorded unless it
- * was so before every call and is more than x87/SSE: XINUSE may read 1 for
- * a component in init (SDM vol. 1 13.6), which a preemption's restore does
- * on these guests now and then (fpl_live_extra_ok).
+ * component in use that the state leaves init is only recorded unless the
+ * same one was so before every call (c->bad_extra_all, the AND over the
+ * set-ups) and is more than x87/SSE: XINUSE may read 1 for a component in
+ * init (SDM vol. 1 13.6), which a preemption's restore does on these guests
+ * now and then (fpl_live_extra_ok).
  */
 void fpl_xs_xinuse_warn(struct fpl_run *run, const struct fpl_xs_cell *c, const char *last)
 {
 	char words[400], buf[480];
 
 	if (!c->bad_missing && (c->bad < c->checks ||
-				fpl_live_extra_ok(c->bad_extra, c->bad_extra))) {
+				fpl_live_extra_ok(c->bad_extra_all, c->bad_extra))) {
 		fpl_xfeature_mask_names(c->bad_extra, words, sizeof(words));
 		snprintf(buf, sizeof(buf), "0x%" PRIx64 " (%s) before %" PRIu64 " of %" PRIu64
 			 " timed calls", c->bad_extra, words, c->bad, c->checks);
