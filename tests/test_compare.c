@@ -331,6 +331,74 @@ static void test_interference_note(void **state)
 	unlink(a), unlink(b), unlink(c3), rmdir(dir);
 }
 
+/* Three section runs of one configuration whose modelled saves wrote rfbm[k]. */
+static void write_section_runs(const char *path, const char *const *rfbm)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (size_t k = 0; k < 3; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "section");
+		struct fpl_metric *m;
+
+		assert_non_null(run);
+		assert_int_equal(fpl_run_param_str(run, "owner", "init"), 0);
+		assert_int_equal(fpl_run_obs_str(run, "save_rfbm", rfbm[k]), 0);
+		m = fpl_run_add_metric(run, "section_cycles", "cycles", "synthetic runs");
+		assert_non_null(m);
+		for (int i = 0; i < 5; i++)
+			assert_int_equal(fpl_metric_add(m, 550 + i + (double)k), 0);
+	}
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+/*
+ * Rows with the same params whose modelled saves wrote other components
+ * (a process that used tiles before: --amx run) are not the same
+ * measurement: a note per case names it; equal masks give none.
+ */
+static void test_save_rfbm_note(void **state)
+{
+	static const char *const noamx[] = { "0x200e7", "0x200e7", "0x200e7" };
+	static const char *const tiles[] = { "0x600e7", "0x600e7", "0x600e7" };
+	static const char *const mixed[] = { "0x200e7", "0x600e7", "0x200e7" };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[4][64];
+	char *paths[4] = { p[0], p[1], p[2], p[3] };
+	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+	size_t hits = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	write_section_runs(p[0], noamx);
+	write_section_runs(p[1], tiles);
+	write_section_runs(p[2], noamx);
+	write_section_runs(p[3], mixed);
+	assert_int_equal(fpl_cmp_run(paths, 4, &o, &c, &diag), 0);
+	for (size_t i = 0; i < c->nnotes; i++) {
+		if (!strstr(c->notes[i], "observed.save_rfbm"))
+			continue;
+		hits++;
+		if (strstr(c->notes[i], "case 2 ("))
+			assert_non_null(strstr(c->notes[i], "0x600e7 against 0x200e7"));
+		else if (strstr(c->notes[i], "case 4 ("))
+			assert_non_null(strstr(c->notes[i], "mixed against 0x200e7"));
+		else
+			fail_msg("a note for a case whose saves were case 1's: %s", c->notes[i]);
+	}
+	assert_int_equal(hits, 2);
+	fpl_cmp_free(c);
+	for (int i = 0; i < 4; i++)
+		unlink(p[i]);
+	rmdir(dir);
+}
+
 static json_t *compare_json(const char *args)
 {
 	char *out;
@@ -815,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_interference_note),
+		cmocka_unit_test(test_save_rfbm_note),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_ignore_param),
 		cmocka_unit_test(test_two_runs_no_verdict),

@@ -93,6 +93,26 @@ static int note_interference(struct fpl_cmp *c, const struct fpl_cmp_case *cases
 	return 0;
 }
 
+/*
+ * Matched metrics whose runs' modelled saves wrote other components than
+ * case 1's (section's observed.save_rfbm: tile data, once a task has used
+ * tiles, is in every later save): the same params, another measurement.
+ * Called before take() moves the text out of the series.
+ */
+static int note_save_rfbm(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
+{
+	for (size_t i = 1; i < c->ncases; i++)
+		if (cases[i].rfbm_differ &&
+		    note(c, "case %zu (%s): %zu metric%s measured with other components in the "
+			 "modelled saves than case 1's (observed.save_rfbm %s): not the same "
+			 "measurement, though the params match (tile data used earlier in one "
+			 "process, as with fpulab --amx run)", i + 1, cases[i].path,
+			 cases[i].rfbm_differ, cases[i].rfbm_differ == 1 ? "" : "s",
+			 cases[i].rfbm_first))
+			return -ENOMEM;
+	return 0;
+}
+
 static struct fpl_cmp_raw *find(struct fpl_cmp_case *cs, const char *key)
 {
 	for (size_t i = 0; i < cs->nr; i++)
@@ -186,6 +206,13 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 				return fpl_diag_set(diag, -EINVAL,
 						    "mixed units: %s is in '%s' in %s but in '%s' in %s",
 						    r->label, r->unit, r->where, o->unit, o->where);
+			if ((r->save_rfbm || o->save_rfbm) &&
+			    (!r->save_rfbm || !o->save_rfbm || strcmp(r->save_rfbm, o->save_rfbm)) &&
+			    !cases[i].rfbm_differ++ &&
+			    asprintf(&cases[i].rfbm_first, "%s against %s, first %s",
+				     o->save_rfbm ? o->save_rfbm : "none",
+				     r->save_rfbm ? r->save_rfbm : "none", r->label) < 0)
+				return -ENOMEM;
 		}
 		if (missing) {
 			err = note(c, "%s: not in case %zu (%s), not compared", r->label,
@@ -531,6 +558,8 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	}
 	if (!err)
 		err = note_interference(c, cases);
+	if (!err)
+		err = note_save_rfbm(c, cases);
 	for (size_t j = 0; !err && j < c->nm; j++)
 		for (size_t i = 0; !err && i < ncases; i++)
 			err = summarise(c, &c->m[j], i, diag);

@@ -30,6 +30,7 @@ void fpl_cmp_raw_free(struct fpl_cmp_raw *r)
 	free(r->unit);
 	free(r->method);
 	free(r->where);
+	free(r->save_rfbm);
 	free(r->v);
 	free(r->runlen);
 }
@@ -40,6 +41,8 @@ void fpl_cmp_case_free(struct fpl_cmp_case *cs)
 		fpl_cmp_raw_free(&cs->r[i]);
 	free(cs->r);
 	cs->r = NULL;
+	free(cs->rfbm_first);
+	cs->rfbm_first = NULL;
 	cs->nr = 0;
 }
 
@@ -420,6 +423,26 @@ static void note_quiet(struct fpl_cmp_case *cs, const struct fpl_run *run)
 		cs->quiet_hi = v;
 }
 
+/* The run's observed.save_rfbm into the series: the first seen, or "mixed". */
+static int note_save_rfbm(struct fpl_cmp_raw *r, const struct fpl_run *run)
+{
+	const char *v = json_string_value(fpl_run_obs_get(run, "save_rfbm"));
+
+	char *now;
+
+	if (r->save_rfbm && !strcmp(r->save_rfbm, "mixed"))
+		return 0;
+	if (v ? r->save_rfbm && !strcmp(r->save_rfbm, v) : !r->save_rfbm)
+		return 0;
+	/* a value other than the earlier runs' (none counts as a value) */
+	now = strdup(r->save_rfbm || r->nruns ? "mixed" : v);
+	if (!now)
+		return -ENOMEM;
+	free(r->save_rfbm);
+	r->save_rfbm = now;
+	return 0;
+}
+
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
 /* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
 static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
@@ -467,6 +490,8 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 				if (!label || !r->bench || !r->name || !r->params || !r->method)
 					err = -ENOMEM;
 			}
+			if (!err)
+				err = note_save_rfbm(r, run);
 			/* Each fpl_run is one run; the reader turns a null sample into NaN. */
 			if (!err)
 				err = begin_run(r);

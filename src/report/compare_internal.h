@@ -16,6 +16,11 @@ struct fpl_cmp_raw {
 	size_t *runlen;		/* samples per run */
 	size_t nruns, runcap;
 	size_t dropped;		/* null (NaN) samples of results JSON, left out */
+	/*
+	 * observed.save_rfbm of its runs (section: the components the model's
+	 * saves write), "mixed" when they differ; NULL when none has it.
+	 */
+	char *save_rfbm;
 };
 
 struct fpl_cmp_case {
@@ -32,6 +37,9 @@ struct fpl_cmp_case {
 	/* runs' observed.interference.quiet_share (xsave): how many, lowest, highest */
 	size_t nquiet;
 	double quiet_lo, quiet_hi;
+	/* metrics matched with case 1's whose save_rfbm differs from case 1's; the first's words */
+	size_t rfbm_differ;
+	char *rfbm_first;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
