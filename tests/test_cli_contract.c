@@ -160,13 +160,46 @@ static void test_compare_near_dbl_max(void **state)
 	tmpdir_done(dir);
 }
 
-/* The file at path is a results document: it parses, with a runs array. */
-static void assert_has_runs(const char *path)
+/* The result at path has the warning a run interrupted in its benchmark writes. */
+static void assert_interrupted_runs(const char *path)
 {
-	json_t *j = load_json(path);
+	json_t *j = load_json(path), *w;
+	bool said = false;
+	size_t i;
 
 	assert_true(json_is_array(json_object_get(j, "runs")));
+	json_array_foreach(json_object_get(j, "warnings"), i, w)
+		said |= strstr(json_string_value(w), "interrupted: xsave has only the samples") != NULL;
+	if (!said)
+		fail_msg("%s: no warning that xsave was interrupted", path);
 	json_decref(j);
+}
+
+/*
+ * fpulab xsave --quick --budget 3 -o out, sent sig once it measures: 0.3 s
+ * after its self-check line, the last it prints before the benchmark
+ * starts, however long a loaded machine takes to get there. False after
+ * saying why on exit 77 (no XSAVE here).
+ */
+static bool xsave_signalled(const char *out, int sig, struct cmd_out *o)
+{
+	const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "--budget", "3", "-o", out,
+			       NULL };
+	double sent_s;
+
+	assert_int_equal(cmd_run_sig_ready(argv, 300, sig, "fpulab xsave: self-check", NULL, 0.3,
+					   o, &sent_s), 0);
+	if (cmd_code(o) == 77) {
+		print_unsupported("xsave --quick", o->out, o->err);
+		return false;
+	}
+	if (o->timed_out)
+		fail_msg("xsave: no self-check line, or no end after signal %d, in 300 s:\n%s", sig,
+			 o->err);
+	if (sent_s < 0)
+		fail_msg("xsave ended (exit %d) before its self-check line:\n%s", cmd_code(o),
+			 o->err);
+	return true;
 }
 
 /*
@@ -179,24 +212,20 @@ static void test_hup_quit_keep_partial(void **state)
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		char *dir = tmpdir(), out[600];
-		const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "-q", "--budget", "3",
-				       "-o", out, NULL };
 		struct cmd_out o;
 
 		snprintf(out, sizeof(out), "%s/out.json", dir);
-		assert_int_equal(cmd_run_sig(argv, 60, sigs[i], 1.0, &o), 0);
-		if (WIFSIGNALED(o.status))
-			fail_msg("signal %d during xsave -o: killed by it (%d)", sigs[i],
-				 WTERMSIG(o.status));
-		if (cmd_code(&o) == 77) {
-			print_unsupported("xsave --quick", o.out, o.err);
+		if (!xsave_signalled(out, sigs[i], &o)) {
 			cmd_out_free(&o);
 			tmpdir_done(dir);
 			skip();
 		}
+		if (WIFSIGNALED(o.status))
+			fail_msg("signal %d during xsave -o: killed by it (%d)", sigs[i],
+				 WTERMSIG(o.status));
 		assert_int_equal(cmd_code(&o), 1);
 		assert_int_equal(count_prefix(dir, ".out.json.tmp"), 0);
-		assert_has_runs(out);
+		assert_interrupted_runs(out);
 		cmd_out_free(&o);
 		tmpdir_done(dir);
 	}
@@ -206,8 +235,6 @@ static void test_hup_quit_keep_partial(void **state)
 static void test_interrupted_keeps_old_file(void **state)
 {
 	char *dir = tmpdir(), out[600], partial[640];
-	const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "-q", "--budget", "3",
-			       "-o", out, NULL };
 	const char *good = "{\"schema\": \"fpulab/2\", \"runs\": [], \"good\": true}\n";
 	struct cmd_out o;
 	char *kept;
@@ -215,9 +242,7 @@ static void test_interrupted_keeps_old_file(void **state)
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	snprintf(partial, sizeof(partial), "%s.interrupted", out);
 	write_text(dir, "out.json", good);
-	assert_int_equal(cmd_run_sig(argv, 60, SIGINT, 1.0, &o), 0);
-	if (cmd_code(&o) == 77) {
-		print_unsupported("xsave --quick", o.out, o.err);
+	if (!xsave_signalled(out, SIGINT, &o)) {
 		cmd_out_free(&o);
 		tmpdir_done(dir);
 		skip();
@@ -229,7 +254,7 @@ static void test_interrupted_keeps_old_file(void **state)
 	assert_string_equal(kept, good);
 	free(kept);
 	assert_non_null(strstr(o.err, ".interrupted"));
-	assert_has_runs(partial);
+	assert_interrupted_runs(partial);
 	cmd_out_free(&o);
 	tmpdir_done(dir);
 }
@@ -238,10 +263,18 @@ static void test_interrupted_keeps_old_file(void **state)
 static void test_plot_signal_no_litter(void **state)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	char *dir = tmpdir(), gp[600], nums[600], svg[600];
+	char *dir = tmpdir(), gp[600], nums[600], svg[600], started[600], *stub = NULL;
 
-	/* A gnuplot that takes its time: reads the script, then sleeps. */
-	write_text(dir, "gnuplot", "#!/bin/sh\ncat >/dev/null\nsleep 20\n");
+	/*
+	 * A gnuplot that takes its time: reads the script, says it has (the
+	 * file started), then sleeps in its own process (exec), which plot's
+	 * SIGKILL ends.
+	 */
+	snprintf(started, sizeof(started), "%s/started", dir);
+	assert_true(asprintf(&stub, "#!/bin/sh\ncat >/dev/null\n: >'%s'\nexec sleep 60\n",
+			     started) > 0);
+	write_text(dir, "gnuplot", stub);
+	free(stub);
 	snprintf(gp, sizeof(gp), "%s/gnuplot", dir);
 	assert_int_equal(chmod(gp, 0755), 0);
 	write_text(dir, "a.txt", "1\n2\n3\n4\n5\n");
@@ -251,12 +284,22 @@ static void test_plot_signal_no_litter(void **state)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		const char *argv[] = { cmd_fpl_bin(), "plot", nums, nums, "-o", svg, NULL };
 		struct cmd_out o;
+		double sent_s;
 
-		assert_int_equal(cmd_run_sig(argv, 30, sigs[i], 0.5, &o), 0);
-		assert_false(o.timed_out);
+		unlink(started);
+		assert_int_equal(cmd_run_sig_ready(argv, 300, sigs[i], NULL, started, 0, &o,
+						   &sent_s), 0);
+		if (o.timed_out || sent_s < 0)
+			fail_msg("plot, signal %d: %s (exit %d)\n%s", sigs[i], o.timed_out ?
+				 "gnuplot not started, or no end, in 300 s" :
+				 "ended before gnuplot read its script", cmd_code(&o), o.err);
 		if (count_prefix(dir, ".fpulab-plot."))
 			fail_msg("plot, signal %d: left a .fpulab-plot.* file", sigs[i]);
 		assert_int_equal(count_prefix(dir, "p.svg"), 0);
+		/* the temporary file gone, the signal takes effect */
+		if (!WIFSIGNALED(o.status) || WTERMSIG(o.status) != sigs[i])
+			fail_msg("plot, signal %d: exit %d, not ended by the signal", sigs[i],
+				 cmd_code(&o));
 		cmd_out_free(&o);
 	}
 	unsetenv("FPL_GNUPLOT");
