@@ -336,6 +336,51 @@ static void test_run_records_end_checks(void **state)
 	tmpdir_done(dir);
 }
 
+/*
+ * -o FILE that cannot be written at the end (/dev/full: a full disk): exit
+ * 1, stderr says why, and what was measured is not lost with the file: the
+ * report still comes on stdout (run's summary, --json's whole document, a
+ * benchmark's table even with -q).
+ */
+static void test_unwritable_output_keeps_report(void **state)
+{
+	static const char *const why = "/dev/full: not written: No space left on device";
+	struct cmd_out o;
+	json_error_t e;
+	json_t *j;
+	int rc;
+
+	if (access("/dev/full", W_OK)) {
+		print_message("  no writable /dev/full here: no disk to fill\n");
+		skip();
+	}
+	rc = fpl(&o, 120, "run", "-q", "--budget", "0.05", "-o", "/dev/full", "signal", NULL);
+	if (rc == 77) {
+		print_unsupported("run signal", o.out, o.err);
+		cmd_out_free(&o);
+		skip();
+	}
+	if (rc != 1 || !strstr(o.err, why) || !strstr(o.out, "Signal round trip"))
+		fail_msg("run -o /dev/full: exit %d, no summary on stdout or no reason:\n%s%s", rc,
+			 o.out, o.err);
+	cmd_out_free(&o);
+	rc = fpl(&o, 120, "run", "-q", "--json", "--budget", "0.05", "-o", "/dev/full", "signal",
+		 NULL);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(o.err, why));
+	j = json_loads(o.out, 0, &e);
+	if (!j || json_array_size(json_object_get(j, "runs")) < 1)
+		fail_msg("run --json -o /dev/full: no runs on stdout (%s)", j ? "" : e.text);
+	json_decref(j);
+	cmd_out_free(&o);
+	rc = fpl(&o, 120, "signal", "--quick", "-q", "--budget", "0.05", "-o", "/dev/full", NULL);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(o.err, why));
+	if (!strstr(o.out, "round_trip_cycles"))
+		fail_msg("signal -q -o /dev/full: no table on stdout:\n%s", o.out);
+	cmd_out_free(&o);
+}
+
 /* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */
 static void test_compare_reads_pipe_once(void **state)
 {
@@ -1167,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_keeps_old_file),
 		cmocka_unit_test(test_plot_signal_no_litter),
 		cmocka_unit_test(test_run_records_end_checks),
+		cmocka_unit_test(test_unwritable_output_keeps_report),
 		cmocka_unit_test(test_compare_reads_pipe_once),
 		cmocka_unit_test(test_cpuid_dump_checks),
 		cmocka_unit_test(test_messages_escape_input),
