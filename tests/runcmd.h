@@ -201,38 +201,86 @@ static inline int cmd_run_watch(const char *const argv[], double limit_s, cmd_wa
 	return cmd_finish(&j, limit_s, watch, arg, o);
 }
 
+static inline bool cmd_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/*
+ * When cmd_sig_at_watch sends its signal: after_s seconds after the
+ * command is ready (ready_s). Ready: its stderr so far (in *o) holds
+ * err_has, or the file path exists; with neither given, at its start.
+ */
 struct cmd_sig_at {
 	int sig;
 	double after_s;
 	bool sent;
+	const char *err_has, *path;	/* NULL: not this condition */
+	const struct cmd_out *o;	/* what cmd_finish has read so far */
+	double ready_s, sent_s;		/* seconds after the start; < 0: not yet */
 };
+
+static inline bool cmd_sig_ready(const struct cmd_sig_at *a)
+{
+	if (!a->err_has && !a->path)
+		return true;
+	return (a->err_has && a->o && a->o->err && strstr(a->o->err, a->err_has)) ||
+	       (a->path && cmd_exists(a->path));
+}
 
 static inline int cmd_sig_at_watch(pid_t pid, double t, double *next_s, void *arg)
 {
 	struct cmd_sig_at *a = arg;
 
 	(void)pid;
-	if (a->sent)
+	/* t < 0: it has ended; a signal now would reach only the zombie */
+	if (a->sent || t < 0)
 		return 0;
-	if (t < 0 || t >= a->after_s) {
+	if (a->ready_s < 0 && cmd_sig_ready(a))
+		a->ready_s = t;
+	if (a->ready_s >= 0 && t >= a->ready_s + a->after_s) {
 		a->sent = true;
+		a->sent_s = t;
 		return a->sig;
 	}
-	if (a->after_s - t < *next_s)
-		*next_s = a->after_s - t;
+	if (a->ready_s >= 0 && a->ready_s + a->after_s - t < *next_s)
+		*next_s = a->ready_s + a->after_s - t;
+	else if (a->ready_s < 0 && *next_s > 0.02)
+		*next_s = 0.02;
 	return 0;
 }
 
 /*
  * cmd_run_watch sending sig sig_after_s seconds after the start (sig_after_s
- * < 0: never); if it finished before, the signal goes to the zombie.
+ * < 0: never); one that ends before gets none.
  */
 static inline int cmd_run_sig(const char *const argv[], double limit_s, int sig,
 			      double sig_after_s, struct cmd_out *o)
 {
-	struct cmd_sig_at a = { sig, sig_after_s, false };
+	struct cmd_sig_at a = { sig, sig_after_s, false, NULL, NULL, o, 0, -1 };
 
 	return cmd_run_watch(argv, limit_s, sig_after_s >= 0 ? cmd_sig_at_watch : NULL, &a, o);
+}
+
+/*
+ * cmd_run_watch sending sig after_s seconds after the command is ready: once
+ * its stderr holds err_has, or once the file path exists (either may be
+ * NULL). What takes a loaded machine long takes it long: nothing but limit_s
+ * bounds the wait, and a command never ready is killed then (o->timed_out).
+ * *sent_s: when the signal went, seconds after the start; < 0 when it never
+ * did (the command ended first). Returns 0, or -errno when it could not start.
+ */
+static inline int cmd_run_sig_ready(const char *const argv[], double limit_s, int sig,
+				    const char *err_has, const char *path, double after_s,
+				    struct cmd_out *o, double *sent_s)
+{
+	struct cmd_sig_at a = { sig, after_s, false, err_has, path, o, -1, -1 };
+	int rc = cmd_run_watch(argv, limit_s, cmd_sig_at_watch, &a, o);
+
+	*sent_s = a.sent_s;
+	return rc;
 }
 
 static inline int cmd_run(const char *const argv[], double limit_s, struct cmd_out *o)
@@ -522,13 +570,6 @@ static inline bool fplrun_has_command(const struct fplrun_cmds *c, const char *n
 		if (!strcmp(c->name[i], name))
 			return true;
 	return false;
-}
-
-static inline bool cmd_exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
 }
 
 /*

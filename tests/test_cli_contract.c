@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <jansson.h>
 
 #include "fpulab/plot.h"
+#include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "fpulab/summary.h"
 #include "fpulab/xstate.h"
@@ -160,13 +162,46 @@ static void test_compare_near_dbl_max(void **state)
 	tmpdir_done(dir);
 }
 
-/* The file at path is a results document: it parses, with a runs array. */
-static void assert_has_runs(const char *path)
+/* The result at path has the warning a run interrupted in its benchmark writes. */
+static void assert_interrupted_runs(const char *path)
 {
-	json_t *j = load_json(path);
+	json_t *j = load_json(path), *w;
+	bool said = false;
+	size_t i;
 
 	assert_true(json_is_array(json_object_get(j, "runs")));
+	json_array_foreach(json_object_get(j, "warnings"), i, w)
+		said |= strstr(json_string_value(w), "interrupted: xsave has only the samples") != NULL;
+	if (!said)
+		fail_msg("%s: no warning that xsave was interrupted", path);
 	json_decref(j);
+}
+
+/*
+ * fpulab xsave --quick --budget 3 -o out, sent sig once it measures: 0.3 s
+ * after its self-check line, the last it prints before the benchmark
+ * starts, however long a loaded machine takes to get there. False after
+ * saying why on exit 77 (no XSAVE here).
+ */
+static bool xsave_signalled(const char *out, int sig, struct cmd_out *o)
+{
+	const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "--budget", "3", "-o", out,
+			       NULL };
+	double sent_s;
+
+	assert_int_equal(cmd_run_sig_ready(argv, 300, sig, "fpulab xsave: self-check", NULL, 0.3,
+					   o, &sent_s), 0);
+	if (cmd_code(o) == 77) {
+		print_unsupported("xsave --quick", o->out, o->err);
+		return false;
+	}
+	if (o->timed_out)
+		fail_msg("xsave: no self-check line, or no end after signal %d, in 300 s:\n%s", sig,
+			 o->err);
+	if (sent_s < 0)
+		fail_msg("xsave ended (exit %d) before its self-check line:\n%s", cmd_code(o),
+			 o->err);
+	return true;
 }
 
 /*
@@ -179,24 +214,20 @@ static void test_hup_quit_keep_partial(void **state)
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		char *dir = tmpdir(), out[600];
-		const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "-q", "--budget", "3",
-				       "-o", out, NULL };
 		struct cmd_out o;
 
 		snprintf(out, sizeof(out), "%s/out.json", dir);
-		assert_int_equal(cmd_run_sig(argv, 60, sigs[i], 1.0, &o), 0);
-		if (WIFSIGNALED(o.status))
-			fail_msg("signal %d during xsave -o: killed by it (%d)", sigs[i],
-				 WTERMSIG(o.status));
-		if (cmd_code(&o) == 77) {
-			print_unsupported("xsave --quick", o.out, o.err);
+		if (!xsave_signalled(out, sigs[i], &o)) {
 			cmd_out_free(&o);
 			tmpdir_done(dir);
 			skip();
 		}
+		if (WIFSIGNALED(o.status))
+			fail_msg("signal %d during xsave -o: killed by it (%d)", sigs[i],
+				 WTERMSIG(o.status));
 		assert_int_equal(cmd_code(&o), 1);
 		assert_int_equal(count_prefix(dir, ".out.json.tmp"), 0);
-		assert_has_runs(out);
+		assert_interrupted_runs(out);
 		cmd_out_free(&o);
 		tmpdir_done(dir);
 	}
@@ -206,8 +237,6 @@ static void test_hup_quit_keep_partial(void **state)
 static void test_interrupted_keeps_old_file(void **state)
 {
 	char *dir = tmpdir(), out[600], partial[640];
-	const char *argv[] = { cmd_fpl_bin(), "xsave", "--quick", "-q", "--budget", "3",
-			       "-o", out, NULL };
 	const char *good = "{\"schema\": \"fpulab/2\", \"runs\": [], \"good\": true}\n";
 	struct cmd_out o;
 	char *kept;
@@ -215,9 +244,7 @@ static void test_interrupted_keeps_old_file(void **state)
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	snprintf(partial, sizeof(partial), "%s.interrupted", out);
 	write_text(dir, "out.json", good);
-	assert_int_equal(cmd_run_sig(argv, 60, SIGINT, 1.0, &o), 0);
-	if (cmd_code(&o) == 77) {
-		print_unsupported("xsave --quick", o.out, o.err);
+	if (!xsave_signalled(out, SIGINT, &o)) {
 		cmd_out_free(&o);
 		tmpdir_done(dir);
 		skip();
@@ -229,7 +256,7 @@ static void test_interrupted_keeps_old_file(void **state)
 	assert_string_equal(kept, good);
 	free(kept);
 	assert_non_null(strstr(o.err, ".interrupted"));
-	assert_has_runs(partial);
+	assert_interrupted_runs(partial);
 	cmd_out_free(&o);
 	tmpdir_done(dir);
 }
@@ -238,10 +265,18 @@ static void test_interrupted_keeps_old_file(void **state)
 static void test_plot_signal_no_litter(void **state)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	char *dir = tmpdir(), gp[600], nums[600], svg[600];
+	char *dir = tmpdir(), gp[600], nums[600], svg[600], started[600], *stub = NULL;
 
-	/* A gnuplot that takes its time: reads the script, then sleeps. */
-	write_text(dir, "gnuplot", "#!/bin/sh\ncat >/dev/null\nsleep 20\n");
+	/*
+	 * A gnuplot that takes its time: reads the script, says it has (the
+	 * file started), then sleeps in its own process (exec), which plot's
+	 * SIGKILL ends.
+	 */
+	snprintf(started, sizeof(started), "%s/started", dir);
+	assert_true(asprintf(&stub, "#!/bin/sh\ncat >/dev/null\n: >'%s'\nexec sleep 60\n",
+			     started) > 0);
+	write_text(dir, "gnuplot", stub);
+	free(stub);
 	snprintf(gp, sizeof(gp), "%s/gnuplot", dir);
 	assert_int_equal(chmod(gp, 0755), 0);
 	write_text(dir, "a.txt", "1\n2\n3\n4\n5\n");
@@ -251,12 +286,22 @@ static void test_plot_signal_no_litter(void **state)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		const char *argv[] = { cmd_fpl_bin(), "plot", nums, nums, "-o", svg, NULL };
 		struct cmd_out o;
+		double sent_s;
 
-		assert_int_equal(cmd_run_sig(argv, 30, sigs[i], 0.5, &o), 0);
-		assert_false(o.timed_out);
+		unlink(started);
+		assert_int_equal(cmd_run_sig_ready(argv, 300, sigs[i], NULL, started, 0, &o,
+						   &sent_s), 0);
+		if (o.timed_out || sent_s < 0)
+			fail_msg("plot, signal %d: %s (exit %d)\n%s", sigs[i], o.timed_out ?
+				 "gnuplot not started, or no end, in 300 s" :
+				 "ended before gnuplot read its script", cmd_code(&o), o.err);
 		if (count_prefix(dir, ".fpulab-plot."))
 			fail_msg("plot, signal %d: left a .fpulab-plot.* file", sigs[i]);
 		assert_int_equal(count_prefix(dir, "p.svg"), 0);
+		/* the temporary file gone, the signal takes effect */
+		if (!WIFSIGNALED(o.status) || WTERMSIG(o.status) != sigs[i])
+			fail_msg("plot, signal %d: exit %d, not ended by the signal", sigs[i],
+				 cmd_code(&o));
 		cmd_out_free(&o);
 	}
 	unsetenv("FPL_GNUPLOT");
@@ -289,6 +334,51 @@ static void test_run_records_end_checks(void **state)
 	json_decref(j);
 	cmd_out_free(&o);
 	tmpdir_done(dir);
+}
+
+/*
+ * -o FILE that cannot be written at the end (/dev/full: a full disk): exit
+ * 1, stderr says why, and what was measured is not lost with the file: the
+ * report still comes on stdout (run's summary, --json's whole document, a
+ * benchmark's table even with -q).
+ */
+static void test_unwritable_output_keeps_report(void **state)
+{
+	static const char *const why = "/dev/full: not written: No space left on device";
+	struct cmd_out o;
+	json_error_t e;
+	json_t *j;
+	int rc;
+
+	if (access("/dev/full", W_OK)) {
+		print_message("  no writable /dev/full here: no disk to fill\n");
+		skip();
+	}
+	rc = fpl(&o, 120, "run", "-q", "--budget", "0.05", "-o", "/dev/full", "signal", NULL);
+	if (rc == 77) {
+		print_unsupported("run signal", o.out, o.err);
+		cmd_out_free(&o);
+		skip();
+	}
+	if (rc != 1 || !strstr(o.err, why) || !strstr(o.out, "Signal round trip"))
+		fail_msg("run -o /dev/full: exit %d, no summary on stdout or no reason:\n%s%s", rc,
+			 o.out, o.err);
+	cmd_out_free(&o);
+	rc = fpl(&o, 120, "run", "-q", "--json", "--budget", "0.05", "-o", "/dev/full", "signal",
+		 NULL);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(o.err, why));
+	j = json_loads(o.out, 0, &e);
+	if (!j || json_array_size(json_object_get(j, "runs")) < 1)
+		fail_msg("run --json -o /dev/full: no runs on stdout (%s)", j ? "" : e.text);
+	json_decref(j);
+	cmd_out_free(&o);
+	rc = fpl(&o, 120, "signal", "--quick", "-q", "--budget", "0.05", "-o", "/dev/full", NULL);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(o.err, why));
+	if (!strstr(o.out, "round_trip_cycles"))
+		fail_msg("signal -q -o /dev/full: no table on stdout:\n%s", o.out);
+	cmd_out_free(&o);
 }
 
 /* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */
@@ -803,7 +893,12 @@ static void test_ministat_reading(void **state)
 	tmpdir_done(dir);
 }
 
-/* Progress on a terminal (script(1) gives one): only grows, its estimate only falls, no internal names. */
+/*
+ * Progress on a terminal (script(1) gives one): only grows, its estimate
+ * only falls, no internal names. What it shows holds on any machine, loaded
+ * or not: the estimate itself is tested on a simulated clock
+ * (test_progress_estimate).
+ */
 static void test_progress_monotonic(void **state)
 {
 	char *out = NULL, *dir;
@@ -845,6 +940,82 @@ static void test_progress_monotonic(void **state)
 	assert_true(seen > 0);
 	free(out);
 	tmpdir_done(dir);
+}
+
+/*
+ * A run of fpulab run on a simulated clock, for the progress estimate: n
+ * steps expected to take est[i] s take est[i] * speed s, each reporting
+ * its fraction `reports` times, evenly; with back, every third report goes
+ * back to half (per-group figures). At every report: the fraction shown
+ * only grows and never passes 1, the time left only falls and is never
+ * negative, and its error against the true time left never grows. Returns
+ * the largest error from the second step on.
+ */
+static double progress_sim(const double *est, size_t n, double speed, unsigned reports,
+			   bool back)
+{
+	struct fpl_progress p = { 0 };
+	double now = 100, total = 0, last_err = INFINITY, last_left = INFINITY;
+	double worst_later = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += est[i] * speed;
+	for (size_t i = 0; i < n; i++) {
+		double t_step = now, last_frac = 0, rest = 0;
+
+		for (size_t j = i + 1; j < n; j++)
+			rest += est[j];
+		fpl_progress_step(&p, est[i], rest, now);
+		for (unsigned k = 0; k <= reports; k++) {
+			double f = (double)k / reports, truth, err;
+
+			now = t_step + est[i] * speed * f;
+			truth = total - (now - 100);
+			fpl_progress_at(&p, back && k % 3 == 2 ? f / 2 : f, now);
+			if (p.frac < last_frac || p.frac > 1 || p.frac < (back && k % 3 == 2 ? f / 2 : f))
+				fail_msg("step %zu at %g: fraction %g after %g", i, f, p.frac, last_frac);
+			if (p.left > last_left + 1e-9 || p.left < 0)
+				fail_msg("step %zu at %g: %g s left after %g", i, f, p.left, last_left);
+			err = fabs(p.left - truth);
+			if (err > last_err + 1e-9)
+				fail_msg("speed %g, step %zu at %g: %g s left, truly %g: error grew from %g",
+					 speed, i, f, p.left, truth, last_err);
+			if (i > 0 && err > worst_later)
+				worst_later = err;
+			last_frac = p.frac;
+			last_left = p.left;
+			last_err = err;
+		}
+		fpl_progress_step_done(&p, now);
+	}
+	/* the end: nothing left, and it says so */
+	assert_true(p.left == 0);
+	return worst_later;
+}
+
+/*
+ * The estimate fpulab run shows, on a simulated clock (what a loaded machine
+ * does to the real one cannot change it): on schedule it is the truth;
+ * faster, the truth once a step has shown the pace; slower (load), it
+ * still only falls, its error never grows, and it ends at 0.
+ */
+static void test_progress_estimate(void **state)
+{
+	static const double est[] = { 3.3, 6.6, 1.1, 1.1, 4.4, 3.3 };
+	static const double speeds[] = { 1, 0.5, 0.2, 2, 3, 10 };
+	size_t n = sizeof(est) / sizeof(est[0]);
+
+	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
+		for (int back = 0; back < 2; back++) {
+			double worst = progress_sim(est, n, speeds[i], 20, back);
+
+			if (speeds[i] <= 1 && worst > 1e-9)
+				fail_msg("speed %g%s: off by %g s after the first step", speeds[i],
+					 back ? ", going back" : "", worst);
+		}
+	}
+	/* one report only, at the end of each step: still falls to 0 */
+	progress_sim(est, n, 3, 1, false);
 }
 
 /* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
@@ -1058,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_keeps_old_file),
 		cmocka_unit_test(test_plot_signal_no_litter),
 		cmocka_unit_test(test_run_records_end_checks),
+		cmocka_unit_test(test_unwritable_output_keeps_report),
 		cmocka_unit_test(test_compare_reads_pipe_once),
 		cmocka_unit_test(test_cpuid_dump_checks),
 		cmocka_unit_test(test_messages_escape_input),
@@ -1075,6 +1247,7 @@ int main(void)
 		cmocka_unit_test(test_installed_api_example),
 		cmocka_unit_test(test_ministat_reading),
 		cmocka_unit_test(test_progress_monotonic),
+		cmocka_unit_test(test_progress_estimate),
 		cmocka_unit_test(test_schema_doc_in_step),
 		cmocka_unit_test(test_units_followed),
 		cmocka_unit_test(test_plot_box_titles),

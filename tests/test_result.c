@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -226,6 +228,53 @@ static void test_atomic_file(void **state)
 	fpl_result_free(r);
 }
 
+/* The file at path could not be written for reason e: no file, and the message says so. */
+static void assert_write_failed(const char *path, int e, int rc, const struct fpl_diag *d)
+{
+	if (rc != -e || !strstr(d->msg, path) || !strstr(d->msg, strerror(e)))
+		fail_msg("%s: %d (%s), not %d (%s)", path, rc, d->msg, -e, strerror(e));
+}
+
+/*
+ * A write that fails says why (issue: "not written: Input/output error"
+ * for a full disk): into a device that is full (written into, not
+ * replaced), and into a regular file past the size limit (the atomic
+ * path), in each format; no temporary file is left.
+ */
+static void test_write_error_says_why(void **state)
+{
+	static const enum fpl_format fmts[] = { FPL_FMT_JSON, FPL_FMT_CSV, FPL_FMT_TABLE };
+	char dir[] = "/tmp/fpl-test-XXXXXX", path[128];
+	struct fpl_result *r = sample_result();
+	struct rlimit old, small;
+	void (*old_xfsz)(int);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 64;
+	/* past the limit a write fails with EFBIG, once SIGXFSZ does not end the process */
+	old_xfsz = signal(SIGXFSZ, SIG_IGN);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		struct fpl_diag d = { "" };
+		int rc;
+
+		if (!access("/dev/full", W_OK)) {
+			rc = fpl_emit_file(r, fmts[i], "/dev/full", &d);
+			assert_write_failed("/dev/full", ENOSPC, rc, &d);
+		}
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+		rc = fpl_emit_file(r, fmts[i], path, &d);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_write_failed(path, EFBIG, rc, &d);
+		assert_int_equal(count_entries(dir), 0);
+	}
+	signal(SIGXFSZ, old_xfsz);
+	assert_int_equal(rmdir(dir), 0);
+	fpl_result_free(r);
+}
+
 static void test_table_and_csv(void **state)
 {
 	struct fpl_result *r = sample_result();
@@ -322,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),
 		cmocka_unit_test(test_atomic_file),
+		cmocka_unit_test(test_write_error_says_why),
 		cmocka_unit_test(test_table_and_csv),
 		cmocka_unit_test(test_repeatability_by_unit),
 	};

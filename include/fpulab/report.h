@@ -133,4 +133,35 @@ int fpl_write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg,
 							   struct fpl_diag *diag),
 			  void *arg, struct fpl_diag *diag);
 
+/*
+ * Progress through a sequence of steps (fpulab run's benchmarks) as shown
+ * to people: the fraction of the step under way only grows, the time left
+ * only falls. Times in seconds on one clock of the caller's, which tests
+ * may drive. Zero it before the first step.
+ */
+struct fpl_progress {
+	double est_s;		/* the step under way: expected seconds */
+	double rest_s;		/* the steps after it: expected seconds, together */
+	double t_step;		/* when the step began */
+	double done_est;	/* the steps done: expected seconds */
+	double done_took;	/* the steps done: seconds taken */
+	/* what to show, after fpl_progress_at */
+	double frac;		/* the step's fraction done, 0..1 */
+	double left;		/* seconds left in all */
+	double at;		/* when it was worked out */
+	bool shown;
+};
+
+/* A step expected to take est_s begins at now, with rest_s expected after it. */
+void fpl_progress_step(struct fpl_progress *p, double est_s, double rest_s, double now);
+/* The step under way ended at now. */
+void fpl_progress_step_done(struct fpl_progress *p, double now);
+/*
+ * The step says it is frac done at now: p->frac and p->left become what to
+ * show. The time left is this step's estimate, or its own pace when that
+ * says more, plus the rest's, scaled by how the steps done compared with
+ * theirs; never more than the last shown less the time since, never < 0.
+ */
+void fpl_progress_at(struct fpl_progress *p, double frac, double now);
+
 #endif

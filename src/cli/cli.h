@@ -190,10 +190,12 @@ void fpl_session_ktrace_end(struct fpl_session *s);
 typedef int (*fpl_cli_print_fn)(const struct fpl_result *r, FILE *f, void *arg);
 
 /*
- * The other end of a session (the same teardown as fpl_session_end), except for what goes to stdout: --json and --format
- * json|csv emit r; --format table emits the generic table then print();
- * otherwise print() alone. The -o file is written atomically (JSON unless
- * --format) before anything is printed. With print_result given, that
+ * The other end of a session (the same teardown as fpl_session_end),
+ * except for what goes to stdout: --json and --format json|csv emit r;
+ * --format table emits the generic table then print(); otherwise print()
+ * alone. The -o file is written atomically (JSON unless --format) before
+ * anything is printed; when it cannot be, the report still comes on stdout
+ * (what was measured is nowhere else). With print_result given, that
  * result is what is emitted and saved instead of s->result (which still
  * gives the clock and its warnings). Nothing is written or printed when rc
  * is FPL_EXIT_USAGE. Frees the session. Returns rc, or FPL_EXIT_FAIL when

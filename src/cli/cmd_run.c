@@ -31,12 +31,9 @@ struct plan {
 	size_t n, cap;
 	bool named;			/* benchmarks named on the command line */
 	double total_s;
-	/* progress */
+	/* progress: the entry under way; the fraction shown only grows, the time left only falls */
 	size_t cur;
-	double t_entry, done_est, done_took;
-	/* what was shown: the fraction only grows within a benchmark, the time left only falls */
-	size_t shown_cur;
-	double shown_frac, shown_left, shown_at;
+	struct fpl_progress prog;
 };
 
 static double now_s(void)
@@ -222,33 +219,22 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 static void progress(void *arg, const char *bench, double frac, const char *what)
 {
 	struct plan *p = arg;
-	double scale = p->done_est > 0 ? p->done_took / p->done_est : 1, left, el, now = now_s();
 
 	(void)what;	/* a variant's internal name: not for people */
-	/* Benchmarks report per group (xsave) or per cell: the largest so far is where it is. */
-	if (p->shown_cur != p->cur + 1) {
-		p->shown_cur = p->cur + 1;
-		p->shown_frac = 0;
-	}
-	if (frac < p->shown_frac)
-		frac = p->shown_frac;
-	p->shown_frac = frac;
-	el = now - p->t_entry;
-	left = p->e[p->cur].est_s * scale * (1 - frac);
-	if (frac > 0.05 && el / frac * (1 - frac) > left)
-		left = el / frac * (1 - frac);
-	for (size_t i = p->cur + 1; i < p->n; i++)
-		left += p->e[i].est_s * scale;
-	/* Converging: never more than was said, less the time since. */
-	if (p->shown_at > 0 && left > p->shown_left - (now - p->shown_at))
-		left = p->shown_left - (now - p->shown_at);
-	if (left < 0)
-		left = 0;
-	p->shown_left = left;
-	p->shown_at = now;
+	fpl_progress_at(&p->prog, frac, now_s());
 	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% about %.0f s left", p->cur + 1, p->n,
-		bench, frac * 100, left);
+		bench, p->prog.frac * 100, p->prog.left);
 	fflush(stderr);
+}
+
+/* The expected seconds of the entries after entry i. */
+static double est_after(const struct plan *p, size_t i)
+{
+	double sum = 0;
+
+	while (++i < p->n)
+		sum += p->e[i].est_s;
+	return sum;
 }
 
 static int run_all(struct plan *p, struct fpl_session *s)
@@ -273,14 +259,14 @@ static int run_all(struct plan *p, struct fpl_session *s)
 
 		s->budget_s = e->budget_s;
 		p->cur = i;
-		p->t_entry = t0 = now_s();
+		t0 = now_s();
+		fpl_progress_step(&p->prog, e->est_s, est_after(p, i), t0);
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
 		e->rc = fpl_session_run(s, e->b, e->opts, e->nopts);
 		e->ran = true;
 		e->took_s = now_s() - t0;
-		p->done_est += e->est_s;
-		p->done_took += e->took_s;
+		fpl_progress_step_done(&p->prog, t0 + e->took_s);
 		if (s->progress_tty)
 			fputs("\r\033[K", stderr);
 		if (e->rc == FPL_EXIT_USAGE)

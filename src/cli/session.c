@@ -634,7 +634,9 @@ static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 /*
  * The -o file (or, interrupted, the file beside it), written atomically with
  * the signals held: r in fmt, or the table through ta. Says on stderr when
- * the interrupted run went beside. FPL_EXIT_OK or the error's exit code.
+ * the interrupted run went beside. FPL_EXIT_OK or the error's exit code;
+ * then the caller prints its report on stdout all the same, as what was
+ * measured is nowhere else.
  */
 static int save(const struct fpl_session *s, const char *path, const struct fpl_result *r,
 		enum fpl_format fmt, struct table_arg *ta)
@@ -648,39 +650,27 @@ static int save(const struct fpl_session *s, const char *path, const struct fpl_
 		   fpl_emit_file(r, fmt, path, &diag);
 	fpl_cli_release_signals(&old);
 	if (err)
-		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s; the report goes to stdout only",
+				     diag.msg);
 	if (path != s->out_path)
 		fprintf(stderr, "fpulab %s: interrupted: %s kept; what was measured is in %s\n",
 			s->cmd, s->out_path, path);
 	return FPL_EXIT_OK;
 }
 
-static int emit_all(struct fpl_session *s, bool intr)
+/* What goes to stdout: the command's own table, the generic one, or the result in the format asked. */
+static int print_stdout(struct fpl_session *s, struct table_arg *ta)
 {
-	char alt[4096];
-	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
 	struct fpl_diag diag = { "" };
-	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
-	/*
-	 * Warnings always go to stderr (print_warnings); the table repeats them
-	 * in full only where stdout is not that terminal (a file, a pager),
-	 * and gives their count where it is.
-	 */
-	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
 
-	if (path && save(s, path, s->result, file_fmt,
-			 file_fmt == FPL_FMT_TABLE && !s->print_table ? &ta : NULL))
-		return FPL_EXIT_FAIL;
-	if (s->out_path && !s->json_stdout && !s->format_given && s->quiet)
-		return FPL_EXIT_OK;
 	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
 		s->print_table(s->result, stdout);
 		return fflush(stdout) ? fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table "
 						      "failed") : FPL_EXIT_OK;
 	}
 	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
-		ta.o.warnings = !isatty(STDOUT_FILENO) && !same_sink();
-		if (table_cb(stdout, &ta, &diag) || fflush(stdout))
+		ta->o.warnings = !isatty(STDOUT_FILENO) && !same_sink();
+		if (table_cb(stdout, ta, &diag) || fflush(stdout))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg[0] ? diag.msg :
 					     "writing the table failed");
 		return FPL_EXIT_OK;
@@ -688,6 +678,29 @@ static int emit_all(struct fpl_session *s, bool intr)
 	if (fpl_emit(s->result, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 	return FPL_EXIT_OK;
+}
+
+static int emit_all(struct fpl_session *s, bool intr)
+{
+	char alt[4096];
+	const char *path = fpl_session_out_file(s, intr, alt, sizeof(alt));
+	enum fpl_format file_fmt = s->format_given ? s->format : FPL_FMT_JSON;
+	/*
+	 * Warnings always go to stderr (print_warnings); the table repeats them
+	 * in full only where stdout is not that terminal (a file, a pager),
+	 * and gives their count where it is.
+	 */
+	struct table_arg ta = { s, { .units = s->units, .warnings = true } };
+	int saved = FPL_EXIT_OK, rc;
+
+	if (path)
+		saved = save(s, path, s->result, file_fmt,
+			     file_fmt == FPL_FMT_TABLE && !s->print_table ? &ta : NULL);
+	/* -q -o: nothing on stdout, unless the file could not be written */
+	if (!saved && s->out_path && !s->json_stdout && !s->format_given && s->quiet)
+		return FPL_EXIT_OK;
+	rc = print_stdout(s, &ta);
+	return saved ? saved : rc;
 }
 
 void fpl_session_clock_end(struct fpl_session *s)
@@ -762,17 +775,13 @@ int fpl_session_end(struct fpl_session *s, int rc)
 	return teardown(s, rc, end_generic, NULL);
 }
 
-static int own_output(struct fpl_session *s, int rc, struct fpl_result *r,
-		      fpl_cli_print_fn print, void *arg)
+/* A command's own report of r on stdout: in the format asked, or print()'s. */
+static int own_print(struct fpl_session *s, struct fpl_result *r, fpl_cli_print_fn print,
+		     void *arg)
 {
-	char alt[4096];
-	const char *path = fpl_session_out_file(s, *s->stop && rc != FPL_EXIT_OK &&
-						rc != FPL_EXIT_UNSUPPORTED, alt, sizeof(alt));
 	struct fpl_diag diag = { "" };
 	int err;
 
-	if (path && save(s, path, r, s->format_given ? s->format : FPL_FMT_JSON, NULL))
-		return FPL_EXIT_FAIL;
 	if (s->json_stdout || (s->format_given && s->format != FPL_FMT_TABLE)) {
 		if (fpl_emit(r, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
@@ -793,6 +802,19 @@ static int own_output(struct fpl_session *s, int rc, struct fpl_result *r,
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the report: %s",
 				     strerror(err ? -err : EIO));
 	return FPL_EXIT_OK;
+}
+
+static int own_output(struct fpl_session *s, int rc, struct fpl_result *r,
+		      fpl_cli_print_fn print, void *arg)
+{
+	char alt[4096];
+	const char *path = fpl_session_out_file(s, *s->stop && rc != FPL_EXIT_OK &&
+						rc != FPL_EXIT_UNSUPPORTED, alt, sizeof(alt));
+	int saved = path ? save(s, path, r, s->format_given ? s->format : FPL_FMT_JSON, NULL) :
+			   FPL_EXIT_OK;
+
+	rc = own_print(s, r, print, arg);
+	return saved ? saved : rc;
 }
 
 struct own_end {

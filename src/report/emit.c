@@ -389,33 +389,63 @@ static int emit_csv(const struct fpl_result *r, FILE *f)
 	return 0;
 }
 
-int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag)
-{
-	json_t *doc;
-	int err = 0;
+struct emit_arg {
+	const struct fpl_result *r;
+	enum fpl_format fmt;
+};
 
-	switch (fmt) {
+/* r into f in its format (the fill of fpl_emit and fpl_emit_file). 0 or -errno with diag. */
+static int emit_cb(FILE *f, void *arg, struct fpl_diag *diag)
+{
+	const struct emit_arg *a = arg;
+	json_t *doc;
+	int err;
+
+	switch (a->fmt) {
 	case FPL_FMT_TABLE:
-		err = fpl_emit_table(r, &(struct fpl_table_opts){ .warnings = true }, f);
-		break;
+		return fpl_emit_table(a->r, &(struct fpl_table_opts){ .warnings = true }, f);
 	case FPL_FMT_CSV:
-		err = emit_csv(r, f);
-		break;
+		return emit_csv(a->r, f);
 	case FPL_FMT_JSON:
-		doc = fpl_report_json(r);
+		doc = fpl_report_json(a->r);
 		if (!doc)
 			return fpl_diag_set(diag, -ENOMEM, "out of memory building the JSON result");
 		err = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ? -EIO : 0;
 		if (!err)
 			fputc('\n', f);
 		json_decref(doc);
-		break;
+		return err;
 	default:
-		return fpl_diag_set(diag, -EINVAL, "unknown output format %d", (int)fmt);
+		return fpl_diag_set(diag, -EINVAL, "unknown output format %d", (int)a->fmt);
 	}
-	if (!err && (fflush(f) || ferror(f)))
+}
+
+/*
+ * Fill f, then flush it: 0 or -errno. stdio keeps only a flag when a write
+ * fails, and the fill functions say -EIO; the reason (ENOSPC: the disk is
+ * full, EFBIG, EDQUOT) is the errno the failing write left, cleared before.
+ */
+static int fill_flush(FILE *f, int (*fill)(FILE *f, void *arg, struct fpl_diag *diag),
+		      void *arg, struct fpl_diag *diag)
+{
+	int err;
+
+	errno = 0;
+	err = fill(f, arg, diag);
+	if (!err && fflush(f))
 		err = -EIO;
-	if (err)
+	if ((!err || err == -EIO) && ferror(f))
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
+int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag)
+{
+	struct emit_arg a = { r, fmt };
+	int err = fill_flush(f, emit_cb, &a, diag);
+
+	/* what emit_cb said (out of memory, the format), or the write's reason */
+	if (err && (ferror(f) || !diag->msg[0]))
 		fpl_diag_set(diag, err, "writing the result: %s", strerror(-err));
 	return err;
 }
@@ -430,9 +460,7 @@ static int write_direct(const char *path,
 
 	if (!f)
 		return fpl_diag_set(diag, -errno, "%s: %s", path, strerror(errno));
-	err = fill(f, arg, diag);
-	if (!err && (fflush(f) || ferror(f)))
-		err = -EIO;
+	err = fill_flush(f, fill, arg, diag);
 	if (fclose(f) && !err)
 		err = -errno;
 	if (err)
@@ -516,9 +544,7 @@ static int write_atomic(const char *path,
 		close(fd);
 		goto fail;
 	}
-	err = fill(f, arg, diag);
-	if (!err && (fflush(f) || ferror(f)))
-		err = -EIO;
+	err = fill_flush(f, fill, arg, diag);
 	if (err)
 		goto fail;
 	if (fsync(fileno(f))) {
@@ -546,18 +572,6 @@ out:
 	free(tmp);
 	free(dup);
 	return err;
-}
-
-struct emit_arg {
-	const struct fpl_result *r;
-	enum fpl_format fmt;
-};
-
-static int emit_cb(FILE *f, void *arg, struct fpl_diag *diag)
-{
-	const struct emit_arg *a = arg;
-
-	return fpl_emit(a->r, a->fmt, f, diag);
 }
 
 int fpl_emit_file(const struct fpl_result *r, enum fpl_format fmt, const char *path,
