@@ -222,8 +222,13 @@ static void progress(void *arg, const char *bench, double frac, const char *what
 
 	(void)what;	/* a variant's internal name: not for people */
 	fpl_progress_at(&p->prog, frac, now_s());
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% about %.0f s left", p->cur + 1, p->n,
-		bench, p->prog.frac * 100, p->prog.left);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% ", p->cur + 1, p->n, bench,
+		p->prog.frac * 100);
+	/* The estimate only falls: once spent, the work is late, not nearly done. */
+	if (p->prog.left >= 0.5)
+		fprintf(stderr, "about %.0f s left", p->prog.left);
+	else
+		fprintf(stderr, "taking longer than estimated");
 	fflush(stderr);
 }
 
