@@ -274,9 +274,13 @@ static int run_all(struct plan *p, struct fpl_session *s)
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
 		if (s->progress_tty)
 			fputs("\r\033[K", stderr);
-		if (e->rc == FPL_EXIT_USAGE)
-			return FPL_EXIT_USAGE;
-		fail |= e->rc == FPL_EXIT_FAIL;
+		/*
+		 * Every option was checked before the first measurement: a
+		 * benchmark that refuses its parameters only once running has
+		 * failed (its reason is on stderr), and the benchmarks done
+		 * before it, and those after, still make the file.
+		 */
+		fail |= e->rc == FPL_EXIT_FAIL || e->rc == FPL_EXIT_USAGE;
 		skipped += e->rc == FPL_EXIT_UNSUPPORTED;
 	}
 	s->budget_s = p->total_s;
