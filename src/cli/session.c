@@ -467,9 +467,10 @@ int fpl_session_start(struct fpl_session *s)
 	json_object_set_new(s->result->host, "process", process_json());
 	fpl_cpu_read(s->cpu);
 	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
+	/* A CPU the user named that cannot be had is bad input; the one it started on is not. */
 	if (err)
-		return fpl_cli_error(s->cmd, err == -EINVAL ? FPL_EXIT_USAGE : FPL_EXIT_FAIL,
-				     "%s", diag.msg);
+		return fpl_cli_error(s->cmd, err == -EINVAL && s->cpu_id >= 0 ? FPL_EXIT_USAGE :
+				     FPL_EXIT_FAIL, "%s", diag.msg);
 	if (fpl_selfcheck_run(s->clock, &s->selfcheck))
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "self-check could not run");
 	if (fpl_cli_host_json(s->cpu, s->clock, &host) ||
