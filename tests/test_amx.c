@@ -316,6 +316,37 @@ static void test_captured_standard_images(void **state)
 	free(d);
 }
 
+/*
+ * The reader a signal handler uses (fpl_image_sw_live) on a real frame:
+ * the software bytes as written, magic2 found; a frame whose magic1 is
+ * wrong or whose xstate_size is below legacy area + header has no magic2
+ * read (the size is not trusted).
+ */
+static void live_sw_agrees(unsigned char *img, uint64_t xfeatures, uint32_t size)
+{
+	struct fpl_image_sw sw;
+	uint32_t keep;
+
+	fpl_image_sw_live(img, &sw);
+	assert_int_equal(sw.magic1, FPL_FP_XSTATE_MAGIC1);
+	assert_int_equal(sw.extended_size, size + 4);
+	assert_int_equal(sw.xfeatures, xfeatures);
+	assert_int_equal(sw.xstate_size, size);
+	assert_true(sw.magic2_found);
+	assert_false(sw.valid);
+	img[464] ^= 1;
+	fpl_image_sw_live(img, &sw);
+	assert_int_equal(sw.magic1, FPL_FP_XSTATE_MAGIC1 ^ 1);
+	assert_false(sw.magic2_found);
+	img[464] ^= 1;
+	memcpy(&keep, img + 480, 4);
+	memcpy(img + 480, &(uint32_t){ 500 }, 4);
+	fpl_image_sw_live(img, &sw);
+	assert_int_equal(sw.xstate_size, 500);
+	assert_false(sw.magic2_found);
+	memcpy(img + 480, &keep, 4);
+}
+
 /* The frames: software bytes say which features and how large, and that is this task's active
  * mask's size. */
 static void test_captured_frames(void **state)
@@ -343,6 +374,7 @@ static void test_captured_frames(void **state)
 		assert_int_equal(get32(img + f[i].size), 0x46505845); /* magic2 */
 		assert_int_equal(get64(img + 512), f[i].bv);
 		assert_int_equal(fpl_xstate_size_std(&d->xs, f[i].xfeatures), f[i].size);
+		live_sw_agrees(img, f[i].xfeatures, f[i].size);
 		free(img);
 	}
 	/* The ptrace dump carries XCR0 in the software bytes. */

@@ -95,6 +95,16 @@ struct fpl_image_sw {
 	bool valid;			/* the kernel's check passes: sigreturn uses XRSTOR */
 };
 
+/*
+ * The software bytes of a live signal frame's image (a handler's
+ * uc_mcontext.fpregs), read byte by byte and with no calls, so that a
+ * handler may use it on an alternate stack of AT_MINSIGSTKSZ bytes.
+ * magic2 is read (and magic2_found set) only when magic1 announces an XSAVE
+ * image of at least the legacy area and header; valid stays false: a live
+ * frame has no task size to check it against.
+ */
+void fpl_image_sw_live(const void *fpstate, struct fpl_image_sw *sw);
+
 struct fpl_image {
 	const uint8_t *buf;		/* the caller's bytes, not copied */
 	size_t len;

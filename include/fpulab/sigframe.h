@@ -17,7 +17,8 @@
 struct fpl_sigframe_info {
 	bool seen;
 	bool xsave;		/* magic1 == FP_XSTATE_MAGIC1: an XSAVE image follows */
-	uint32_t magic1, magic2;	/* magic2 (FP_XSTATE_MAGIC2) sits at xstate_size */
+	uint32_t magic1;
+	bool magic2_ok;		/* FP_XSTATE_MAGIC2 at xstate_size */
 	uint32_t extended_size;	/* image plus magic2 */
 	uint64_t xfeatures;	/* features the image may hold (XCR0 the kernel used) */
 	uint32_t xstate_size;	/* the XSAVE image alone */

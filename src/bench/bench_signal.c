@@ -15,6 +15,7 @@
 
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
+#include "fpulab/image.h"
 #include "fpulab/sigframe.h"
 #include "ktpass.h"
 #include "livestate.h"
@@ -24,13 +25,6 @@
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ	51
 #endif
-#ifndef FP_XSTATE_MAGIC1
-#define FP_XSTATE_MAGIC1	0x46505853u
-#endif
-#ifndef FP_XSTATE_MAGIC2
-#define FP_XSTATE_MAGIC2	0x46505845u
-#endif
-#define SW_BYTES_OFFSET		464	/* struct _fpx_sw_bytes in the FXSAVE area's software bytes */
 #define REDZONE			128
 #define SAMPLE_SIGNALS		64	/* signals per sample: about 0.2 ms */
 
@@ -56,23 +50,15 @@ static struct {
 
 /*
  * Runs in the handler, possibly on an alternate stack of exactly
- * AT_MINSIGSTKSZ bytes with a few hundred left below the frame: no calls
- * (not even memcpy, which sanitizers intercept with deep stacks).
+ * AT_MINSIGSTKSZ bytes with a few hundred left below the frame: no library
+ * calls (not even memcpy, which sanitizers intercept with deep stacks);
+ * fpl_image_sw_live() reads the software bytes byte by byte.
  */
-static uint64_t rd(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
 static void probe_frame(const ucontext_t *uc)
 {
 	const unsigned char *fp = (const unsigned char *)uc->uc_mcontext.fpregs;
-	const unsigned char *sw = fp + SW_BYTES_OFFSET;
 	struct fpl_sigframe_info *fi = &hs.fi;
+	struct fpl_image_sw sw;
 	uintptr_t top, start;
 
 	/* The kernel's rt_sigframe: the return address, then the ucontext. */
@@ -84,13 +70,13 @@ static void probe_frame(const ucontext_t *uc)
 	if (!fp)
 		return;
 	fi->fpstate_offset = (uintptr_t)fp - start;
-	fi->magic1 = (uint32_t)rd(sw, 4);
-	fi->extended_size = (uint32_t)rd(sw + 4, 4);
-	fi->xfeatures = rd(sw + 8, 8);
-	fi->xstate_size = (uint32_t)rd(sw + 16, 4);
-	fi->xsave = fi->magic1 == FP_XSTATE_MAGIC1;
-	if (fi->xsave && fi->xstate_size >= FPL_XSAVE_LEGACY_SIZE + FPL_XSAVE_HDR_SIZE)
-		fi->magic2 = (uint32_t)rd(fp + fi->xstate_size, 4);
+	fpl_image_sw_live(fp, &sw);
+	fi->magic1 = sw.magic1;
+	fi->extended_size = sw.extended_size;
+	fi->xfeatures = sw.xfeatures;
+	fi->xstate_size = sw.xstate_size;
+	fi->xsave = sw.magic1 == FPL_FP_XSTATE_MAGIC1;
+	fi->magic2_ok = sw.magic2_found;
 }
 
 static void handler(int sig, siginfo_t *si, void *ctx)
@@ -250,7 +236,7 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 	fpl_run_obs_int(run, "frame_extended_size", fi->extended_size);
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, fi->xfeatures);
 	fpl_run_obs_str(run, "frame_xfeatures", buf);
-	fpl_run_obs_bool(run, "frame_magic2_ok", fi->magic2 == FP_XSTATE_MAGIC2);
+	fpl_run_obs_bool(run, "frame_magic2_ok", fi->magic2_ok);
 	if (fi->frame_bytes > (uint64_t)min)
 		fpl_run_warn(run, "signal frame %" PRIu64 " bytes exceeds AT_MINSIGSTKSZ %ld",
 			     fi->frame_bytes, min);

@@ -8,12 +8,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "fpulab/image.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
 
-/* struct _fpx_sw_bytes: in the FXSAVE area's software-reserved bytes. */
-#define SW_BYTES_OFFSET 464
-#define SW_MAGIC1 0x46505853u
 /* A signal default-ignored and unused by fpulab's benchmarks. */
 #define PROBE_SIGNAL SIGURG
 
@@ -74,20 +72,16 @@ static _Thread_local volatile uint32_t probe_size;
 static void probe_handler(int sig, siginfo_t *si, void *ctx)
 {
 	const ucontext_t *uc = ctx;
-	const unsigned char *fp = (const unsigned char *)uc->uc_mcontext.fpregs;
-	uint32_t magic, size;
-	uint64_t xf;
+	struct fpl_image_sw sw;
 
 	(void)sig;
 	(void)si;
-	if (!fp)
+	if (!uc->uc_mcontext.fpregs)
 		return;
-	memcpy(&magic, fp + SW_BYTES_OFFSET, 4);
-	memcpy(&xf, fp + SW_BYTES_OFFSET + 8, 8);
-	memcpy(&size, fp + SW_BYTES_OFFSET + 16, 4);
-	probe_seen = magic == SW_MAGIC1 ? 1 : 2;
-	probe_xfeatures = xf;
-	probe_size = size;
+	fpl_image_sw_live(uc->uc_mcontext.fpregs, &sw);
+	probe_seen = sw.magic1 == FPL_FP_XSTATE_MAGIC1 ? 1 : 2;
+	probe_xfeatures = sw.xfeatures;
+	probe_size = sw.xstate_size;
 }
 
 int fpl_xstate_sigframe_probe(uint64_t *xfeatures, uint32_t *xstate_size)
