@@ -379,6 +379,14 @@ static void test_unwritable_output_keeps_report(void **state)
 	if (!strstr(o.out, "round_trip_cycles"))
 		fail_msg("signal -q -o /dev/full: no table on stdout:\n%s", o.out);
 	cmd_out_free(&o);
+	/* --runs: the runs, measured in other processes, are nowhere else either */
+	rc = fpl(&o, 120, "signal", "--quick", "-q", "--budget", "0.05", "--runs", "2", "-o",
+		 "/dev/full", NULL);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(o.err, why));
+	if (!strstr(o.out, "2 of 2 runs"))
+		fail_msg("signal --runs 2 -q -o /dev/full: no runs report on stdout:\n%s", o.out);
+	cmd_out_free(&o);
 }
 
 /* compare reads each file once: a pipe (<(cat A.json)) holds its bytes only once. */

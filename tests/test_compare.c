@@ -344,7 +344,8 @@ static void write_section_runs(const char *path, const char *const *rfbm)
 
 		assert_non_null(run);
 		assert_int_equal(fpl_run_param_str(run, "owner", "init"), 0);
-		assert_int_equal(fpl_run_obs_str(run, "save_rfbm", rfbm[k]), 0);
+		if (rfbm[k])	/* NULL: a file from before the record */
+			assert_int_equal(fpl_run_obs_str(run, "save_rfbm", rfbm[k]), 0);
 		m = fpl_run_add_metric(run, "section_cycles", "cycles", "synthetic runs");
 		assert_non_null(m);
 		for (int i = 0; i < 5; i++)
@@ -365,6 +366,8 @@ static void test_save_rfbm_note(void **state)
 	static const char *const noamx[] = { "0x200e7", "0x200e7", "0x200e7" };
 	static const char *const tiles[] = { "0x600e7", "0x600e7", "0x600e7" };
 	static const char *const mixed[] = { "0x200e7", "0x600e7", "0x200e7" };
+	static const char *const older[] = { NULL, NULL, NULL };
+	static const char *const some[] = { NULL, "0x600e7", "0x600e7" };
 	char dir[] = "/tmp/fpl-compare-XXXXXX", p[4][64];
 	char *paths[4] = { p[0], p[1], p[2], p[3] };
 	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
@@ -393,6 +396,24 @@ static void test_save_rfbm_note(void **state)
 			fail_msg("a note for a case whose saves were case 1's: %s", c->notes[i]);
 	}
 	assert_int_equal(hits, 2);
+	fpl_cmp_free(c);
+	/*
+	 * A file from before the record says nothing: no note against one
+	 * that has it, and runs without it do not make a case "mixed".
+	 */
+	write_section_runs(p[0], older);
+	write_section_runs(p[1], tiles);
+	write_section_runs(p[2], some);
+	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (strstr(c->notes[i], "observed.save_rfbm"))
+			fail_msg("a note where one side has no record: %s", c->notes[i]);
+	fpl_cmp_free(c);
+	paths[0] = p[1];	/* tiles first: the run without a record is not "mixed" */
+	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
+	for (size_t i = 0; i < c->nnotes; i++)
+		if (strstr(c->notes[i], "observed.save_rfbm"))
+			fail_msg("a note for equal records: %s", c->notes[i]);
 	fpl_cmp_free(c);
 	for (int i = 0; i < 4; i++)
 		unlink(p[i]);

@@ -272,6 +272,17 @@ static void test_write_error_says_why(void **state)
 	}
 	signal(SIGXFSZ, old_xfsz);
 	assert_int_equal(rmdir(dir), 0);
+	/* diag may be NULL: an error without a failed write (a format there is not) */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		assert_true(fpl_emit(r, (enum fpl_format)7, f, NULL) < 0);
+		fclose(f);
+		free(buf);
+	}
 	fpl_result_free(r);
 }
 

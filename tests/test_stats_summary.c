@@ -80,15 +80,16 @@ static void test_quantile_ends(void **state)
 /* The largest distance from the median, in percent of it; the tally over metrics (R's type 7 quantiles). */
 static void test_repeatability(void **state)
 {
-	const double runs[] = { 100, 102, 99 };		/* median 100: worst 2% */
-	const double neg[] = { -50, -49, -52 };		/* median -50: worst 2/50 = 4% */
-	const double zero[] = { 0, 0, 1 };
-	const double inf[] = { 1, INFINITY };
+	double runs[] = { 100, 102, 99 };		/* median 100: worst 2% */
+	double neg[] = { -50, -49, -52 };		/* median -50: worst 2/50 = 4% */
+	double zero[] = { 0, 0, 1 };
+	double inf[] = { 1, INFINITY };
 	const double devs[] = { 0.5, 2, 2.5, NAN, 1, 10 };
 	struct fpl_repeatability r;
 
 	(void)state;
 	assert_near(fpl_max_dev_pct(runs, 3), 2, EPS);
+	assert_near(runs[0], 99, 0);	/* sorted in place */
 	assert_near(fpl_max_dev_pct(neg, 3), 4, EPS);
 	assert_true(isnan(fpl_max_dev_pct(runs, 1)));
 	assert_true(isnan(fpl_max_dev_pct(zero, 3)));

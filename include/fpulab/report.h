@@ -110,7 +110,10 @@ int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f)
  */
 int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 
-/* Write to an open stream. 0, -EIO, -ENOMEM (diag says which). */
+/*
+ * Write to an open stream. 0, -ENOMEM, or the failing write's -errno
+ * (-ENOSPC, -EFBIG, -EIO...); diag (may be NULL) says which.
+ */
 int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fpl_diag *diag);
 
 /*

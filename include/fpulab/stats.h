@@ -157,9 +157,10 @@ size_t fpl_runs_needed(double cv, double target, double conf);
 /*
  * Repeatability across runs. One metric: the largest distance of one run's
  * value from the median of the n values, in percent of that median; NaN
- * for n < 2, a value that is not finite, or a zero median.
+ * for n < 2, a value that is not finite, or a zero median. v is sorted in
+ * place (no allocation).
  */
-double fpl_max_dev_pct(const double *v, size_t n);
+double fpl_max_dev_pct(double *v, size_t n);
 /*
  * Over metrics, given each one's fpl_max_dev_pct (NaNs are left out): how
  * many there are, how many stay within tol_pct in every run, and the

@@ -225,7 +225,7 @@ static void progress(void *arg, const char *bench, double frac, const char *what
 	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% ", p->cur + 1, p->n, bench,
 		p->prog.frac * 100);
 	/* The estimate only falls: once spent, the work is late, not nearly done. */
-	if (p->prog.left >= 0.5)
+	if (p->prog.left > 0)
 		fprintf(stderr, "about %.0f s left", p->prog.left);
 	else
 		fprintf(stderr, "taking longer than estimated");

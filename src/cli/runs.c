@@ -811,19 +811,22 @@ static int emit(struct runs_ctx *c)
 	char alt[4096];
 	/* An interrupted series never replaces a good file: it goes beside it. */
 	const char *path = fpl_session_out_file(s, runs_stop, alt, sizeof(alt));
+	/* A file that cannot be written: the runs go to stdout, as nowhere else has them. */
+	int saved = FPL_EXIT_OK;
 
 	if (path && fpl_emit_file(c->merged, s->format_given ? s->format : FPL_FMT_JSON, path,
 				  &diag))
-		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-	if (path && path != s->out_path)
+		saved = fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s; the report goes to stdout only",
+				      diag.msg);
+	else if (path && path != s->out_path)
 		fprintf(stderr, "fpulab %s: interrupted: %s kept; the completed runs are in %s\n",
 			c->cmd, s->out_path, path);
 	if (s->json_stdout || (s->format_given && s->format != FPL_FMT_TABLE)) {
 		if (fpl_emit(c->merged, s->json_stdout ? FPL_FMT_JSON : s->format, stdout, &diag))
 			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
-		return FPL_EXIT_OK;
+		return saved;
 	}
-	if (s->out_path && s->quiet && !s->format_given)
+	if (s->out_path && s->quiet && !s->format_given && saved == FPL_EXIT_OK)
 		return FPL_EXIT_OK;
 	if (s->format_given) {
 		struct fpl_table_opts to = { .units = s->units, .warnings = true };
@@ -834,7 +837,7 @@ static int emit(struct runs_ctx *c)
 	}
 	if (print_runs(c, stdout) || fflush(stdout))
 		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "writing the report failed");
-	return FPL_EXIT_OK;
+	return saved;
 }
 
 /* The time now, UTC, as 2024-01-31T12:34:56.789Z. */

@@ -206,12 +206,11 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 				return fpl_diag_set(diag, -EINVAL,
 						    "mixed units: %s is in '%s' in %s but in '%s' in %s",
 						    r->label, r->unit, r->where, o->unit, o->where);
-			if ((r->save_rfbm || o->save_rfbm) &&
-			    (!r->save_rfbm || !o->save_rfbm || strcmp(r->save_rfbm, o->save_rfbm)) &&
+			/* only where both cases recorded it (files from before did not) */
+			if (r->save_rfbm && o->save_rfbm && strcmp(r->save_rfbm, o->save_rfbm) &&
 			    !cases[i].rfbm_differ++ &&
 			    asprintf(&cases[i].rfbm_first, "%s against %s, first %s",
-				     o->save_rfbm ? o->save_rfbm : "none",
-				     r->save_rfbm ? r->save_rfbm : "none", r->label) < 0)
+				     o->save_rfbm, r->save_rfbm, r->label) < 0)
 				return -ENOMEM;
 		}
 		if (missing) {

@@ -423,19 +423,19 @@ static void note_quiet(struct fpl_cmp_case *cs, const struct fpl_run *run)
 		cs->quiet_hi = v;
 }
 
-/* The run's observed.save_rfbm into the series: the first seen, or "mixed". */
+/*
+ * The run's observed.save_rfbm into the series: the first seen, or "mixed"
+ * once two runs differ. A run without it (a file from before the record)
+ * says nothing either way.
+ */
 static int note_save_rfbm(struct fpl_cmp_raw *r, const struct fpl_run *run)
 {
 	const char *v = json_string_value(fpl_run_obs_get(run, "save_rfbm"));
-
 	char *now;
 
-	if (r->save_rfbm && !strcmp(r->save_rfbm, "mixed"))
+	if (!v || (r->save_rfbm && (!strcmp(r->save_rfbm, "mixed") || !strcmp(r->save_rfbm, v))))
 		return 0;
-	if (v ? r->save_rfbm && !strcmp(r->save_rfbm, v) : !r->save_rfbm)
-		return 0;
-	/* a value other than the earlier runs' (none counts as a value) */
-	now = strdup(r->save_rfbm || r->nruns ? "mixed" : v);
+	now = strdup(r->save_rfbm ? "mixed" : v);
 	if (!now)
 		return -ENOMEM;
 	free(r->save_rfbm);

@@ -445,7 +445,7 @@ int fpl_emit(const struct fpl_result *r, enum fpl_format fmt, FILE *f, struct fp
 	int err = fill_flush(f, emit_cb, &a, diag);
 
 	/* what emit_cb said (out of memory, the format), or the write's reason */
-	if (err && (ferror(f) || !diag->msg[0]))
+	if (err && (ferror(f) || !diag || !diag->msg[0]))
 		fpl_diag_set(diag, err, "writing the result: %s", strerror(-err));
 	return err;
 }

@@ -105,15 +105,18 @@ static int tally(const struct entry *e, size_t n, double tol_pct, struct fpl_uni
 {
 	const char *units[MAX_UNITS];
 	size_t nu = 0, ndev = 0, filled = 0;
+	int err;
 
 	for (size_t i = 0, j; i < n; i = j) {
 		long k;
 
 		for (j = i; j < n && !strcmp(e[j].key, e[i].key); j++)
 			vals[j - i] = e[j].median;
+		if (j - i < 2)
+			continue;	/* in one run only: no spread, and no unit slot */
 		k = unit_slot(units, &nu, MAX_UNITS, e[i].unit);
-		if (k < 0 || j - i < 2)
-			continue;
+		if (k < 0)
+			continue;	/* past MAX_UNITS units: the table says so */
 		devs[ndev] = fpl_max_dev_pct(vals, j - i);
 		key_of[ndev] = i;
 		unit_of[ndev++] = (size_t)k;
@@ -130,7 +133,10 @@ static int tally(const struct entry *e, size_t n, double tol_pct, struct fpl_uni
 					wi = key_of[i];
 				}
 			}
-		if (fpl_repeatability(d, m, tol_pct, &out[filled].rep))
+		err = fpl_repeatability(d, m, tol_pct, &out[filled].rep);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
 			continue;	/* no finite distance for this unit */
 		snprintf(out[filled].unit, sizeof(out[filled].unit), "%s", units[k]);
 		worst_name(&e[wi], out[filled].worst, sizeof(out[filled].worst));
@@ -156,7 +162,8 @@ int fpl_result_repeatability(const struct fpl_result *r, double tol_pct,
 		qsort(e, n, sizeof(*e), by_key);
 		got = tally(e, n, tol_pct, all, vals, devs, unit_of, key_of);
 		got = got < (int)max ? got : (int)max;
-		memcpy(out, all, (size_t)got * sizeof(*out));
+		if (got > 0)
+			memcpy(out, all, (size_t)got * sizeof(*out));
 	}
 	free(key_of);
 	free(unit_of);

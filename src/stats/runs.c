@@ -66,27 +66,20 @@ size_t fpl_runs_needed(double cv, double target, double conf)
 	return hi;
 }
 
-double fpl_max_dev_pct(const double *v, size_t n)
+double fpl_max_dev_pct(double *v, size_t n)
 {
-	double *s, med, worst = 0;
+	double med;
 
 	if (n < 2)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(v[i]))
 			return NAN;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return NAN;
-	memcpy(s, v, n * sizeof(*s));
-	fpl_sort(s, n);
-	med = fpl_quantile_sorted(s, n, 0.5);
-	free(s);
+	fpl_sort(v, n);
+	med = fpl_quantile_sorted(v, n, 0.5);
 	if (!med)
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		worst = fmax(worst, fabs(v[i] - med));
-	return 100 * worst / fabs(med);
+	return 100 * fmax(med - v[0], v[n - 1] - med) / fabs(med);
 }
 
 int fpl_repeatability(const double *dev, size_t n, double tol_pct, struct fpl_repeatability *r)
