@@ -763,7 +763,11 @@ static void test_run_names_repeats(void **state)
 	cmd_out_free(&o);
 }
 
-/* With stdout and stderr on one file, a warning is printed once. */
+/*
+ * With stdout and stderr on one file, a warning is printed once. A quiet
+ * machine may give no warning: then a run stopped by SIGINT gives one (the
+ * interruption) wherever it runs.
+ */
 static void test_warnings_once(void **state)
 {
 	char *out = NULL, *p, line[1024];
@@ -776,6 +780,11 @@ static void test_warnings_once(void **state)
 		skip();
 	}
 	assert_int_equal(rc, 0);
+	if (!strstr(out, ": warning: ")) {
+		free(out);
+		/* (a start slower than 3 s is stopped before measuring: no warning, a skip) */
+		sh(&out, "timeout -s INT 3 %s signal --budget 60 -q 2>&1", cmd_fpl_bin());
+	}
 	for (p = out; (p = strstr(p, ": warning: ")); p++) {
 		const char *e = strchr(p, '\n');
 		size_t n = e ? (size_t)(e - p - 11) : strlen(p + 11);
@@ -788,7 +797,8 @@ static void test_warnings_once(void **state)
 	print_message("  %u warnings checked\n", checked);
 	free(out);
 	if (!checked) {
-		print_message("  signal printed no warning here: nothing to check\n");
+		print_message("  signal printed no warning here, not even for SIGINT: nothing to "
+			      "check\n");
 		skip();
 	}
 }
