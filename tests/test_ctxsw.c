@@ -2,6 +2,7 @@
 /* Tests for ctxsw: will-it-scale output, placement, live state in both tasks, A/B, interrupts, errors. */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,6 +80,50 @@ static void test_placement_processes(void **state)
 static void test_placement_threads(void **state)
 {
 	placement("threads");
+}
+
+/*
+ * Placements choose among the CPUs fpulab started with (taskset, or CPUs
+ * set aside with isolcpus): started on the last CPU alone, cross has no
+ * second CPU and says so, and both tasks stay on that one. (Before, hwloc's
+ * whole allowed set was used and the echo task went to another CPU.)
+ */
+static void test_placement_within_start_mask(void **state)
+{
+	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--placement", "cross", "--budget", "0.1",
+			       "-q", "--json", NULL };
+	struct fpl_diag diag = { "" };
+	cpu_set_t old, one;
+	struct fpl_result *r;
+	struct cmd_out o;
+	char want[16];
+	int rc, last = -1;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &old))
+			last = c;
+	if (CPU_COUNT(&old) < 2) {
+		print_message("  one CPU here: cross never has a second one, nothing to restrict\n");
+		skip();
+	}
+	CPU_ZERO(&one);
+	CPU_SET(last, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	/* the command inherits this affinity, as from taskset -c LAST */
+	rc = cmd_run(argv, 120, &o);
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	assert_int_equal(rc, 0);
+	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status))
+		fail_msg("fpulab ctxsw --placement cross on CPU %d alone: status 0x%x\n%s", last,
+			 o.status, o.err);
+	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
+	snprintf(want, sizeof(want), "%d", last);
+	assert_true(tt_warned(r->runs[0], "only one CPU usable"));
+	assert_string_equal(tt_obs(r->runs[0], "cpus_initiator"), want);
+	assert_string_equal(tt_obs(r->runs[0], "cpus_echo"), want);
+	fpl_result_free(r);
+	cmd_out_free(&o);
 }
 
 /* The widest state this CPU can make live, and its mask. */
@@ -291,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_wis_usage),
 		cmocka_unit_test(test_placement_processes),
 		cmocka_unit_test(test_placement_threads),
+		cmocka_unit_test(test_placement_within_start_mask),
 		cmocka_unit_test(test_state_live_processes),
 		cmocka_unit_test(test_state_live_threads_batch),
 		cmocka_unit_test(test_state_init_is_init),

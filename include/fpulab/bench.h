@@ -3,6 +3,7 @@
 #ifndef FPULAB_BENCH_H
 #define FPULAB_BENCH_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,6 +46,12 @@ struct fpl_bench_env {
 	bool quick;		/* suite settings: the whole suite within 60 s */
 	double budget_s;	/* time budget for this benchmark; 0 = its default */
 	int pin_cpu;		/* CPU the harness pinned to, -1 if none */
+	/*
+	 * The CPUs this process might run on when it started, before the pin
+	 * (taskset, a cpuset): tasks a benchmark places go among them. NULL:
+	 * every CPU hwloc allows.
+	 */
+	const cpu_set_t *cpus_start;
 	const struct fpl_optval *opts;
 	size_t nopts;
 	/* Optional: called now and then with the fraction done (0..1). */

@@ -125,22 +125,22 @@ static int ctxsw_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 static int placement_sets(const struct fpl_bench_env *env, const char *placement,
 			  cpu_set_t *a, cpu_set_t *b, struct fpl_run *run)
 {
-	int ca, cb, err = fpl_cpu_pair(env->pin_cpu, &ca, &cb);
+	int ca, cb, err = fpl_cpu_pair(env->pin_cpu, env->cpus_start, &ca, &cb);
 
 	if (err)
 		return err;
 	CPU_ZERO(a);
 	CPU_ZERO(b);
 	if (!strcmp(placement, "free")) {
-		fpl_cpuset_all(a);
-		fpl_cpuset_all(b);
+		fpl_cpuset_start(env->cpus_start, a);
+		fpl_cpuset_start(env->cpus_start, b);
 		return 0;
 	}
 	CPU_SET(ca, a);
 	CPU_SET(strcmp(placement, "cross") ? ca : cb, b);
 	if (!strcmp(placement, "cross") && ca == cb)
-		fpl_run_warn(run, "only one CPU usable: cross placement runs both tasks on CPU %d",
-			     ca);
+		fpl_run_warn(run, "only one CPU usable (of those it started with): cross placement "
+			     "runs both tasks on CPU %d", ca);
 	return 0;
 }
 

@@ -178,16 +178,28 @@ void fpl_shared_free(void *p, size_t size)
 		munmap(p, size);
 }
 
-void fpl_cpuset_all(cpu_set_t *set)
+void fpl_cpuset_start(const cpu_set_t *within, cpu_set_t *set)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	CPU_ZERO(set);
 	for (long i = 0; i < n && i < CPU_SETSIZE; i++)
-		CPU_SET(i, set);
+		if (!within || CPU_ISSET(i, within))
+			CPU_SET(i, set);
 }
 
-int fpl_cpu_pair(int preferred, int *a, int *b)
+/* The next CPU after prev (-1: the first) that hwloc allows and within holds; -1 when none. */
+static int next_cpu(hwloc_const_cpuset_t allowed, const cpu_set_t *within, int prev)
+{
+	int c = prev;
+
+	while ((c = hwloc_bitmap_next(allowed, c)) >= 0)
+		if (!within || (c < CPU_SETSIZE && CPU_ISSET(c, within)))
+			return c;
+	return -1;
+}
+
+int fpl_cpu_pair(int preferred, const cpu_set_t *within, int *a, int *b)
 {
 	hwloc_topology_t topo;
 	hwloc_const_cpuset_t allowed;
@@ -200,11 +212,13 @@ int fpl_cpu_pair(int preferred, int *a, int *b)
 		return -ENODEV;
 	}
 	allowed = hwloc_topology_get_allowed_cpuset(topo);
-	first = preferred >= 0 && hwloc_bitmap_isset(allowed, preferred) ? preferred
-		: hwloc_bitmap_first(allowed);
-	next = hwloc_bitmap_next(allowed, first);
+	first = preferred >= 0 && hwloc_bitmap_isset(allowed, preferred) ? preferred :
+		next_cpu(allowed, within, -1);
+	next = first < 0 ? -1 : next_cpu(allowed, within, first);
 	if (next < 0)
-		next = hwloc_bitmap_first(allowed);
+		next = next_cpu(allowed, within, -1);
+	if (next < 0 || next == first)
+		next = first;
 	hwloc_topology_destroy(topo);
 	if (first < 0)
 		return -ENODEV;

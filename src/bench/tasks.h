@@ -50,10 +50,17 @@ void fpl_task_kill(struct fpl_task *t);
 void *fpl_shared_alloc(size_t size);
 void fpl_shared_free(void *p, size_t size);
 
-/* Every CPU the system has (the mask for "unbound"); the kernel keeps only allowed ones. */
-void fpl_cpuset_all(cpu_set_t *set);
-/* The first two CPUs this process may use (b = a when there is only one). -ENODEV if none. */
-int fpl_cpu_pair(int preferred, int *a, int *b);
+/*
+ * The mask for "unbound": every CPU the system has that within holds
+ * (NULL: all); the kernel keeps only allowed ones.
+ */
+void fpl_cpuset_start(const cpu_set_t *within, cpu_set_t *set);
+/*
+ * Two CPUs for a pair of tasks: preferred (the pinned CPU) if hwloc allows
+ * it, else the first allowed one that within holds (NULL: any), and the
+ * next such after it (b = a when there is only one). -ENODEV if none.
+ */
+int fpl_cpu_pair(int preferred, const cpu_set_t *within, int *a, int *b);
 
 /* Raw system calls: no libc code (and so no vector registers) between the caller and the kernel. */
 static inline long fpl_sys3(long nr, long a, long b, long c)

@@ -106,6 +106,8 @@ struct fpl_session {
 	bool json_stdout;		/* --json */
 	const char *out_path;		/* -o FILE (written atomically) */
 	int cpu_id;			/* --cpu N, -1: the current CPU */
+	cpu_set_t cpus_start;		/* the affinity it started with (before the pin) */
+	bool have_cpus_start;
 	bool quick;			/* --quick */
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */

@@ -466,6 +466,7 @@ int fpl_session_start(struct fpl_session *s)
 		return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	json_object_set_new(s->result->host, "process", process_json());
 	fpl_cpu_read(s->cpu);
+	s->have_cpus_start = !sched_getaffinity(0, sizeof(s->cpus_start), &s->cpus_start);
 	err = fpl_clock_create(&s->clock, s->cpu_id, &diag);
 	/* A CPU the user named that cannot be had is bad input; the one it started on is not. */
 	if (err)
@@ -530,6 +531,7 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	struct fpl_bench_env env = {
 		.bench = b, .cpu = s->cpu, .clock = s->clock, .quick = s->quick,
 		.budget_s = s->budget_s, .pin_cpu = s->clock->cpu, .opts = opts, .nopts = nopts,
+		.cpus_start = s->have_cpus_start ? &s->cpus_start : NULL,
 		.progress = !s->progress_tty ? NULL : s->progress ? s->progress : progress,
 		.progress_arg = s->progress_arg, .stop = s->stop, .ktrace = s->ktrace,
 	};
