@@ -1214,8 +1214,13 @@ static void test_plot_box_titles(void **state)
 	free(out);
 }
 
-/* The ECDF's log axis over a narrow range (850..1093 ns) gets several ticks, box plots SI ticks. */
-static void test_plot_ticks(void **state)
+/*
+ * The context-switch ECDF's log axis is readable whatever its range: at
+ * least 4 ticks, inside the range, increasing. 850..1093 (a range under a
+ * factor of 2.5) once had one; 2100..12000 (this Zen 4, under two decades)
+ * had two (5000, 10000) with the median at 2450 unlabelled.
+ */
+static unsigned plot_ticks(double lo, double span)
 {
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_run *run = fpl_result_add_run(r, "ctxsw");
@@ -1224,6 +1229,7 @@ static void test_plot_ticks(void **state)
 	char *text = NULL, *t;
 	size_t len = 0;
 	unsigned ticks = 0;
+	double last = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(run);
@@ -1233,18 +1239,32 @@ static void test_plot_ticks(void **state)
 	m = fpl_run_add_metric(run, "switch", "ns", "test");
 	assert_non_null(m);
 	for (int i = 0; i < 200; i++)
-		assert_int_equal(fpl_metric_add(m, 850 + (i * 37) % 244), 0);
+		assert_int_equal(fpl_metric_add(m, lo + span * ((i * 37) % 200) / 199.0), 0);
 	assert_int_equal(fpl_plot_script(r, FPL_PLOT_CTXSW, FPL_PLOT_SVG, "x.svg", f, &diag), 0);
 	fclose(f);
 	t = strstr(text, "set xtics (");
 	assert_non_null(t);
-	for (const char *p = t; *p && *p != ')'; p++)
-		ticks += *p == '\'';
-	ticks /= 2;
-	print_message("  %u ticks: %.80s\n", ticks, t);
-	assert_true(ticks >= 3);
+	for (const char *p = strchr(t, '\''); p && p < strchr(t, ')'); p = strchr(p + 1, '\'')) {
+		double v = strtod(p + 1, NULL);
+
+		if (v < lo * 0.9 || v > (lo + span) * 1.1 || v <= last)
+			fail_msg("tick %g out of [%g, %g] or not increasing: %.120s", v, lo, lo + span, t);
+		last = v;
+		ticks++;
+		p = strchr(p + 1, '\'');	/* the label's closing quote */
+	}
+	print_message("  [%g, %g]: %u ticks: %.100s\n", lo, lo + span, ticks, t);
 	free(text);
 	fpl_result_free(r);
+	return ticks;
+}
+
+static void test_plot_ticks(void **state)
+{
+	assert_true(plot_ticks(850, 243) >= 4);
+	assert_true(plot_ticks(2100, 9900) >= 4);
+	assert_true(plot_ticks(300, 90000) >= 4);
+	assert_true(plot_ticks(7000, 600) >= 4);
 }
 
 int main(void)

@@ -232,6 +232,56 @@ static int size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Ticks in [a, b] of mantissas m[0..n) times powers of ten; how many, written when f. */
+static int ticks_of(FILE *f, double a, double b, const double *m, size_t n)
+{
+	int nt = 0;
+
+	for (double d = pow(10, floor(log10(a))); d <= b; d *= 10)
+		for (size_t k = 0; k < n; k++) {
+			double t = d * m[k];
+
+			if (t < a || t > b)
+				continue;
+			if (f)
+				fprintf(f, "%s'%.0f' %.0f", nt ? ", " : "", t, t);
+			nt++;
+		}
+	return nt;
+}
+
+/*
+ * The ticks of a log axis over [a, b]: the coarsest of 1-2-5, 1-2-3-5-7 and
+ * 1-1.5-2-3-4-5-7 steps per decade that gives at least 4 (a range under
+ * two decades, 2100..12600 say, has only 2 of 1-2-5); even steps when none
+ * does (850..1093).
+ */
+static void log_ticks(FILE *f, double a, double b)
+{
+	static const double s1[] = { 1, 2, 5 }, s2[] = { 1, 2, 3, 5, 7 },
+			    s3[] = { 1, 1.5, 2, 3, 4, 5, 7 };
+	static const struct { const double *m; size_t n; } seq[] = { { s1, 3 }, { s2, 5 }, { s3, 7 } };
+
+	fprintf(f, "set xrange [%.6g:%.6g]\nset xtics (", a, b);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(seq); i++)
+		if (ticks_of(NULL, a, b, seq[i].m, seq[i].n) >= 4) {
+			ticks_of(f, a, b, seq[i].m, seq[i].n);
+			fputs(")\n", f);
+			return;
+		}
+	{
+		double raw = (b - a) / 5, mag = pow(10, floor(log10(raw)));
+		double step = raw / mag < 2 ? mag : raw / mag < 5 ? 2 * mag : 5 * mag;
+		bool first = true;
+
+		for (double t = ceil(a / step) * step; t <= b; t += step) {
+			fprintf(f, "%s'%.0f' %.0f", first ? "" : ", ", t, t);
+			first = false;
+		}
+	}
+	fputs(")\n", f);
+}
+
 /* MB/s by size for each template, do_2 when swept (else the smallest arity). */
 static void xor_panel(const struct fpl_result *r, FILE *f)
 {
@@ -347,41 +397,8 @@ static void ctxsw_panel(const struct fpl_result *r, FILE *f)
 	      "set ylabel 'fraction of samples at or below'\nset yrange [0:1]\nset logscale x\n"
 	      "set mxtics 10\nset grid xtics mxtics lc rgb '#eeeeee'\n",
 	      f);
-	if (p99 > 0 && lo > 0) {
-		/* A log axis over less than two decades needs 1-2-5 ticks to be read. */
-		bool first = true;
-
-		double a = lo * 0.95, b = p99 * 1.05;
-		int nt = 0;
-
-		for (double d = pow(10, floor(log10(lo))); d <= b; d *= 10)
-			for (int k = 0; k < 3; k++) {
-				double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
-
-				nt += t >= a && t <= b;
-			}
-		fprintf(f, "set xrange [%.6g:%.6g]\nset xtics (", a, b);
-		/* Less than a factor of 2.5 wide (850..1093): 1-2-5 gives one tick; even steps. */
-		if (nt < 3) {
-			double raw = (b - a) / 5, mag = pow(10, floor(log10(raw)));
-			double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
-
-			for (double t = ceil(a / step) * step; t <= b; t += step) {
-				fprintf(f, "%s'%.0f' %.0f", first ? "" : ", ", t, t);
-				first = false;
-			}
-		}
-		for (double d = pow(10, floor(log10(lo))); d <= p99 * 1.05 && nt >= 3; d *= 10)
-			for (int k = 0; k < 3; k++) {
-				double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
-
-				if (t < lo * 0.95 || t > p99 * 1.05)
-					continue;
-				fprintf(f, "%s'%.0f' %.0f", first ? "" : ", ", t, t);
-				first = false;
-			}
-		fputs(")\n", f);
-	}
+	if (p99 > 0 && lo > 0)
+		log_ticks(f, lo * 0.95, p99 * 1.05);
 	fputs("plot ", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s$ctx_%d using 1:2 with steps lw 2 title ", i ? ", " : "", i);
