@@ -420,6 +420,80 @@ static void test_save_rfbm_note(void **state)
 	rmdir(dir);
 }
 
+/* Three xsave runs in path whose host says kernel release rel, microcode mc, fpulab git rev. */
+static void write_host_runs(const char *path, const char *rel, const char *mc, const char *git)
+{
+	static const double off[] = { -0.5, 0, 0.5 };
+	struct fpl_result *r;
+	struct fpl_diag diag = { "" };
+
+	write_runs(path, 100, off, 3);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	json_object_set_new(r->host, "kernel", json_pack("{s:s}", "release", rel));
+	json_object_set_new(r->host, "microcode", json_string(mc));
+	json_object_set_new(r->host, "tool", json_pack("{s:s, s:s, s:s}", "version", "0.1.0", "git",
+							git, "cflags", "-O2"));
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+static size_t notes_with(const struct fpl_cmp *c, const char *a, const char *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nnotes; i++)
+		n += strstr(c->notes[i], a) && (!b || strstr(c->notes[i], b));
+	return n;
+}
+
+/*
+ * Host facts: another kernel is said (what a kernel A/B changes); another
+ * microcode or fpulab build is named as a second difference; a case whose
+ * own files differ is said; equal hosts and files without host facts give
+ * no such note.
+ */
+static void test_host_notes(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[4][64], both[140];
+	char *paths[3] = { p[0], p[1], both };
+	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 4; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	write_host_runs(p[0], "6.18.44", "0x1000065", "abc1234");
+	write_host_runs(p[1], "6.19.0", "0x1000070", "abc1234");
+	write_host_runs(p[2], "6.18.44", "0x1000065", "abc1234");
+	write_host_runs(p[3], "6.18.44", "0x1000065", "def5678");
+	snprintf(both, sizeof(both), "%s,%s", p[2], p[3]);
+	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
+	assert_int_equal(notes_with(c, "case 2 (", "kernel 6.19.0, case 1's 6.18.44"), 1);
+	assert_int_equal(notes_with(c, "case 2 (", "another microcode than case 1's (0x1000070 "
+				    "against 0x1000065)"), 1);
+	assert_int_equal(notes_with(c, "case 2 (", "fpulab build"), 0);
+	assert_int_equal(notes_with(c, "case 3 (", "its files differ in their fpulab build"), 1);
+	assert_int_equal(notes_with(c, "case 3 (", "microcode"), 0);
+	assert_int_equal(notes_with(c, "case 3 (", "kernel"), 0);
+	fpl_cmp_free(c);
+	/* the same host, and files that do not say: nothing */
+	paths[1] = p[2];
+	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+	assert_int_equal(notes_with(c, "kernel", NULL) + notes_with(c, "another ", NULL), 0);
+	fpl_cmp_free(c);
+	write_runs(p[1], 100, (const double[]){ -0.5, 0, 0.5 }, 3);
+	paths[1] = p[1];
+	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+	assert_int_equal(notes_with(c, "kernel", NULL) + notes_with(c, "another ", NULL), 0);
+	fpl_cmp_free(c);
+	for (int i = 0; i < 4; i++)
+		unlink(p[i]);
+	rmdir(dir);
+}
+
 static json_t *compare_json(const char *args)
 {
 	char *out;
@@ -905,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_interference_note),
 		cmocka_unit_test(test_save_rfbm_note),
+		cmocka_unit_test(test_host_notes),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_ignore_param),
 		cmocka_unit_test(test_two_runs_no_verdict),

@@ -113,6 +113,39 @@ static int note_save_rfbm(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 	return 0;
 }
 
+/*
+ * Cases whose results files came from other hosts, kernels or builds than
+ * case 1's: the kernel is what a kernel A/B is meant to change (said, so
+ * that a wrong file is seen); another CPU, microcode, hypervisor, XCR0 or
+ * fpulab build is a second difference the figures cannot tell apart from
+ * the first. A case whose own files differ is said too.
+ */
+static int note_hosts(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
+{
+	for (size_t i = 0; i < c->ncases; i++)
+		for (int k = 0; k < FPL_CMP_HOST_NR; k++) {
+			const char *v = cases[i].host[k], *base = cases[0].host[k];
+			int err = 0;
+
+			if (v && !strcmp(v, "mixed"))
+				err = note(c, "case %zu (%s): its files differ in their %s: the runs "
+					   "of one case should share it", i + 1, c->paths[i],
+					   fpl_cmp_host_words[k]);
+			else if (!i || !v || !base || !strcmp(base, "mixed") || !strcmp(v, base))
+				continue;
+			else if (k == FPL_CMP_HOST_KERNEL)
+				err = note(c, "case %zu (%s): kernel %s, case 1's %s", i + 1,
+					   c->paths[i], v, base);
+			else
+				err = note(c, "case %zu (%s): another %s than case 1's (%s against "
+					   "%s): a difference may be that, not what you changed",
+					   i + 1, c->paths[i], fpl_cmp_host_words[k], v, base);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
 static struct fpl_cmp_raw *find(struct fpl_cmp_case *cs, const char *key)
 {
 	for (size_t i = 0; i < cs->nr; i++)
@@ -559,6 +592,8 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 		err = note_interference(c, cases);
 	if (!err)
 		err = note_save_rfbm(c, cases);
+	if (!err)
+		err = note_hosts(c, cases);
 	for (size_t j = 0; !err && j < c->nm; j++)
 		for (size_t i = 0; !err && i < ncases; i++)
 			err = summarise(c, &c->m[j], i, diag);

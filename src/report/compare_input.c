@@ -43,6 +43,10 @@ void fpl_cmp_case_free(struct fpl_cmp_case *cs)
 	cs->r = NULL;
 	free(cs->rfbm_first);
 	cs->rfbm_first = NULL;
+	for (int k = 0; k < FPL_CMP_HOST_NR; k++) {
+		free(cs->host[k]);
+		cs->host[k] = NULL;
+	}
 	cs->nr = 0;
 }
 
@@ -443,6 +447,80 @@ static int note_save_rfbm(struct fpl_cmp_raw *r, const struct fpl_run *run)
 	return 0;
 }
 
+const char *const fpl_cmp_host_words[FPL_CMP_HOST_NR] = {
+	"kernel", "CPU", "microcode", "hypervisor", "XCR0", "fpulab build",
+};
+
+static const char *hstr(const json_t *h, const char *key)
+{
+	const char *v = json_string_value(json_object_get(h, key));
+
+	return v ? v : "?";
+}
+
+/* One host fact of a results file, as words; NULL when the file does not say (ENOMEM too). */
+static char *host_fact(const json_t *h, int k)
+{
+	const json_t *o;
+	char *s = NULL;
+	int n = -1;
+
+	switch (k) {
+	case FPL_CMP_HOST_KERNEL:
+		o = json_object_get(h, "kernel");
+		return o && json_object_get(o, "release") ? strdup(hstr(o, "release")) : NULL;
+	case FPL_CMP_HOST_CPU:
+		if (!json_object_get(h, "family"))
+			return NULL;
+		n = asprintf(&s, "%s (family 0x%llx model 0x%llx stepping %llu)", hstr(h, "name"),
+			     (unsigned long long)json_integer_value(json_object_get(h, "family")),
+			     (unsigned long long)json_integer_value(json_object_get(h, "model")),
+			     (unsigned long long)json_integer_value(json_object_get(h, "stepping")));
+		break;
+	case FPL_CMP_HOST_MICROCODE:
+		return json_object_get(h, "microcode") ? strdup(hstr(h, "microcode")) : NULL;
+	case FPL_CMP_HOST_VM:
+		if (!json_object_get(h, "vm"))
+			return NULL;
+		return strdup(json_is_true(json_object_get(h, "vm")) ? hstr(h, "hypervisor") :
+			      "none");
+	case FPL_CMP_HOST_XCR0:
+		return json_object_get(h, "xcr0") ? strdup(hstr(h, "xcr0")) : NULL;
+	case FPL_CMP_HOST_BUILD:
+		o = json_object_get(h, "tool");
+		if (!o)
+			return NULL;
+		n = asprintf(&s, "%s (git %s, %s)", hstr(o, "version"), hstr(o, "git"),
+			     hstr(o, "cflags"));
+		break;
+	}
+	return n < 0 ? NULL : s;
+}
+
+/* The file's host facts into the case: the first file's, or "mixed". */
+static int note_host(struct fpl_cmp_case *cs, const json_t *h, bool first)
+{
+	for (int k = 0; k < FPL_CMP_HOST_NR; k++) {
+		char *v = host_fact(h, k);
+
+		if (first) {
+			cs->host[k] = v;
+			continue;
+		}
+		if (cs->host[k] && (!v || strcmp(v, cs->host[k])) &&
+		    strcmp(cs->host[k], "mixed")) {
+			free(cs->host[k]);
+			cs->host[k] = strdup("mixed");
+			if (!cs->host[k]) {
+				free(v);
+				return -ENOMEM;
+			}
+		}
+		free(v);
+	}
+	return 0;
+}
+
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
 /* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
 static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
@@ -454,6 +532,8 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 	/* A missing or unreadable file is bad input like any other. */
 	if (err)
 		return err == -ENOMEM ? err : -EINVAL;
+	err = note_host(cs, res->host, !cs->host_seen);
+	cs->host_seen = true;
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
 		char *params;

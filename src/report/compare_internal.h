@@ -23,6 +23,18 @@ struct fpl_cmp_raw {
 	char *save_rfbm;
 };
 
+/* Host facts a note names when cases differ in them (compare_input.c host_fact). */
+enum {
+	FPL_CMP_HOST_KERNEL,	/* kernel.release: what a kernel A/B means to differ in */
+	FPL_CMP_HOST_CPU,	/* name, family, model, stepping */
+	FPL_CMP_HOST_MICROCODE,
+	FPL_CMP_HOST_VM,	/* the hypervisor, or none */
+	FPL_CMP_HOST_XCR0,
+	FPL_CMP_HOST_BUILD,	/* fpulab's version, git revision and compiler flags */
+	FPL_CMP_HOST_NR
+};
+extern const char *const fpl_cmp_host_words[FPL_CMP_HOST_NR];
+
 struct fpl_cmp_case {
 	const char *path;
 	enum fpl_cmp_kind kind;
@@ -40,6 +52,9 @@ struct fpl_cmp_case {
 	/* metrics matched with case 1's whose save_rfbm differs from case 1's; the first's words */
 	size_t rfbm_differ;
 	char *rfbm_first;
+	/* its results files' host facts: the first file's, "mixed" when files differ; NULL: none */
+	char *host[FPL_CMP_HOST_NR];
+	bool host_seen;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
