@@ -361,7 +361,7 @@ static void write_section_runs(const char *path, const char *const *rfbm)
  * (a process that used tiles before: --amx run) are not the same
  * measurement: a note per case names it; equal masks give none.
  */
-static void test_save_rfbm_note(void **state)
+static void test_task_state_note(void **state)
 {
 	static const char *const noamx[] = { "0x200e7", "0x200e7", "0x200e7" };
 	static const char *const tiles[] = { "0x600e7", "0x600e7", "0x600e7" };
@@ -414,6 +414,35 @@ static void test_save_rfbm_note(void **state)
 	for (size_t i = 0; i < c->nnotes; i++)
 		if (strstr(c->notes[i], "observed.save_rfbm"))
 			fail_msg("a note for equal records: %s", c->notes[i]);
+	fpl_cmp_free(c);
+	/* signal runs whose frames held tile state (11008 bytes) against ones that did not */
+	for (int f = 0; f < 2; f++) {
+		struct fpl_result *r = fpl_result_new();
+
+		assert_non_null(r);
+		for (int k = 0; k < 3; k++) {
+			struct fpl_run *run = fpl_result_add_run(r, "signal");
+			struct fpl_metric *m;
+
+			assert_non_null(run);
+			assert_int_equal(fpl_run_param_str(run, "state", "init"), 0);
+			assert_int_equal(fpl_run_obs_int(run, "frame_xstate_size", f ? 11008 : 2816), 0);
+			m = fpl_run_add_metric(run, "round_trip", "tsc", "synthetic runs");
+			assert_non_null(m);
+			for (int i = 0; i < 5; i++)
+				assert_int_equal(fpl_metric_add(m, 2400 + i + k), 0);
+		}
+		if (fpl_emit_file(r, FPL_FMT_JSON, p[f], &diag))
+			fail_msg("%s", diag.msg);
+		fpl_result_free(r);
+	}
+	paths[0] = p[0];
+	paths[1] = p[1];
+	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+	hits = 0;
+	for (size_t i = 0; i < c->nnotes; i++)
+		hits += strstr(c->notes[i], "observed.frame_xstate_size 11008 against 2816") != NULL;
+	assert_int_equal(hits, 1);
 	fpl_cmp_free(c);
 	for (int i = 0; i < 4; i++)
 		unlink(p[i]);
@@ -978,7 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_interference_note),
-		cmocka_unit_test(test_save_rfbm_note),
+		cmocka_unit_test(test_task_state_note),
 		cmocka_unit_test(test_host_notes),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_ignore_param),

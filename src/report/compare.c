@@ -94,21 +94,20 @@ static int note_interference(struct fpl_cmp *c, const struct fpl_cmp_case *cases
 }
 
 /*
- * Matched metrics whose runs' modelled saves wrote other components than
- * case 1's (section's observed.save_rfbm: tile data, once a task has used
- * tiles, is in every later save): the same params, another measurement.
- * Called before take() moves the text out of the series.
+ * Matched metrics whose runs handled another task state than case 1's
+ * (fpl_cmp_state_keys): a process that has used AMX tile data saves it in
+ * every later save and delivers it in every signal frame, so section's
+ * modelled save mask and the frame sizes change under the same params.
  */
-static int note_save_rfbm(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
+static int note_state(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 {
 	for (size_t i = 1; i < c->ncases; i++)
-		if (cases[i].rfbm_differ &&
-		    note(c, "case %zu (%s): %zu metric%s measured with other components in the "
-			 "modelled saves than case 1's (observed.save_rfbm %s): not the same "
-			 "measurement, though the params match (tile data used earlier in one "
-			 "process, as with fpulab --amx run)", i + 1, cases[i].path,
-			 cases[i].rfbm_differ, cases[i].rfbm_differ == 1 ? "" : "s",
-			 cases[i].rfbm_first))
+		if (cases[i].state_differ &&
+		    note(c, "case %zu (%s): %zu metric%s measured in another task state than "
+			 "case 1's (%s): not the same measurement, though the params match (tile "
+			 "data used earlier in the process, as after xsave's tile cells in fpulab "
+			 "--amx run)", i + 1, cases[i].path, cases[i].state_differ,
+			 cases[i].state_differ == 1 ? "" : "s", cases[i].state_first))
 			return -ENOMEM;
 	return 0;
 }
@@ -143,6 +142,27 @@ static int note_hosts(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 			if (err)
 				return err;
 		}
+	return 0;
+}
+
+/*
+ * Count o against case 1's r in cs when a state observation both recorded
+ * (files from before did not) differs; the first one's words kept. -ENOMEM.
+ */
+static int state_differs(struct fpl_cmp_case *cs, const struct fpl_cmp_raw *r,
+			 const struct fpl_cmp_raw *o)
+{
+	for (int k = 0; k < FPL_CMP_STATE_NR; k++) {
+		if (!r->state[k] || !o->state[k] || !strcmp(r->state[k], o->state[k]))
+			continue;
+		if (!cs->state_differ++ &&
+		    asprintf(&cs->state_first, "observed.%s %s against %s, first %s",
+			     fpl_cmp_state_keys[k], o->state[k], r->state[k], r->label) < 0) {
+			cs->state_first = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
 	return 0;
 }
 
@@ -239,11 +259,7 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 				return fpl_diag_set(diag, -EINVAL,
 						    "mixed units: %s is in '%s' in %s but in '%s' in %s",
 						    r->label, r->unit, r->where, o->unit, o->where);
-			/* only where both cases recorded it (files from before did not) */
-			if (r->save_rfbm && o->save_rfbm && strcmp(r->save_rfbm, o->save_rfbm) &&
-			    !cases[i].rfbm_differ++ &&
-			    asprintf(&cases[i].rfbm_first, "%s against %s, first %s",
-				     o->save_rfbm, r->save_rfbm, r->label) < 0)
+			if (state_differs(&cases[i], r, o))
 				return -ENOMEM;
 		}
 		if (missing) {
@@ -591,7 +607,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 	if (!err)
 		err = note_interference(c, cases);
 	if (!err)
-		err = note_save_rfbm(c, cases);
+		err = note_state(c, cases);
 	if (!err)
 		err = note_hosts(c, cases);
 	for (size_t j = 0; !err && j < c->nm; j++)

@@ -30,7 +30,8 @@ void fpl_cmp_raw_free(struct fpl_cmp_raw *r)
 	free(r->unit);
 	free(r->method);
 	free(r->where);
-	free(r->save_rfbm);
+	for (int k = 0; k < FPL_CMP_STATE_NR; k++)
+		free(r->state[k]);
 	free(r->v);
 	free(r->runlen);
 }
@@ -41,8 +42,8 @@ void fpl_cmp_case_free(struct fpl_cmp_case *cs)
 		fpl_cmp_raw_free(&cs->r[i]);
 	free(cs->r);
 	cs->r = NULL;
-	free(cs->rfbm_first);
-	cs->rfbm_first = NULL;
+	free(cs->state_first);
+	cs->state_first = NULL;
 	for (int k = 0; k < FPL_CMP_HOST_NR; k++) {
 		free(cs->host[k]);
 		cs->host[k] = NULL;
@@ -427,23 +428,38 @@ static void note_quiet(struct fpl_cmp_case *cs, const struct fpl_run *run)
 		cs->quiet_hi = v;
 }
 
-/*
- * The run's observed.save_rfbm into the series: the first seen, or "mixed"
- * once two runs differ. A run without it (a file from before the record)
- * says nothing either way.
- */
-static int note_save_rfbm(struct fpl_cmp_raw *r, const struct fpl_run *run)
-{
-	const char *v = json_string_value(fpl_run_obs_get(run, "save_rfbm"));
-	char *now;
+const char *const fpl_cmp_state_keys[FPL_CMP_STATE_NR] = {
+	"save_rfbm", "frame_xstate_size", "frame_xstate_size_initiator", "frame_xstate_size_echo",
+};
 
-	if (!v || (r->save_rfbm && (!strcmp(r->save_rfbm, "mixed") || !strcmp(r->save_rfbm, v))))
-		return 0;
-	now = strdup(r->save_rfbm ? "mixed" : v);
-	if (!now)
-		return -ENOMEM;
-	free(r->save_rfbm);
-	r->save_rfbm = now;
+/*
+ * The run's state observations into the series: for each key the first
+ * value seen, or "mixed" once two runs differ. A run without a key (a file
+ * from before it was recorded) says nothing either way.
+ */
+static int note_state(struct fpl_cmp_raw *r, const struct fpl_run *run)
+{
+	for (int k = 0; k < FPL_CMP_STATE_NR; k++) {
+		const json_t *o = fpl_run_obs_get(run, fpl_cmp_state_keys[k]);
+		char *v = !o ? NULL : json_is_string(o) ? strdup(json_string_value(o)) :
+			  json_dumps(o, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		if (o && !v)
+			return -ENOMEM;
+		if (!v || (r->state[k] && (!strcmp(r->state[k], "mixed") ||
+					   !strcmp(r->state[k], v)))) {
+			free(v);
+			continue;
+		}
+		if (r->state[k]) {
+			free(v);
+			v = strdup("mixed");
+			if (!v)
+				return -ENOMEM;
+		}
+		free(r->state[k]);
+		r->state[k] = v;
+	}
 	return 0;
 }
 
@@ -571,7 +587,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 					err = -ENOMEM;
 			}
 			if (!err)
-				err = note_save_rfbm(r, run);
+				err = note_state(r, run);
 			/* Each fpl_run is one run; the reader turns a null sample into NaN. */
 			if (!err)
 				err = begin_run(r);

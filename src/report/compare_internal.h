@@ -7,6 +7,10 @@
 
 #include "fpulab/compare.h"
 
+/* The observed keys of fpl_cmp_raw.state, in order. */
+#define FPL_CMP_STATE_NR 4
+extern const char *const fpl_cmp_state_keys[FPL_CMP_STATE_NR];
+
 struct fpl_cmp_raw {
 	char *key;		/* bench, params and name joined; "value" or "average" */
 	char *label, *bench, *name, *params, *unit, *method;
@@ -17,11 +21,13 @@ struct fpl_cmp_raw {
 	size_t nruns, runcap;
 	size_t dropped;		/* null (NaN) samples of results JSON, left out */
 	/*
-	 * observed.save_rfbm of its runs (section: the components the model's
-	 * saves write), "mixed" when they differ; NULL when none has it.
+	 * The observations that say what state the measurement handled
+	 * (fpl_cmp_state_keys: section's save_rfbm, the signal frame sizes) of
+	 * its runs: the first seen, "mixed" when runs differ; NULL: none has it.
 	 */
-	char *save_rfbm;
+	char *state[FPL_CMP_STATE_NR];
 };
+
 
 /* Host facts a note names when cases differ in them (compare_input.c host_fact). */
 enum {
@@ -49,9 +55,9 @@ struct fpl_cmp_case {
 	/* runs' observed.interference.quiet_share (xsave): how many, lowest, highest */
 	size_t nquiet;
 	double quiet_lo, quiet_hi;
-	/* metrics matched with case 1's whose save_rfbm differs from case 1's; the first's words */
-	size_t rfbm_differ;
-	char *rfbm_first;
+	/* metrics matched with case 1's whose state (fpl_cmp_raw.state) differs; the first's words */
+	size_t state_differ;
+	char *state_first;
 	/* its results files' host facts: the first file's, "mixed" when files differ; NULL: none */
 	char *host[FPL_CMP_HOST_NR];
 	bool host_seen;
