@@ -169,6 +169,33 @@ static void bench_runs_one_file(void **state)
 	free(out);
 }
 
+/* An A/B's --runs report shows its difference first: the figure the runs are for. */
+static void ab_runs_difference_first(void **state)
+{
+	char *out, *err, *row;
+	int rc;
+
+	(void)state;
+	rc = fplrun(NULL, "ctxsw --ab init,sse --budget 0.1 --runs 2 -q", &out, &err);
+	if (rc == 77) {
+		print_message("  ctxsw --ab init,sse does not run here: %s\n", err);
+		free(out);
+		free(err);
+		skip();
+	}
+	if (rc != 0)
+		fail_msg("fpulab ctxsw --ab init,sse --runs 2 exited %d: %s", rc, err);
+	row = strstr(out, "\nbench ");
+	assert_non_null(row);
+	row = strchr(row + 1, '\n');
+	assert_non_null(row);
+	/* the first row after the header: ctxsw, its configuration, then the metric */
+	if (!strstr(row, " difference ") || strstr(row, " difference ") > strchr(row + 1, '\n'))
+		fail_msg("the first metric row is not the difference:\n%s", out);
+	free(out);
+	free(err);
+}
+
 /* --runs 1 is today's single run: no run_index, the usual table. */
 static void runs_1_is_one_run_here(void **state)
 {
@@ -412,6 +439,7 @@ int main(void)
 		cmocka_unit_test(bad_runs_exit_2_before_measuring),
 		cmocka_unit_test(runs_1_is_one_run_here),
 		cmocka_unit_test(bench_runs_one_file),
+		cmocka_unit_test(ab_runs_difference_first),
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
 		cmocka_unit_test(sighup_keeps_completed_runs),

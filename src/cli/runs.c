@@ -625,6 +625,12 @@ static void spread_row(const struct fpl_result *r, const struct fpl_run *run,
 		m->name, n, s.median, cv, s.min, s.max, m->unit);
 }
 
+/* A metric that is the point of its benchmark's runs: an A/B difference. */
+static bool headline(const char *name)
+{
+	return !strncmp(name, "difference", 10) || !strncmp(name, "b_minus_a", 9);
+}
+
 /* For people: one line per run, then each metric's run medians (their spread is what compare tests). */
 static int print_runs(const struct runs_ctx *c, FILE *f)
 {
@@ -646,12 +652,17 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
 
-		for (size_t m = 0; m < run->nmetrics; m++) {
-			char *key = group_key(run, run->metrics[m]);
+		/* An A/B's difference first: it is the figure the runs are for. */
+		for (size_t k2 = 0; k2 < 2 * run->nmetrics; k2++) {
+			size_t m = k2 % run->nmetrics;	/* two passes: headline metrics first */
+			char *key;
 			double v[FPL_RUNS_MAX];
 			size_t n;
 			bool dup = false;
 
+			if (headline(run->metrics[m]->name) != (k2 < run->nmetrics))
+				continue;
+			key = group_key(run, run->metrics[m]);
 			for (size_t k = 0; key && k < nseen && !dup; k++)
 				dup = !strcmp(seen[k], key);
 			if (!key || dup || nseen == cap) {
