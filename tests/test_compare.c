@@ -331,22 +331,29 @@ static void test_interference_note(void **state)
 	unlink(a), unlink(b), unlink(c3), rmdir(dir);
 }
 
-/* Three section runs of one configuration whose modelled saves wrote rfbm[k]. */
-static void write_section_runs(const char *path, const char *const *rfbm)
+/*
+ * Three runs of one configuration of bench (param key init) whose observed
+ * obs held val[k] (NULL: a file from before the record), as a string, or as
+ * a number where num; metric a few samples each.
+ */
+static void write_state_runs(const char *path, const char *bench, const char *key, const char *obs,
+			     const char *const *val, bool num)
 {
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_diag diag = { "" };
 
 	assert_non_null(r);
 	for (size_t k = 0; k < 3; k++) {
-		struct fpl_run *run = fpl_result_add_run(r, "section");
+		struct fpl_run *run = fpl_result_add_run(r, bench);
 		struct fpl_metric *m;
 
 		assert_non_null(run);
-		assert_int_equal(fpl_run_param_str(run, "owner", "init"), 0);
-		if (rfbm[k])	/* NULL: a file from before the record */
-			assert_int_equal(fpl_run_obs_str(run, "save_rfbm", rfbm[k]), 0);
-		m = fpl_run_add_metric(run, "section_cycles", "cycles", "synthetic runs");
+		assert_int_equal(fpl_run_param_str(run, key, "init"), 0);
+		if (val[k] && num)
+			assert_int_equal(fpl_run_obs_int(run, obs, atoll(val[k])), 0);
+		else if (val[k])
+			assert_int_equal(fpl_run_obs_str(run, obs, val[k]), 0);
+		m = fpl_run_add_metric(run, "cost", "cycles", "synthetic runs");
 		assert_non_null(m);
 		for (int i = 0; i < 5; i++)
 			assert_int_equal(fpl_metric_add(m, 550 + i + (double)k), 0);
@@ -356,12 +363,26 @@ static void write_section_runs(const char *path, const char *const *rfbm)
 	fpl_result_free(r);
 }
 
+static void write_section_runs(const char *path, const char *const *rfbm)
+{
+	write_state_runs(path, "section", "owner", "save_rfbm", rfbm, false);
+}
+
+static size_t notes_with(const struct fpl_cmp *c, const char *a, const char *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nnotes; i++)
+		n += strstr(c->notes[i], a) && (!b || strstr(c->notes[i], b));
+	return n;
+}
+
 /*
  * Rows with the same params whose modelled saves wrote other components
  * (a process that used tiles before: --amx run) are not the same
  * measurement: a note per case names it; equal masks give none.
  */
-static void test_task_state_note(void **state)
+static void test_save_rfbm_note(void **state)
 {
 	static const char *const noamx[] = { "0x200e7", "0x200e7", "0x200e7" };
 	static const char *const tiles[] = { "0x600e7", "0x600e7", "0x600e7" };
@@ -373,7 +394,6 @@ static void test_task_state_note(void **state)
 	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
 	struct fpl_diag diag = { "" };
 	struct fpl_cmp *c;
-	size_t hits = 0;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -384,18 +404,9 @@ static void test_task_state_note(void **state)
 	write_section_runs(p[2], noamx);
 	write_section_runs(p[3], mixed);
 	assert_int_equal(fpl_cmp_run(paths, 4, &o, &c, &diag), 0);
-	for (size_t i = 0; i < c->nnotes; i++) {
-		if (!strstr(c->notes[i], "observed.save_rfbm"))
-			continue;
-		hits++;
-		if (strstr(c->notes[i], "case 2 ("))
-			assert_non_null(strstr(c->notes[i], "0x600e7 against 0x200e7"));
-		else if (strstr(c->notes[i], "case 4 ("))
-			assert_non_null(strstr(c->notes[i], "mixed against 0x200e7"));
-		else
-			fail_msg("a note for a case whose saves were case 1's: %s", c->notes[i]);
-	}
-	assert_int_equal(hits, 2);
+	assert_int_equal(notes_with(c, "observed.save_rfbm", NULL), 2);
+	assert_int_equal(notes_with(c, "case 2 (", "save_rfbm 0x600e7 against 0x200e7"), 1);
+	assert_int_equal(notes_with(c, "case 4 (", "save_rfbm mixed against 0x200e7"), 1);
 	fpl_cmp_free(c);
 	/*
 	 * A file from before the record says nothing: no note against one
@@ -405,46 +416,39 @@ static void test_task_state_note(void **state)
 	write_section_runs(p[1], tiles);
 	write_section_runs(p[2], some);
 	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
-	for (size_t i = 0; i < c->nnotes; i++)
-		if (strstr(c->notes[i], "observed.save_rfbm"))
-			fail_msg("a note where one side has no record: %s", c->notes[i]);
+	assert_int_equal(notes_with(c, "observed.save_rfbm", NULL), 0);
 	fpl_cmp_free(c);
 	paths[0] = p[1];	/* tiles first: the run without a record is not "mixed" */
 	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
-	for (size_t i = 0; i < c->nnotes; i++)
-		if (strstr(c->notes[i], "observed.save_rfbm"))
-			fail_msg("a note for equal records: %s", c->notes[i]);
-	fpl_cmp_free(c);
-	/* signal runs whose frames held tile state (11008 bytes) against ones that did not */
-	for (int f = 0; f < 2; f++) {
-		struct fpl_result *r = fpl_result_new();
-
-		assert_non_null(r);
-		for (int k = 0; k < 3; k++) {
-			struct fpl_run *run = fpl_result_add_run(r, "signal");
-			struct fpl_metric *m;
-
-			assert_non_null(run);
-			assert_int_equal(fpl_run_param_str(run, "state", "init"), 0);
-			assert_int_equal(fpl_run_obs_int(run, "frame_xstate_size", f ? 11008 : 2816), 0);
-			m = fpl_run_add_metric(run, "round_trip", "tsc", "synthetic runs");
-			assert_non_null(m);
-			for (int i = 0; i < 5; i++)
-				assert_int_equal(fpl_metric_add(m, 2400 + i + k), 0);
-		}
-		if (fpl_emit_file(r, FPL_FMT_JSON, p[f], &diag))
-			fail_msg("%s", diag.msg);
-		fpl_result_free(r);
-	}
-	paths[0] = p[0];
-	paths[1] = p[1];
-	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
-	hits = 0;
-	for (size_t i = 0; i < c->nnotes; i++)
-		hits += strstr(c->notes[i], "observed.frame_xstate_size 11008 against 2816") != NULL;
-	assert_int_equal(hits, 1);
+	assert_int_equal(notes_with(c, "observed.save_rfbm", NULL), 0);
 	fpl_cmp_free(c);
 	for (int i = 0; i < 4; i++)
+		unlink(p[i]);
+	rmdir(dir);
+}
+
+/* Signal runs whose frames held tile state (11008 bytes) against ones that did not: a note. */
+static void test_frame_size_note(void **state)
+{
+	static const char *const small[] = { "2816", "2816", "2816" };
+	static const char *const big[] = { "11008", "11008", "11008" };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64];
+	char *paths[2] = { p[0], p[1] };
+	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
+	struct fpl_diag diag = { "" };
+	struct fpl_cmp *c;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 2; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	write_state_runs(p[0], "signal", "state", "frame_xstate_size", small, true);
+	write_state_runs(p[1], "signal", "state", "frame_xstate_size", big, true);
+	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+	assert_int_equal(notes_with(c, "case 2 (", "observed.frame_xstate_size 11008 against 2816"),
+			 1);
+	fpl_cmp_free(c);
+	for (int i = 0; i < 2; i++)
 		unlink(p[i]);
 	rmdir(dir);
 }
@@ -467,14 +471,6 @@ static void write_host_runs(const char *path, const char *rel, const char *mc, c
 	fpl_result_free(r);
 }
 
-static size_t notes_with(const struct fpl_cmp *c, const char *a, const char *b)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nnotes; i++)
-		n += strstr(c->notes[i], a) && (!b || strstr(c->notes[i], b));
-	return n;
-}
 
 /*
  * Host facts: another kernel is said (what a kernel A/B changes); another
@@ -1007,7 +1003,8 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_interference_note),
-		cmocka_unit_test(test_task_state_note),
+		cmocka_unit_test(test_save_rfbm_note),
+		cmocka_unit_test(test_frame_size_note),
 		cmocka_unit_test(test_host_notes),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_ignore_param),
