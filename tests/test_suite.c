@@ -69,6 +69,57 @@ static void run_tiny_budget_has_every_bench(void **state)
 	free(err);
 }
 
+/* Whether every run of bench later comes after every run of bench earlier (both present). */
+static bool all_after(const struct fpl_result *r, const char *later, const char *earlier)
+{
+	size_t first_later = r->nruns, last_earlier = 0;
+	bool seen = false;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		if (!strcmp(r->runs[i]->bench, later) && i < first_later)
+			first_later = i;
+		if (!strcmp(r->runs[i]->bench, earlier)) {
+			last_earlier = i;
+			seen = true;
+		}
+	}
+	return seen && first_later < r->nruns && first_later > last_earlier;
+}
+
+/*
+ * With --amx, the default suite measures xsave (whose tile cells make the
+ * process use tile data) after the other benchmarks, so that theirs are
+ * figures of a task without tile state, as without --amx; without --amx,
+ * xsave comes first. Checked by the order of the runs in the file, on any
+ * CPU (the order follows the request, granted or not).
+ */
+static void run_amx_measures_xsave_after_the_rest(void **state)
+{
+	static const char *const argl[2] = { "run", "--amx run" };
+	struct fpl_diag diag = { "" };
+
+	(void)state;
+	for (int amx = 0; amx < 2; amx++) {
+		struct fpl_result *r = NULL;
+		char args[256], path[128], *out, *err;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/order%d.json", dir, amx);
+		snprintf(args, sizeof(args), "%s --budget 0.5 -q -o '%s'", argl[amx], path);
+		rc = fplrun(NULL, args, &out, &err);
+		if (rc != 0)
+			fail_msg("fpulab %s exited %d: %s", args, rc, err);
+		assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+		if (amx && (!all_after(r, "xsave", "section") || !all_after(r, "xsave", "ctxsw")))
+			fail_msg("fpulab --amx run: xsave not after section and ctxsw (%s)", path);
+		if (!amx && !all_after(r, "ctxsw", "xsave"))
+			fail_msg("fpulab run: xsave not first (%s)", path);
+		fpl_result_free(r);
+		free(out);
+		free(err);
+	}
+}
+
 static void expect_usage(const char *env, const char *args, const char *says)
 {
 	char *out, *err;
@@ -549,6 +600,7 @@ static void lazy_table_refuses_negative_cost(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(run_amx_measures_xsave_after_the_rest),
 		cmocka_unit_test(summary_has_what_is_there_only),
 		cmocka_unit_test(summary_says_interference),
 		cmocka_unit_test(summary_names_the_mask_used),

@@ -97,13 +97,20 @@ static bool planned(const struct plan *p, const struct fpl_bench *b)
  * the options that make the summary's figures (AVX-512 state where the CPU
  * has it); a benchmark added later runs with its own quick defaults.
  */
-static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
+/*
+ * The default suite. With AMX tile data asked for (--amx), xsave's tile
+ * cells make this process use tile data, and from then on every save and
+ * signal frame of it holds tile state: xsave then runs after the others, so
+ * that their figures are those of a task that has not used tiles (as
+ * without --amx), and amx last, in its own children.
+ */
+static int default_suite(struct plan *p, const struct fpl_cpu *cpu, bool tiles)
 {
 	bool avx512 = fpl_cpu_has(cpu, FPL_FEAT_AVX512F), avx = fpl_cpu_has(cpu, FPL_FEAT_AVX);
 	const char *ab = avx512 ? "init,avx512" : avx ? "init,avx" : NULL;
 	int err = 0;
 
-	if (fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
+	if (!tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
 		err = -ENOMEM;
 	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 6.0, ab ? "ab" : NULL, ab, NULL))
 		err = -ENOMEM;
@@ -119,6 +126,8 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu)
 	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
 	if (fpl_bench_find("section") &&
 	    !add_preset(p, "section", 3.0, "chunks", "1k,4k,16k,64k", NULL))
+		err = -ENOMEM;
+	if (tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
 		err = -ENOMEM;
 	for (size_t i = 0; i < fpl_nbenches && !err; i++)
 		if (!planned(p, fpl_benches[i]) && !add(p, fpl_benches[i], 2.0))
@@ -344,7 +353,7 @@ static int run_once(int argc, char **argv)
 	if (!p.named)
 		s.quick = true;
 	rc = fpl_session_start(&s);
-	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.cpu))
+	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.cpu, s.amx_by[0] != 0))
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	if (rc == FPL_EXIT_OK)
 		rc = run_all(&p, &s);
