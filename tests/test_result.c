@@ -352,6 +352,9 @@ static void test_repeatability_by_unit(void **state)
 		add_rec(r, "xsave", "A", "ns", "ns", ns[i]);
 	}
 	add_rec(r, "signal", "A", "cycles", "cycles", 7);
+	/* a difference between variants is left out, however it moves */
+	add_rec(r, "xsave", "A", "diff_cycles", "cycles", 1);
+	add_rec(r, "xsave", "A", "diff_cycles", "cycles", -3);
 	assert_int_equal(fpl_result_repeatability(r, 2, u, 4), 2);
 	assert_string_equal(u[0].unit, "cycles");	/* most metrics first */
 	assert_int_equal(u[0].rep.metrics, 2);

@@ -2,6 +2,7 @@
 /* How well each metric repeats over the runs of a --runs N result, by unit. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,17 @@ static void free_entries(struct entry *e, size_t n)
 	free(e);
 }
 
-/* Every metric with samples of every run record; NULL on ENOMEM. */
+/*
+ * A difference between two variants (xsave's RFBM diff_cycles, an A/B's
+ * difference, b_minus_a): a few cycles either side of zero, so its
+ * distance in percent says nothing; the per-metric rows show its spread.
+ */
+static bool is_difference(const char *name)
+{
+	return !strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9);
+}
+
+/* Every metric with samples of every run record, differences left out; NULL on ENOMEM. */
 static struct entry *collect(const struct fpl_result *r, size_t *count)
 {
 	size_t cap = 0, n = 0;
@@ -46,7 +57,8 @@ static struct entry *collect(const struct fpl_result *r, size_t *count)
 			const struct fpl_metric *mm = run->metrics[m];
 			struct fpl_summary s;
 
-			if (!mm->n || fpl_summarize(mm->samples, mm->n, 0, &s))
+			if (!mm->n || is_difference(mm->name) ||
+			    fpl_summarize(mm->samples, mm->n, 0, &s))
 				continue;
 			if (asprintf(&e[n].key, "%s %s %s", run->bench, params, mm->name) < 0) {
 				free(params);
@@ -178,6 +190,7 @@ int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f)
 {
 	struct fpl_unit_repeat u[MAX_UNITS];
 	int n = fpl_result_repeatability(r, tol_pct, u, MAX_UNITS);
+	char note[400];
 
 	if (n <= 0)
 		return n;
@@ -195,8 +208,10 @@ int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f)
 	}
 	for (int k = 0; k < n; k++)
 		fprintf(f, "worst in %s: %s\n", u[k].unit, u[k].worst);
-	fprintf(f, "(within: at most %g%% from the median in every run. TSC ticks and ns also "
-		   "carry the core clock's\nchanges between runs, core cycles do not: compare runs "
-		   "in cycles.)\n", tol_pct);
+	snprintf(note, sizeof(note), "(within: at most %g%% from the median in every run. "
+		 "Differences between variants, diff* and b_minus_a*, are left out: near zero a "
+		 "percentage says nothing of them. TSC ticks and ns also carry the core clock's "
+		 "changes between runs, core cycles do not: compare runs in cycles.)", tol_pct);
+	fpl_tbl_wrap(f, note, 0);
 	return ferror(f) ? -EIO : 0;
 }
