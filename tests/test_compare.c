@@ -473,6 +473,37 @@ static void write_host_runs(const char *path, const char *rel, const char *mc, c
 
 
 /*
+ * Case notes come before per-metric ones: case 2 ran another kernel and has
+ * a metric case 1 lacks ("not in case 1"), and a table shows only the
+ * first notes.
+ */
+static void host_notes_first(const char *a, const char *b)
+{
+	const char *paths[2] = { a, b };
+	struct fpl_cmp_opts o = { .confidence = 95, .seed = 1 };
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r;
+	struct fpl_run *run;
+	struct fpl_cmp *c;
+
+	write_host_runs(a, "6.18.44", "0x1000065", "abc1234");
+	write_host_runs(b, "6.19.0", "0x1000065", "abc1234");
+	assert_int_equal(fpl_result_load(b, &r, &diag), 0);
+	run = fpl_result_add_run(r, "signal");
+	assert_non_null(run);
+	assert_non_null(fpl_run_add_metric(run, "round_trip", "tsc", "only in case 2"));
+	assert_int_equal(fpl_metric_add(run->metrics[0], 5000), 0);
+	assert_int_equal(fpl_emit_file(r, FPL_FMT_JSON, b, &diag), 0);
+	fpl_result_free(r);
+	assert_int_equal(fpl_cmp_run((char **)paths, 2, &o, &c, &diag), 0);
+	assert_int_equal(notes_with(c, "not in case 1", NULL), 1);
+	assert_true(c->nnotes >= 2);
+	if (!strstr(c->notes[0], "kernel 6.19.0"))
+		fail_msg("the first note is not the kernel's: %s", c->notes[0]);
+	fpl_cmp_free(c);
+}
+
+/*
  * Host facts: another kernel is said (what a kernel A/B changes); another
  * microcode or fpulab build is named as a second difference; a case whose
  * own files differ is said; equal hosts and files without host facts give
@@ -514,6 +545,16 @@ static void test_host_notes(void **state)
 	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
 	assert_int_equal(notes_with(c, "kernel", NULL) + notes_with(c, "another ", NULL), 0);
 	fpl_cmp_free(c);
+	/* a case of a file with host facts and one without: no "differ", in either order */
+	write_host_runs(p[0], "6.18.44", "0x1000065", "abc1234");
+	for (int order = 0; order < 2; order++) {
+		snprintf(both, sizeof(both), "%.64s,%.64s", order ? p[1] : p[0], order ? p[0] : p[1]);
+		paths[1] = both;
+		assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
+		assert_int_equal(notes_with(c, "differ in their", NULL), 0);
+		fpl_cmp_free(c);
+	}
+	host_notes_first(p[0], p[1]);
 	for (int i = 0; i < 4; i++)
 		unlink(p[i]);
 	rmdir(dir);

@@ -92,17 +92,22 @@ static void test_placement_within_start_mask(void **state)
 {
 	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--placement", "cross", "--budget", "0.1",
 			       "-q", "--json", NULL };
+	char cpu0[16];
+	const char *free_argv[] = { cmd_fpl_bin(), "ctxsw", "--cpu", cpu0, "--placement", "free",
+				    "--budget", "0.1", "-q", "--json", NULL };
 	struct fpl_diag diag = { "" };
 	cpu_set_t old, one;
 	struct fpl_result *r;
 	struct cmd_out o;
 	char want[16];
-	int rc, last = -1;
+	int rc, first = -1, last = -1;
 
 	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
 	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &old))
+		if (CPU_ISSET(c, &old)) {
+			first = first < 0 ? c : first;
 			last = c;
+		}
 	if (CPU_COUNT(&old) < 2) {
 		print_message("  one CPU here: cross never has a second one, nothing to restrict\n");
 		skip();
@@ -120,6 +125,21 @@ static void test_placement_within_start_mask(void **state)
 	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
 	snprintf(want, sizeof(want), "%d", last);
 	assert_true(tt_warned(r->runs[0], "only one CPU usable"));
+	assert_string_equal(tt_obs(r->runs[0], "cpus_initiator"), want);
+	assert_string_equal(tt_obs(r->runs[0], "cpus_echo"), want);
+	fpl_result_free(r);
+	cmd_out_free(&o);
+	/* free: those CPUs and the one --cpu names, here the first allowed beside the last */
+	snprintf(cpu0, sizeof(cpu0), "%d", first);
+	snprintf(want, sizeof(want), last == first + 1 ? "%d-%d" : "%d,%d", first, last);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	rc = cmd_run(free_argv, 120, &o);
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	assert_int_equal(rc, 0);
+	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status))
+		fail_msg("fpulab ctxsw --cpu %d --placement free on CPU %d: status 0x%x\n%s", first,
+			 last, o.status, o.err);
+	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
 	assert_string_equal(tt_obs(r->runs[0], "cpus_initiator"), want);
 	assert_string_equal(tt_obs(r->runs[0], "cpus_echo"), want);
 	fpl_result_free(r);

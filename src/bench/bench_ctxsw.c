@@ -125,17 +125,21 @@ static int ctxsw_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 static int placement_sets(const struct fpl_bench_env *env, const char *placement,
 			  cpu_set_t *a, cpu_set_t *b, struct fpl_run *run)
 {
-	int ca, cb, err = fpl_cpu_pair(env->pin_cpu, env->cpus_start, &ca, &cb);
+	int ca, cb, err;
 
-	if (err)
-		return err;
 	CPU_ZERO(a);
 	CPU_ZERO(b);
 	if (!strcmp(placement, "free")) {
+		/* unbound among the CPUs it started with, and the one --cpu named */
 		fpl_cpuset_start(env->cpus_start, a);
-		fpl_cpuset_start(env->cpus_start, b);
+		if (env->pin_cpu >= 0 && env->pin_cpu < CPU_SETSIZE)
+			CPU_SET(env->pin_cpu, a);
+		*b = *a;
 		return 0;
 	}
+	err = fpl_cpu_pair(env->pin_cpu, env->cpus_start, &ca, &cb);
+	if (err)
+		return err;
 	CPU_SET(ca, a);
 	CPU_SET(strcmp(placement, "cross") ? ca : cb, b);
 	if (!strcmp(placement, "cross") && ca == cb)

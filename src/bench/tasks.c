@@ -199,6 +199,15 @@ static int next_cpu(hwloc_const_cpuset_t allowed, const cpu_set_t *within, int p
 	return -1;
 }
 
+/* The first CPU of within (NULL or empty: -1). */
+static int first_within(const cpu_set_t *within)
+{
+	for (int c = 0; within && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, within))
+			return c;
+	return -1;
+}
+
 int fpl_cpu_pair(int preferred, const cpu_set_t *within, int *a, int *b)
 {
 	hwloc_topology_t topo;
@@ -212,12 +221,16 @@ int fpl_cpu_pair(int preferred, const cpu_set_t *within, int *a, int *b)
 		return -ENODEV;
 	}
 	allowed = hwloc_topology_get_allowed_cpuset(topo);
-	first = preferred >= 0 && hwloc_bitmap_isset(allowed, preferred) ? preferred :
-		next_cpu(allowed, within, -1);
-	next = first < 0 ? -1 : next_cpu(allowed, within, first);
+	/* The pinned CPU is where this process runs: it is usable whatever hwloc says. */
+	first = preferred >= 0 ? preferred : next_cpu(allowed, within, -1);
+	if (first < 0)		/* hwloc's set and the start mask share nothing */
+		first = within ? first_within(within) : -1;
+	if (first < 0)
+		first = hwloc_bitmap_first(allowed);
+	next = next_cpu(allowed, within, first);
 	if (next < 0)
 		next = next_cpu(allowed, within, -1);
-	if (next < 0 || next == first)
+	if (next < 0)
 		next = first;
 	hwloc_topology_destroy(topo);
 	if (first < 0)

@@ -166,6 +166,34 @@ static int state_differs(struct fpl_cmp_case *cs, const struct fpl_cmp_raw *r,
 	return 0;
 }
 
+/*
+ * The notes about whole cases (the host's interference, another task
+ * state, another kernel, CPU or build) ahead of the per-metric ones that
+ * matching made ("not in case 1"): a table shows only the first few.
+ */
+static int case_notes_first(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
+{
+	size_t before = c->nnotes, k;
+	char **moved;
+	int err = note_interference(c, cases);
+
+	if (!err)
+		err = note_state(c, cases);
+	if (!err)
+		err = note_hosts(c, cases);
+	k = c->nnotes - before;
+	if (err || !k || !before)
+		return err;
+	moved = malloc(k * sizeof(*moved));
+	if (!moved)
+		return -ENOMEM;
+	memcpy(moved, c->notes + before, k * sizeof(*moved));
+	memmove(c->notes + k, c->notes, before * sizeof(*moved));
+	memcpy(c->notes, moved, k * sizeof(*moved));
+	free(moved);
+	return 0;
+}
+
 static struct fpl_cmp_raw *find(struct fpl_cmp_case *cs, const char *key)
 {
 	for (size_t i = 0; i < cs->nr; i++)
@@ -605,11 +633,7 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 		err = match(c, cases, diag);
 	}
 	if (!err)
-		err = note_interference(c, cases);
-	if (!err)
-		err = note_state(c, cases);
-	if (!err)
-		err = note_hosts(c, cases);
+		err = case_notes_first(c, cases);
 	for (size_t j = 0; !err && j < c->nm; j++)
 		for (size_t i = 0; !err && i < ncases; i++)
 			err = summarise(c, &c->m[j], i, diag);

@@ -474,57 +474,72 @@ static const char *hstr(const json_t *h, const char *key)
 	return v ? v : "?";
 }
 
-/* One host fact of a results file, as words; NULL when the file does not say (ENOMEM too). */
-static char *host_fact(const json_t *h, int k)
+/* One host fact of a results file, as words into *out; NULL when the file does not say. */
+static int host_fact(const json_t *h, int k, char **out)
 {
 	const json_t *o;
-	char *s = NULL;
-	int n = -1;
+	int n = 0;
 
+	*out = NULL;
 	switch (k) {
 	case FPL_CMP_HOST_KERNEL:
 		o = json_object_get(h, "kernel");
-		return o && json_object_get(o, "release") ? strdup(hstr(o, "release")) : NULL;
+		if (o && json_object_get(o, "release"))
+			n = asprintf(out, "%s", hstr(o, "release"));
+		break;
 	case FPL_CMP_HOST_CPU:
-		if (!json_object_get(h, "family"))
-			return NULL;
-		n = asprintf(&s, "%s (family 0x%llx model 0x%llx stepping %llu)", hstr(h, "name"),
-			     (unsigned long long)json_integer_value(json_object_get(h, "family")),
-			     (unsigned long long)json_integer_value(json_object_get(h, "model")),
-			     (unsigned long long)json_integer_value(json_object_get(h, "stepping")));
+		if (json_object_get(h, "family"))
+			n = asprintf(out, "%s (family 0x%llx model 0x%llx stepping %llu)",
+				     hstr(h, "name"),
+				     (unsigned long long)json_integer_value(json_object_get(h, "family")),
+				     (unsigned long long)json_integer_value(json_object_get(h, "model")),
+				     (unsigned long long)json_integer_value(json_object_get(h,
+											    "stepping")));
 		break;
 	case FPL_CMP_HOST_MICROCODE:
-		return json_object_get(h, "microcode") ? strdup(hstr(h, "microcode")) : NULL;
+		if (json_object_get(h, "microcode"))
+			n = asprintf(out, "%s", hstr(h, "microcode"));
+		break;
 	case FPL_CMP_HOST_VM:
-		if (!json_object_get(h, "vm"))
-			return NULL;
-		return strdup(json_is_true(json_object_get(h, "vm")) ? hstr(h, "hypervisor") :
-			      "none");
+		if (json_object_get(h, "vm"))
+			n = asprintf(out, "%s", json_is_true(json_object_get(h, "vm")) ?
+				     hstr(h, "hypervisor") : "none");
+		break;
 	case FPL_CMP_HOST_XCR0:
-		return json_object_get(h, "xcr0") ? strdup(hstr(h, "xcr0")) : NULL;
+		if (json_object_get(h, "xcr0"))
+			n = asprintf(out, "%s", hstr(h, "xcr0"));
+		break;
 	case FPL_CMP_HOST_BUILD:
 		o = json_object_get(h, "tool");
-		if (!o)
-			return NULL;
-		n = asprintf(&s, "%s (git %s, %s)", hstr(o, "version"), hstr(o, "git"),
-			     hstr(o, "cflags"));
+		if (o)
+			n = asprintf(out, "%s (git %s, %s)", hstr(o, "version"), hstr(o, "git"),
+				     hstr(o, "cflags"));
 		break;
 	}
-	return n < 0 ? NULL : s;
+	if (n < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-/* The file's host facts into the case: the first file's, or "mixed". */
-static int note_host(struct fpl_cmp_case *cs, const json_t *h, bool first)
+/*
+ * The file's host facts into the case: the first value seen, "mixed" once
+ * a file says another. A file that does not say is no evidence either way.
+ */
+static int note_host(struct fpl_cmp_case *cs, const json_t *h)
 {
 	for (int k = 0; k < FPL_CMP_HOST_NR; k++) {
-		char *v = host_fact(h, k);
+		char *v;
+		int err = host_fact(h, k, &v);
 
-		if (first) {
+		if (err)
+			return err;
+		if (v && !cs->host[k]) {
 			cs->host[k] = v;
 			continue;
 		}
-		if (cs->host[k] && (!v || strcmp(v, cs->host[k])) &&
-		    strcmp(cs->host[k], "mixed")) {
+		if (v && strcmp(v, cs->host[k]) && strcmp(cs->host[k], "mixed")) {
 			free(cs->host[k]);
 			cs->host[k] = strdup("mixed");
 			if (!cs->host[k]) {
@@ -548,8 +563,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 	/* A missing or unreadable file is bad input like any other. */
 	if (err)
 		return err == -ENOMEM ? err : -EINVAL;
-	err = note_host(cs, res->host, !cs->host_seen);
-	cs->host_seen = true;
+	err = note_host(cs, res->host);
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
 		char *params;

@@ -58,9 +58,8 @@ struct fpl_cmp_case {
 	/* metrics matched with case 1's whose state (fpl_cmp_raw.state) differs; the first's words */
 	size_t state_differ;
 	char *state_first;
-	/* its results files' host facts: the first file's, "mixed" when files differ; NULL: none */
+	/* its results files' host facts: the first said, "mixed" when files differ; NULL: none */
 	char *host[FPL_CMP_HOST_NR];
-	bool host_seen;
 };
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
