@@ -21,6 +21,7 @@
 #include "fpulab/bench.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
+#include "fpulab/stats.h"
 #include "runcmd.h"
 
 CMD_TMPDIR(dir, "fpl-test-runs")
@@ -169,14 +170,24 @@ static void bench_runs_one_file(void **state)
 	free(out);
 }
 
-/* An A/B's --runs report shows its difference first: the figure the runs are for. */
+/*
+ * An A/B's --runs report shows its difference first, the figure the runs
+ * are for, and B - A over the runs: the mean of the runs' difference
+ * medians (checked against the file) with a t interval.
+ */
 static void ab_runs_difference_first(void **state)
 {
-	char *out, *err, *row;
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err, *row, want[64];
+	double sum = 0;
+	size_t n = 0;
 	int rc;
 
 	(void)state;
-	rc = fplrun(NULL, "ctxsw --ab init,sse --budget 0.1 --runs 2 -q", &out, &err);
+	snprintf(path, sizeof(path), "%s/ab.json", dir);
+	snprintf(args, sizeof(args), "ctxsw --ab init,sse --budget 0.1 --runs 3 -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
 	if (rc == 77) {
 		print_message("  ctxsw --ab init,sse does not run here: %s\n", err);
 		free(out);
@@ -184,7 +195,7 @@ static void ab_runs_difference_first(void **state)
 		skip();
 	}
 	if (rc != 0)
-		fail_msg("fpulab ctxsw --ab init,sse --runs 2 exited %d: %s", rc, err);
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
 	row = strstr(out, "\nbench ");
 	assert_non_null(row);
 	row = strchr(row + 1, '\n');
@@ -192,6 +203,23 @@ static void ab_runs_difference_first(void **state)
 	/* the first row after the header: ctxsw, its configuration, then the metric */
 	if (!strstr(row, " difference ") || strstr(row, " difference ") > strchr(row + 1, '\n'))
 		fail_msg("the first metric row is not the difference:\n%s", out);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "difference");
+		struct fpl_summary s;
+
+		assert_non_null(m);
+		assert_int_equal(fpl_summarize(m->samples, m->n, 0, &s), 0);
+		sum += s.median;
+		n++;
+	}
+	assert_int_equal(n, 3);
+	snprintf(want, sizeof(want), "    %+.4g ns [", sum / 3);
+	row = strstr(out, "\nB - A over the runs");
+	if (!row || !strstr(row, "difference, 3 runs") || !strstr(row, want) ||
+	    !strstr(row, "proven"))
+		fail_msg("no B - A line '%s' over 3 runs:\n%s", want, out);
+	fpl_result_free(r);
 	free(out);
 	free(err);
 }

@@ -303,6 +303,29 @@ static void test_bimodal(void **state)
 	assert_int_equal(fpl_bimodal(x, 10, &b), -EINVAL);
 }
 
+/* R: t.test(sleep2 - sleep1): mean 1.58, 95% CI 0.7001142 2.4598858; conf.level 0.99: 0.3159481 2.8440519. */
+static void test_mean_t_ci(void **state)
+{
+	double d[10];
+	struct fpl_ci ci;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		d[i] = sleep2[i] - sleep1[i];
+	assert_int_equal(fpl_mean_t_ci(d, 10, 95, &ci), 0);
+	near(ci.estimate, 1.58, 1e-12);
+	near(ci.lo, 0.7001142, 1e-6);
+	near(ci.hi, 2.4598858, 1e-6);
+	assert_int_equal(ci.n, 10);
+	assert_int_equal(fpl_mean_t_ci(d, 10, 99, &ci), 0);
+	near(ci.lo, 0.3159481, 1e-6);
+	near(ci.hi, 2.8440519, 1e-6);
+	assert_int_equal(fpl_mean_t_ci(d, 1, 95, &ci), -EINVAL);
+	assert_int_equal(fpl_mean_t_ci(d, 10, 100, &ci), -EINVAL);
+	d[3] = NAN;
+	assert_int_equal(fpl_mean_t_ci(d, 10, 95, &ci), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_ministat_relative),
 		cmocka_unit_test(test_floor_med3),
 		cmocka_unit_test(test_bimodal),
+		cmocka_unit_test(test_mean_t_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

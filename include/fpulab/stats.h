@@ -242,5 +242,12 @@ struct fpl_ci {
  */
 int fpl_speedup_ci(const double *slow, const double *fast, size_t n, struct fpl_ci *ci);
 int fpl_median_ci(const double *x, size_t n, struct fpl_ci *ci);
+/*
+ * The mean of n values with Student's t interval at conf percent (95):
+ * mean +/- t(conf, n - 1) sd / sqrt(n). For run-level differences of an
+ * A/B, each run one replicate. 0, -EINVAL for n < 2, a value that is not
+ * finite or conf outside (0, 100).
+ */
+int fpl_mean_t_ci(const double *x, size_t n, double conf, struct fpl_ci *ci);
 
 #endif

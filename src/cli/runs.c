@@ -631,6 +631,89 @@ static bool headline(const char *name)
 	return !strncmp(name, "difference", 10) || !strncmp(name, "b_minus_a", 9);
 }
 
+/* The mean over the runs of A's round trip in the unit of m (its run medians); 0 when none. */
+static double a_mean(const struct fpl_result *r, const struct fpl_run *run,
+		     const struct fpl_metric *m)
+{
+	const struct fpl_metric *a = fpl_run_find_metric(run, "round_trip_a");
+	double v[FPL_RUNS_MAX], sum = 0;
+	char *key;
+	size_t n = 0;
+
+	if (!a || strcmp(a->unit, m->unit) || !(key = group_key(run, a)))
+		return 0;
+	for (size_t i = 0; i < r->nruns && !n; i++)
+		if (r->runs[i] == run)
+			n = run_medians(r, i, a->name, key, v);
+	free(key);
+	for (size_t k = 0; k < n; k++)
+		sum += v[k];
+	return n ? sum / (double)n : 0;
+}
+
+/* One A/B difference over the runs: its t interval and what it shows. */
+static void ab_line(const struct fpl_result *r, const struct fpl_run *run,
+		    const struct fpl_metric *m, const double *v, size_t n, FILE *f)
+{
+	struct fpl_ci ci;
+	char cfg[256];
+	double a;
+
+	config_str(r, run, cfg, sizeof(cfg));
+	fprintf(f, "  %s %s: %s, %zu run%s\n    ", run->bench, cfg, m->name, n, n == 1 ? "" : "s");
+	if (n < FPL_MIN_RUNS || fpl_mean_t_ci(v, n, 95, &ci)) {
+		fprintf(f, "no interval from fewer than %d runs\n", FPL_MIN_RUNS);
+		return;
+	}
+	fprintf(f, "%+.4g %s [%+.4g, %+.4g]", ci.estimate, m->unit, ci.lo, ci.hi);
+	a = a_mean(r, run, m);
+	if (a > 0)
+		fprintf(f, " = %+.3f%% [%+.3f, %+.3f] of A's round trip", 100 * ci.estimate / a,
+			100 * ci.lo / a, 100 * ci.hi / a);
+	fprintf(f, ": %s\n", ci.lo > 0 ? "B costs more, proven" :
+		ci.hi < 0 ? "B costs less, proven" : "not proven (the interval holds 0)");
+}
+
+/*
+ * The A/B differences (ctxsw --ab) across the runs: each run is one
+ * replicate, its median one value, and the interval is Student's t over
+ * them, so that drift between runs is in it and the interval says what
+ * another series of runs would find.
+ */
+static int print_ab(const struct fpl_result *r, FILE *f)
+{
+	size_t nkeys = 0;
+	char **keys = calloc(r->nruns + 1, sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nruns; i++)
+		for (size_t m = 0; m < r->runs[i]->nmetrics; m++) {
+			const struct fpl_metric *mm = r->runs[i]->metrics[m];
+			char *key;
+			double v[FPL_RUNS_MAX];
+			bool dup = false;
+
+			if (strcmp(mm->name, "difference") || !(key = group_key(r->runs[i], mm)))
+				continue;
+			for (size_t k = 0; k < nkeys && !dup; k++)
+				dup = !strcmp(keys[k], key);
+			if (dup || nkeys == r->nruns) {
+				free(key);
+				continue;
+			}
+			if (!nkeys)
+				fprintf(f, "\nB - A over the runs (the mean of the run medians; 95%% interval, "
+					   "Student's t over the runs, each run one replicate):\n");
+			keys[nkeys++] = key;
+			ab_line(r, r->runs[i], mm, v, run_medians(r, i, mm->name, key, v), f);
+		}
+	for (size_t k = 0; k < nkeys; k++)
+		free(keys[k]);
+	free(keys);
+	return 0;
+}
+
 /* For people: one line per run, then each metric's run medians (their spread is what compare tests). */
 static int print_runs(const struct runs_ctx *c, FILE *f)
 {
@@ -688,7 +771,7 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 	if (groups > rows)
 		fprintf(f, "(%zu of %zu metrics shown, the first of each benchmark; all are in the "
 			   "file (-o) or --json)\n", rows, groups);
-	if (fpl_table_repeatability(r, FPL_REPEAT_TOL_PCT, f) == -ENOMEM) {
+	if (print_ab(r, f) || fpl_table_repeatability(r, FPL_REPEAT_TOL_PCT, f) == -ENOMEM) {
 		for (size_t k = 0; k < nseen; k++)
 			free(seen[k]);
 		free(seen);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Medians and paired speedups with distribution-free 95% intervals (order statistics). */
+/* Medians and paired speedups with distribution-free 95% intervals (order statistics); a mean with its t interval. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,4 +58,23 @@ int fpl_median_ci(const double *x, size_t n, struct fpl_ci *ci)
 	err = median_interval(f, k, ci);
 	free(f);
 	return err;
+}
+
+int fpl_mean_t_ci(const double *x, size_t n, double conf, struct fpl_ci *ci)
+{
+	double mean = 0, ss = 0, half;
+
+	if (n < 2 || !(conf > 0 && conf < 100))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return -EINVAL;
+		mean += x[i] / (double)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	half = gsl_cdf_tdist_Qinv((1 - conf / 100) / 2, (double)(n - 1)) *
+	       sqrt(ss / (double)(n - 1) / (double)n);
+	*ci = (struct fpl_ci){ .n = n, .estimate = mean, .lo = mean - half, .hi = mean + half };
+	return 0;
 }
