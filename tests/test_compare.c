@@ -377,6 +377,21 @@ static size_t notes_with(const struct fpl_cmp *c, const char *a, const char *b)
 	return n;
 }
 
+/* n result paths DIR/a.json, b.json... under a new temporary DIR (dir holds its template). */
+static void tmp_paths(char *dir, char (*p)[64], int n)
+{
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < n; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+}
+
+static void tmp_paths_done(const char *dir, char (*p)[64], int n)
+{
+	for (int i = 0; i < n; i++)
+		unlink(p[i]);
+	rmdir(dir);
+}
+
 /*
  * Rows with the same params whose modelled saves wrote other components
  * (a process that used tiles before: --amx run) are not the same
@@ -396,9 +411,7 @@ static void test_save_rfbm_note(void **state)
 	struct fpl_cmp *c;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	for (int i = 0; i < 4; i++)
-		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	tmp_paths(dir, p, 4);
 	write_section_runs(p[0], noamx);
 	write_section_runs(p[1], tiles);
 	write_section_runs(p[2], noamx);
@@ -422,9 +435,7 @@ static void test_save_rfbm_note(void **state)
 	assert_int_equal(fpl_cmp_run(paths, 3, &o, &c, &diag), 0);
 	assert_int_equal(notes_with(c, "observed.save_rfbm", NULL), 0);
 	fpl_cmp_free(c);
-	for (int i = 0; i < 4; i++)
-		unlink(p[i]);
-	rmdir(dir);
+	tmp_paths_done(dir, p, 4);
 }
 
 /* Signal runs whose frames held tile state (11008 bytes) against ones that did not: a note. */
@@ -439,18 +450,14 @@ static void test_frame_size_note(void **state)
 	struct fpl_cmp *c;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	for (int i = 0; i < 2; i++)
-		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	tmp_paths(dir, p, 2);
 	write_state_runs(p[0], "signal", "state", "frame_xstate_size", small, true);
 	write_state_runs(p[1], "signal", "state", "frame_xstate_size", big, true);
 	assert_int_equal(fpl_cmp_run(paths, 2, &o, &c, &diag), 0);
 	assert_int_equal(notes_with(c, "case 2 (", "observed.frame_xstate_size 11008 against 2816"),
 			 1);
 	fpl_cmp_free(c);
-	for (int i = 0; i < 2; i++)
-		unlink(p[i]);
-	rmdir(dir);
+	tmp_paths_done(dir, p, 2);
 }
 
 /* Three xsave runs in path whose host says kernel release rel, microcode mc, fpulab git rev. */
@@ -518,9 +525,7 @@ static void test_host_notes(void **state)
 	struct fpl_cmp *c;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	for (int i = 0; i < 4; i++)
-		snprintf(p[i], sizeof(p[i]), "%s/%c.json", dir, 'a' + i);
+	tmp_paths(dir, p, 4);
 	write_host_runs(p[0], "6.18.44", "0x1000065", "abc1234");
 	write_host_runs(p[1], "6.19.0", "0x1000070", "abc1234");
 	write_host_runs(p[2], "6.18.44", "0x1000065", "abc1234");
@@ -555,9 +560,7 @@ static void test_host_notes(void **state)
 		fpl_cmp_free(c);
 	}
 	host_notes_first(p[0], p[1]);
-	for (int i = 0; i < 4; i++)
-		unlink(p[i]);
-	rmdir(dir);
+	tmp_paths_done(dir, p, 4);
 }
 
 static json_t *compare_json(const char *args)

@@ -83,6 +83,30 @@ static void test_placement_threads(void **state)
 }
 
 /*
+ * fpulab ARGV (-q --json) started with affinity set, as from taskset (the
+ * command inherits it; this process's own is back to old after): its result.
+ */
+static struct fpl_result *run_on(const cpu_set_t *set, const cpu_set_t *old,
+				 const char *const *argv)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	struct cmd_out o;
+	int rc;
+
+	assert_int_equal(sched_setaffinity(0, sizeof(*set), set), 0);
+	rc = cmd_run(argv, 120, &o);
+	assert_int_equal(sched_setaffinity(0, sizeof(*old), old), 0);
+	assert_int_equal(rc, 0);
+	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status))
+		fail_msg("fpulab %s %s %s %s on CPUs of one mask: status 0x%x\n%s", argv[1], argv[2],
+			 argv[3], argv[4], o.status, o.err);
+	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
+	cmd_out_free(&o);
+	return r;
+}
+
+/*
  * Placements choose among the CPUs fpulab started with (taskset, or CPUs
  * set aside with isolcpus): started on the last CPU alone, cross has no
  * second CPU and says so, and both tasks stay on that one. (Before, hwloc's
@@ -95,12 +119,10 @@ static void test_placement_within_start_mask(void **state)
 	char cpu0[16];
 	const char *free_argv[] = { cmd_fpl_bin(), "ctxsw", "--cpu", cpu0, "--placement", "free",
 				    "--budget", "0.1", "-q", "--json", NULL };
-	struct fpl_diag diag = { "" };
 	cpu_set_t old, one;
 	struct fpl_result *r;
-	struct cmd_out o;
 	char want[16];
-	int rc, first = -1, last = -1;
+	int first = -1, last = -1;
 
 	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
 	for (int c = 0; c < CPU_SETSIZE; c++)
@@ -114,36 +136,19 @@ static void test_placement_within_start_mask(void **state)
 	}
 	CPU_ZERO(&one);
 	CPU_SET(last, &one);
-	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
-	/* the command inherits this affinity, as from taskset -c LAST */
-	rc = cmd_run(argv, 120, &o);
-	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
-	assert_int_equal(rc, 0);
-	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status))
-		fail_msg("fpulab ctxsw --placement cross on CPU %d alone: status 0x%x\n%s", last,
-			 o.status, o.err);
-	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
+	r = run_on(&one, &old, argv);
 	snprintf(want, sizeof(want), "%d", last);
 	assert_true(tt_warned(r->runs[0], "only one CPU usable"));
 	assert_string_equal(tt_obs(r->runs[0], "cpus_initiator"), want);
 	assert_string_equal(tt_obs(r->runs[0], "cpus_echo"), want);
 	fpl_result_free(r);
-	cmd_out_free(&o);
 	/* free: those CPUs and the one --cpu names, here the first allowed beside the last */
 	snprintf(cpu0, sizeof(cpu0), "%d", first);
 	snprintf(want, sizeof(want), last == first + 1 ? "%d-%d" : "%d,%d", first, last);
-	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
-	rc = cmd_run(free_argv, 120, &o);
-	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
-	assert_int_equal(rc, 0);
-	if (!WIFEXITED(o.status) || WEXITSTATUS(o.status))
-		fail_msg("fpulab ctxsw --cpu %d --placement free on CPU %d: status 0x%x\n%s", first,
-			 last, o.status, o.err);
-	assert_int_equal(fpl_result_load_buf(o.out, o.nout, "stdout", &r, &diag), 0);
+	r = run_on(&one, &old, free_argv);
 	assert_string_equal(tt_obs(r->runs[0], "cpus_initiator"), want);
 	assert_string_equal(tt_obs(r->runs[0], "cpus_echo"), want);
 	fpl_result_free(r);
-	cmd_out_free(&o);
 }
 
 /* The widest state this CPU can make live, and its mask. */
