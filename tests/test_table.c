@@ -287,6 +287,61 @@ static void test_generic_notes_and_quiet(void **state)
 }
 
 /*
+ * A ctxsw --ab verdict is never broken over two lines, however wide its
+ * interval: a loaded machine gives intervals of -12% .. +15% (two digits
+ * each), and the batch medians' "no difference proven" line was then
+ * wrapped inside its CI, which test_cli_contract's ctxsw --ab table test
+ * reads as a CI not closed on its line.
+ */
+static void test_ab_verdicts_whole(void **state)
+{
+	static const char *const keys[] = { "b_minus_a_median", "b_minus_a_welch",
+					     "b_minus_a_yuen" };
+	static const char *const verdicts[] = {
+		"no difference proven at 95% (CI -12.079% .. +15.684%)",
+		"no difference proven at 95% (CI -123.456% .. +234.567%)",
+		"+101.985% (95% CI +100.536% .. +103.433%)",
+		"-0.985% (95% CI -1.433% .. -0.536%)",
+	};
+	struct fpl_metric *m;
+
+	(void)state;
+	for (size_t v = 0; v < FPL_ARRAY_SIZE(verdicts); v++) {
+		struct fpl_result *r = fpl_result_new();
+		struct fpl_run *run = fpl_result_add_run(r, "ctxsw");
+		char *t;
+
+		fpl_run_param_str(run, "mode", "processes");
+		fpl_run_param_str(run, "placement", "same");
+		fpl_run_param_str(run, "state_a", "init");
+		fpl_run_param_str(run, "state_b", "sse");
+		m = fpl_run_add_metric(run, "difference", "ns", "B - A per round");
+		assert_non_null(m);
+		assert_int_equal(fpl_metric_add(m, 1), 0);
+		for (size_t k = 0; k < FPL_ARRAY_SIZE(keys); k++)
+			assert_int_equal(fpl_run_obs_str(run, keys[k], verdicts[v]), 0);
+		t = table(r, FPL_UNITS_CYCLES, false, false);
+		/* each verdict whole, and each line within the 100-column terminal */
+		assert_int_equal(count(t, verdicts[v]), FPL_ARRAY_SIZE(keys));
+		for (const char *p = t, *e; *p; p = e + 1) {
+			e = strchr(p, '\n');
+			if (!e)
+				break;
+			if (e - p > 100)
+				fail_msg("a line of %zu columns: %.*s", (size_t)(e - p), (int)(e - p), p);
+		}
+		for (size_t k = 0; k < FPL_ARRAY_SIZE(keys); k++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "(%s)", keys[k]);
+			assert_int_equal(count(t, key), 1);
+		}
+		free(t);
+		fpl_result_free(r);
+	}
+}
+
+/*
  * The matrix row of insn and "mask name": rows of one instruction follow
  * the one that names it, with the name column blank.
  */
@@ -477,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_xsave_matrix),
 		cmocka_unit_test(test_xsave_units),
 		cmocka_unit_test(test_generic_notes_and_quiet),
+		cmocka_unit_test(test_ab_verdicts_whole),
 		cmocka_unit_test(test_xsave_real_run),
 		cmocka_unit_test(test_section_units),
 	};
