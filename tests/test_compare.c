@@ -880,20 +880,18 @@ static void deal_runs(const char *dir)
 }
 
 /*
- * A/A on real data: one `fpulab signal --runs 6` dealt into two cases of 3
- * (each run a fresh process), one configuration: no difference claimed. At
- * 99% so that chance
- * alone fails it at most 1 time in 100 when the method holds; the default
- * output fits on a screen.
+ * One A/A series on real data: `fpulab signal --runs 6` dealt into two
+ * cases of 3 in dir, compared at 99%: the differences claimed (0 when none),
+ * the structure checked; -1 where signal does not run here.
  */
-static void test_real_aa(void **state)
+static long long real_aa_series(const char *dir)
 {
-	char dir[] = "/tmp/fpl-compare-XXXXXX", cmd[1024], args[512], *out;
+	char cmd[1024], args[512], want[64], *out;
 	json_t *root;
 	size_t lines = 0;
+	long long claimed;
 	int rc;
 
-	assert_non_null(mkdtemp(dir));
 	/*
 	 * One series of 6 runs dealt alternately into a and b: drift over the
 	 * series (clock, load) reaches both cases alike, as it would not if a's
@@ -902,10 +900,8 @@ static void test_real_aa(void **state)
 	snprintf(cmd, sizeof(cmd), "%s signal --runs 6 --budget 0.2 -q -o %s/all.json "
 		 ">/dev/null 2>&1", cmd_fpl_bin(), dir);
 	rc = run(cmd, NULL);
-	if (rc == 77) {
-		print_message("signal is not supported here: no real A/A\n");
-		skip();
-	}
+	if (rc == 77)
+		return -1;
 	assert_int_equal(rc, 0);
 	deal_runs(dir);
 	snprintf(args, sizeof(args), "-f json -c 99 %s/a.json %s/b.json", dir, dir);
@@ -914,12 +910,13 @@ static void test_real_aa(void **state)
 	assert_int_equal(json_integer_value(json_object_get(case_of(root, 0), "runs")), 3);
 	assert_int_equal(json_integer_value(json_object_get(root, "no_verdict")), 0);
 	assert_int_equal(json_array_size(json_object_get(root, "notes")), 0);
-	if (json_integer_value(json_object_get(root, "different")))
-		fail_msg("A/A on real data claimed %lld differences",
-			 (long long)json_integer_value(json_object_get(root, "different")));
+	claimed = json_integer_value(json_object_get(root, "different"));
 	json_decref(root);
 	assert_int_equal(compare(args + strlen("-f json "), &out), 0);
-	assert_null(strstr(out, "DIFFERENT"));
+	/* the text says what the JSON does */
+	snprintf(want, sizeof(want), "Different: %lld of ", claimed);
+	if (!strstr(out, want) || (!claimed && strstr(out, "DIFFERENT")))
+		fail_msg("compare's text does not say '%s':\n%s", want, out);
 	for (const char *q = out; (q = strchr(q, '\n')); q++)
 		lines++;
 	print_message("  A/A, signal --runs 6 dealt into two cases of 3 (99%%):\n%s", out);
@@ -927,6 +924,46 @@ static void test_real_aa(void **state)
 	free(out);
 	snprintf(cmd, sizeof(cmd), "rm -f %s/a.json %s/b.json", dir, dir);
 	assert_int_equal(run(cmd, NULL), 0);
+	return claimed;
+}
+
+/*
+ * A/A on real data (each run a fresh process), one configuration: no
+ * difference claimed. At 99% with Holm, chance alone claims one in about 1
+ * series of 100 when the method holds (test_stats_sim measures the rate),
+ * and a loaded machine's drift between runs more (1 series of 40 claimed
+ * one under two busy loops on this 2-CPU guest). So a claim stands when a
+ * fresh series confirms it, one of two more: by chance about 2 times in
+ * 10000 (2p^2), while a method that claims differences between runs of one
+ * configuration in most series fails most times. The default output fits
+ * on a screen.
+ */
+static void test_real_aa(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX";
+	long long claimed, first = 0;
+
+	assert_non_null(mkdtemp(dir));
+	for (int series = 0; series < 3; series++) {
+		claimed = real_aa_series(dir);
+		if (claimed < 0) {
+			rmdir(dir);
+			print_message("signal is not supported here: no real A/A\n");
+			skip();
+		}
+		if (claimed && first) {
+			rmdir(dir);
+			fail_msg("A/A on real data claimed differences in series 1 (%lld) and %d "
+				 "(%lld)", first, series + 1, claimed);
+		}
+		if (!claimed && !first)
+			break;
+		if (claimed) {
+			first = claimed;
+			print_message("  series 1: A/A claimed %lld difference(s): two fresh "
+				      "series to confirm it\n", claimed);
+		}
+	}
 	rmdir(dir);
 }
 
