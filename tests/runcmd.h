@@ -328,6 +328,13 @@ static inline bool cmd_has_exited(pid_t pid)
 	return !waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid;
 }
 
+/*
+ * How long cmd_run_interrupt waits for the tasks, then for the end after
+ * the signal: a command does either in well under a second, but a loaded
+ * 2-CPU guest can hold it many times that, and only a hang should fail.
+ */
+#define CMD_INTR_WAIT_S 60.0
+
 /* What cmd_run_interrupt's watch keeps; why[] says what went wrong, "" when nothing did. */
 struct cmd_intr {
 	int sig, want_children;
@@ -362,14 +369,16 @@ static inline int cmd_intr_watch(pid_t pid, double t, double *next_s, void *arg)
 			a->sent_s = t;
 			return a->sig;
 		}
-		if (a->ready_s < 0 && t > 10) {
-			snprintf(a->why, sizeof(a->why), "started no tasks within 10 s");
+		if (a->ready_s < 0 && t > CMD_INTR_WAIT_S) {
+			snprintf(a->why, sizeof(a->why), "started no tasks within %.0f s",
+				 CMD_INTR_WAIT_S);
 			return SIGKILL;
 		}
 		return 0;
 	}
-	if (t > a->sent_s + 10) {
-		snprintf(a->why, sizeof(a->why), "did not end within 10 s of signal %d", a->sig);
+	if (t > a->sent_s + CMD_INTR_WAIT_S) {
+		snprintf(a->why, sizeof(a->why), "did not end within %.0f s of signal %d",
+			 CMD_INTR_WAIT_S, a->sig);
 		return SIGKILL;
 	}
 	return 0;
@@ -393,7 +402,7 @@ static inline int cmd_run_interrupt(const char *const argv[], int sig, int want_
 		snprintf(why, n, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		return -1;
 	}
-	rc = cmd_run_watch(argv, 30, cmd_intr_watch, &a, o);
+	rc = cmd_run_watch(argv, 2 * CMD_INTR_WAIT_S + 30, cmd_intr_watch, &a, o);
 	if (rc)
 		snprintf(why, n, "did not start: %s", strerror(-rc));
 	else if (a.why[0])
