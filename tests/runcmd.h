@@ -460,6 +460,21 @@ static inline int cmd_sh(const char *line, double limit_s, struct cmd_out *o)
 	return cmd_run(argv, limit_s, o);
 }
 
+/*
+ * Whether fpulab plot finds a gnuplot, as it looks: $FPL_GNUPLOT when set,
+ * else one on $PATH. gnuplot is optional (scripts/deps.sh): plot looks for
+ * it before it reads its inputs, so without it no input is reached.
+ */
+static inline bool cmd_have_gnuplot(void)
+{
+	struct cmd_out o;
+	bool yes = !cmd_sh("if [ -n \"$FPL_GNUPLOT\" ]; then [ -x \"$FPL_GNUPLOT\" ]; "
+			   "else command -v gnuplot >/dev/null; fi", 60, &o) && cmd_code(&o) == 0;
+
+	cmd_out_free(&o);
+	return yes;
+}
+
 /* What a test allows one fpulab command at the most: far above any test budget. */
 #define FPLRUN_LIMIT_S 600.0
 

@@ -239,10 +239,15 @@ static void plot_bad_input_exits_2(void **state)
 	expect_usage(NULL, args, "-o");
 	snprintf(args, sizeof(args), "plot '%s' -o '%s/out.txt'", bad, dir);
 	expect_usage(NULL, args, ".svg or .png");
-	snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
-	expect_usage(NULL, args, bad);
-	snprintf(args, sizeof(args), "plot '%s/none.json' -o '%s'", dir, svg);
-	expect_usage(NULL, args, "none.json");
+	/* plot looks for gnuplot (optional) before it reads its inputs */
+	if (cmd_have_gnuplot()) {
+		snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
+		expect_usage(NULL, args, bad);
+		snprintf(args, sizeof(args), "plot '%s/none.json' -o '%s'", dir, svg);
+		expect_usage(NULL, args, "none.json");
+	} else {
+		print_message("  no gnuplot here (optional): plot's inputs are not reached\n");
+	}
 	snprintf(args, sizeof(args), "plot '%s' -o '%s' --chart pie", bad, svg);
 	expect_usage(NULL, args, "pie");
 	snprintf(args, sizeof(args), "plot '%s' -o '%s'", bad, svg);
