@@ -279,6 +279,40 @@ static void bad_runs_exit_2_before_measuring(void **state)
 	rejected(args, "directory", NULL);
 }
 
+/*
+ * --runs -o onto a device in a directory the user cannot write (/dev/full
+ * in /dev): written into, as without --runs, so a full disk's error (exit
+ * 1), not "cannot write in /dev" (exit 2) before measuring. It was refused
+ * for every user but root (whose access(2) passes anyway): run as nobody
+ * where the test is root.
+ */
+static void runs_into_a_device_as_a_user(void **state)
+{
+	char line[1024];
+	struct cmd_out o;
+
+	(void)state;
+	if (access("/dev/full", W_OK) || !fpl_bench_find("signal")) {
+		print_message("  no writable /dev/full, or no signal benchmark, here\n");
+		skip();
+	}
+	if (geteuid() == 0 && access("/usr/bin/setpriv", X_OK)) {
+		print_message("  root, and no setpriv to run as a user\n");
+		skip();
+	}
+	snprintf(line, sizeof(line), "%s'%s' signal --quick -q --budget 0.05 --runs 2 -o /dev/full",
+		 geteuid() ? "" : "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ",
+		 cmd_fpl_bin());
+	assert_int_equal(cmd_sh(line, FPLRUN_LIMIT_S, &o), 0);
+	if (cmd_code(&o) == 77) {
+		cmd_out_free(&o);
+		skip();
+	}
+	if (cmd_code(&o) != 1 || !strstr(o.err, "/dev/full: not written: No space left on device"))
+		fail_msg("%s: exit %d, not 1 with the disk full\n%s", line, cmd_code(&o), o.err);
+	cmd_out_free(&o);
+}
+
 /* Watch: sig once a second child process (the second run) is seen; to that child too with kids. */
 struct second_run {
 	pid_t first;
@@ -465,6 +499,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bad_runs_exit_2_before_measuring),
+		cmocka_unit_test(runs_into_a_device_as_a_user),
 		cmocka_unit_test(runs_1_is_one_run_here),
 		cmocka_unit_test(bench_runs_one_file),
 		cmocka_unit_test(ab_runs_difference_first),

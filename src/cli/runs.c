@@ -174,27 +174,14 @@ static int parse(struct runs_ctx *c, int argc, char **argv)
 	return FPL_EXIT_OK;
 }
 
-/* The output file can be written: before anything is measured. */
+/*
+ * The output file can be written: before anything is measured, by the
+ * rule a single run's has (a FIFO or device is written into, not replaced,
+ * whatever its directory allows: /dev/full as a user).
+ */
 static int check_out_path(const struct runs_ctx *c)
 {
-	const char *p = c->s.out_path;
-	struct stat st;
-	char *copy, *dir;
-	int rc = FPL_EXIT_OK;
-
-	if (!p)
-		return FPL_EXIT_OK;
-	if (!stat(p, &st) && S_ISDIR(st.st_mode))
-		return fpl_cli_usage_error(c->cmd, "-o %s: is a directory", p);
-	copy = strdup(p);
-	if (!copy)
-		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
-	dir = dirname(copy);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
-		rc = fpl_cli_usage_error(c->cmd, "-o %s: cannot write in %s (%s)", p, dir,
-					 errno ? strerror(errno) : "not a directory");
-	free(copy);
-	return rc;
+	return c->s.out_path ? fpl_cli_check_out_path(c->cmd, c->s.out_path) : FPL_EXIT_OK;
 }
 
 static void show_progress(struct runs_ctx *c, bool force)
