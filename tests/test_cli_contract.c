@@ -876,6 +876,12 @@ static void test_installed_api_example(void **state)
 		print_message("  no pkg-config here\n");
 		skip();
 	}
+	/* make install rewrites build/gen/fpl_version.h (FORCE) before it installs */
+	if (access(build, W_OK) || access("build", W_OK)) {
+		print_message("  %s cannot be written by this user: make install not tried\n",
+			      build);
+		skip();
+	}
 	dir = tmpdir();
 	doc = cmd_slurp("docs/api.md", &len);
 	assert_non_null(doc);
