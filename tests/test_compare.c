@@ -20,6 +20,7 @@
 
 #include "fpulab/compare.h"
 #include "fpulab/report.h"
+#include "fpulab/repro.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
 
@@ -651,6 +652,56 @@ static void test_runs_in_one_file(void **state)
 	rmdir(dir);
 }
 
+/* A repro rfbm file as `fpulab repro rfbm -o` writes it: a case's value samples, one per run. */
+static void write_repro(const char *path, double base1, double base2)
+{
+	static const double spread[] = { -0.4, 0.1, 0.3, -0.2, 0.2 };
+	double v1[5], v2[5];
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (size_t i = 0; i < 5; i++) {
+		v1[i] = base1 * (1 + spread[i] / 100);
+		v2[i] = base2 * (1 + spread[4 - i] / 100);
+	}
+	assert_int_equal(fpl_repro_add_case(r, "XSAVEC", 1, "without", "cycles", "synthetic",
+					    v1, 5), 0);
+	assert_int_equal(fpl_repro_add_case(r, "XSAVEC", 2, "with", "cycles", "synthetic",
+					    v2, 5), 0);
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+/*
+ * Two repro files, as `fpulab repro --help` says to compare them: each
+ * sample of a case is one of its runs, so 5 runs per case and a verdict
+ * (one run of 5 samples gave none: the saved figures could never be tested).
+ */
+static void test_repro_files(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[3][64], args[512], *out;
+
+	tmp_paths(dir, p, 3);
+	write_repro(p[0], 200, 210);
+	write_repro(p[1], 220, 210);	/* case 1 10% slower, case 2 the same */
+	write_repro(p[2], 200, 210);
+	snprintf(args, sizeof(args), "--trim 10 %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "case 1: ") || !strstr(out, "(5 runs); case 2: ") ||
+	    !strstr(out, "Different: 1 of 2 comparisons, by effect:\n  +10.0") ||
+	    !strstr(out, "runs 5/5"))
+		fail_msg("%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "--trim 10 -k %s %s", p[0], p[2]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "runs per case: 5 5\ncase 1: 200.00 Set as 1\ncase 2: 200.00, 100.00%"))
+		fail_msg("%s", out);
+	free(out);
+	tmp_paths_done(dir, p, 3);
+}
+
 /*
  * A quantised measurement (a TSC step of 26 ticks over 256 repetitions):
  * every run of a case has the same median, the cases differ by one step.
@@ -1046,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_no_partial_output),
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
+		cmocka_unit_test(test_repro_files),
 		cmocka_unit_test(test_interference_note),
 		cmocka_unit_test(test_save_rfbm_note),
 		cmocka_unit_test(test_frame_size_note),
