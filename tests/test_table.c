@@ -216,6 +216,45 @@ static void test_xsave_matrix(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * --method and --state leave methods and states out: the table has columns
+ * for what was measured only, each method named over its columns. With
+ * --method latency an empty "init live" throughput pair of "-" stood unnamed
+ * ("----------") beside it; with --state init the one throughput column was
+ * too narrow for its name ("------------  - latency -").
+ */
+static void test_xsave_some_methods(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *t, *l;
+
+	cell(r, "xsave", "0xe0", "avx512", "init", "latency", 150);
+	cell(r, "xsave", "0xe0", "avx512", "live", "latency", 160);
+	cell(r, "xsavec", "0xe0", "avx512", "init", "latency", 120);
+	cell(r, "xsavec", "0xe0", "avx512", "live", "latency", 170);
+	t = table(r, FPL_UNITS_CYCLES, false, true);
+	if (strstr(t, "throughput") || !strstr(t, " latency ") ||
+	    !(l = line_of(t, "xsave    0xe0 avx512")))
+		fail_msg("%s", t);
+	/* no empty cells: two columns, both measured */
+	assert_int_equal(count(l, " -"), 0);
+	assert_non_null(strstr(l, "150.0 (2.0)  160.0 (2.0)"));
+	free(l);
+	free(t);
+	fpl_result_free(r);
+	r = fpl_result_new();
+	cell(r, "xsave", "0xe0", "avx512", "init", "throughput", 148);
+	cell(r, "xsave", "0xe0", "avx512", "init", "latency", 150);
+	t = table(r, FPL_UNITS_CYCLES, false, true);
+	if (!strstr(t, " throughput ") || !strstr(t, " latency ") ||
+	    !(l = line_of(t, "xsave    0xe0 avx512")))
+		fail_msg("%s", t);
+	assert_non_null(strstr(l, "148.0 (2.0)"));
+	free(l);
+	free(t);
+	fpl_result_free(r);
+}
+
 static void test_xsave_units(void **state)
 {
 	struct fpl_result *r = xsave_result();
@@ -476,6 +515,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xsave_matrix),
 		cmocka_unit_test(test_xsave_units),
+		cmocka_unit_test(test_xsave_some_methods),
 		cmocka_unit_test(test_generic_notes_and_quiet),
 		cmocka_unit_test(test_xsave_real_run),
 		cmocka_unit_test(test_section_units),
