@@ -510,6 +510,29 @@ static void test_section_units(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * One section (outside - bare) is a cost: printed with its interval, as the
+ * cost per section is. chacha20/scalar's 800k-cycle calls in a quick run
+ * gave a median of -213416 cycles, shown bare; its interval holds 0.
+ */
+static void test_section_one_interval(void **state)
+{
+	struct fpl_result *r = section_result();
+	struct fpl_metric *m = fpl_run_find_metric(r->runs[0], "one_section_cycles");
+	char *t, *l;
+
+	json_decref(m->extra);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -213416.0, "ci95_lo", -268073.0,
+			     "ci95_hi", 3403.0);
+	t = table_by(fpl_table_section, r, FPL_UNITS_CYCLES, true);
+	l = line_of(t, "xor ");
+	if (!l || !strstr(l, " -213416 [-268073, 3403] ") || !strstr(t, "cycles [CI]"))
+		fail_msg("%s", t);
+	free(l);
+	free(t);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_generic_notes_and_quiet),
 		cmocka_unit_test(test_xsave_real_run),
 		cmocka_unit_test(test_section_units),
+		cmocka_unit_test(test_section_one_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
