@@ -337,6 +337,40 @@ static void summary_has_what_is_there_only(void **state)
  * The summary says how often the xsave cells' FXSAVE64 reference was quiet,
  * and calls a run under half quiet suspect; without the record, no line.
  */
+/*
+ * The noisy-samples warning names the cells by their params (every xsave
+ * cell's metric is "cycles": "worst: xsave cycles 768%" named none) and
+ * leaves out figures about zero by design, whose spread is no share of them
+ * (that 768% was vzeroupper's latency, a median of -0.01 cycles).
+ */
+static void summary_noisy_names_cells(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m;
+	char *s;
+
+	(void)state;
+	fpl_run_param_str(run, "insn", "vzeroupper");
+	fpl_run_param_str(run, "method", "latency");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, (i - 6) * 0.02);
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "fxsave");
+	fpl_run_param_str(run, "method", "throughput");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, i < 5 ? 80 : 120);
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 1 of 1 metrics") ||
+	    !strstr(s, "worst: xsave insn=fxsave method=throughput: cycles 33%") ||
+	    strstr(s, "vzeroupper"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
 static void summary_says_interference(void **state)
 {
 	struct fpl_result *r = handmade();
@@ -603,6 +637,7 @@ int main(void)
 		cmocka_unit_test(run_amx_measures_xsave_after_the_rest),
 		cmocka_unit_test(summary_has_what_is_there_only),
 		cmocka_unit_test(summary_says_interference),
+		cmocka_unit_test(summary_noisy_names_cells),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(plot_script_of_handmade_result),
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
