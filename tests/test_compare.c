@@ -652,6 +652,36 @@ static void test_runs_in_one_file(void **state)
 	rmdir(dir);
 }
 
+/*
+ * --bootstrap asks for an interval: the default table shows it, the same as
+ * the JSON's (it was only under --verbose: -b alone printed nothing of it).
+ */
+static void test_bootstrap_in_table(void **state)
+{
+	static const double off[] = { -0.5, 0, 0.5 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64], args[512], want[128], *out;
+	json_t *root, *boot;
+
+	tmp_paths(dir, p, 2);
+	write_runs(p[0], 100, off, 3);
+	write_runs(p[1], 105, off, 3);
+	snprintf(args, sizeof(args), "-b -f json %s %s", p[0], p[1]);
+	root = compare_json(args);
+	boot = json_object_get(comparison(root), "bootstrap");
+	assert_non_null(boot);
+	snprintf(want, sizeof(want), "; bootstrap ratio: case 2 %.4g [%.4g, %.4g]\n",
+		 json_real_value(json_object_get(boot, "ratio")),
+		 json_real_value(json_array_get(json_object_get(boot, "ci"), 0)),
+		 json_real_value(json_array_get(json_object_get(boot, "ci"), 1)));
+	json_decref(root);
+	snprintf(args, sizeof(args), "-b %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, want) || !strstr(out, "2000 resamples of the runs"))
+		fail_msg("no '%s' in:\n%s", want, out);
+	free(out);
+	tmp_paths_done(dir, p, 2);
+}
+
 /* A repro rfbm file as `fpulab repro rfbm -o` writes it: a case's value samples, one per run. */
 static void write_repro(const char *path, double base1, double base2)
 {
@@ -1098,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
 		cmocka_unit_test(test_repro_files),
+		cmocka_unit_test(test_bootstrap_in_table),
 		cmocka_unit_test(test_interference_note),
 		cmocka_unit_test(test_save_rfbm_note),
 		cmocka_unit_test(test_frame_size_note),
