@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -210,6 +211,27 @@ static void repro_rfbm_tiny_saves_cases(void **state)
 	fpl_result_free(r);
 	free(out);
 	free(err);
+}
+
+/*
+ * repro's warnings reach stderr, quiet or not (stderr not a terminal makes
+ * it quiet): a repro stopped by SIGINT said nothing at all (exit 1, an
+ * empty stderr), and its self-check failures and clock drift were in the
+ * -o file only.
+ */
+static void repro_interrupted_says_so(void **state)
+{
+	const char *argv[] = { cmd_fpl_bin(), "repro", "rfbm", "--runs", "200", "--budget", "0.05",
+			       NULL };
+	struct cmd_out o;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw") && !fpl_bench_find("xsave"))
+		skip();
+	assert_int_equal(cmd_run_sig(argv, 120, SIGINT, 1.0, &o), 0);
+	if (cmd_code(&o) != 1 || !strstr(o.err, "fpulab repro: warning: interrupted"))
+		fail_msg("exit %d, stderr:\n%s", cmd_code(&o), o.err);
+	cmd_out_free(&o);
 }
 
 static void repro_bad_input_exits_2(void **state)
@@ -647,6 +669,7 @@ int main(void)
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
 		cmocka_unit_test(run_bench_check_before_calibration),
 		cmocka_unit_test(repro_bad_input_exits_2),
+		cmocka_unit_test(repro_interrupted_says_so),
 		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
 		cmocka_unit_test(plot_bad_input_exits_2),
 		cmocka_unit_test(run_named_bench_with_options),
