@@ -234,6 +234,33 @@ static void repro_interrupted_says_so(void **state)
 	cmd_out_free(&o);
 }
 
+/*
+ * run without its summary (--format csv, --json) says its warnings on
+ * stderr: CSV has no place for them, and they were nowhere (a cross
+ * placement with one CPU, run alone on the last CPU, warns on any machine).
+ */
+static void run_csv_warns_on_stderr(void **state)
+{
+	char line[256];
+	struct cmd_out o;
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw"))
+		skip();
+	snprintf(line, sizeof(line), "taskset -c %ld '%s' run ctxsw --placement cross "
+		 "--budget 0.1 --format csv", last, cmd_fpl_bin());
+	assert_int_equal(cmd_sh(line, 120, &o), 0);
+	if (cmd_code(&o) == 127 || strstr(o.err, "taskset: not found")) {
+		cmd_out_free(&o);
+		skip();
+	}
+	if (cmd_code(&o) != 0 || !strstr(o.out, "bench,params,metric") ||
+	    !strstr(o.err, "fpulab run: warning (ctxsw): only one CPU usable"))
+		fail_msg("exit %d, stderr:\n%s", cmd_code(&o), o.err);
+	cmd_out_free(&o);
+}
+
 static void repro_bad_input_exits_2(void **state)
 {
 	(void)state;
@@ -670,6 +697,7 @@ int main(void)
 		cmocka_unit_test(run_bench_check_before_calibration),
 		cmocka_unit_test(repro_bad_input_exits_2),
 		cmocka_unit_test(repro_interrupted_says_so),
+		cmocka_unit_test(run_csv_warns_on_stderr),
 		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
 		cmocka_unit_test(plot_bad_input_exits_2),
 		cmocka_unit_test(run_named_bench_with_options),
