@@ -20,6 +20,7 @@
 
 #include "fpulab/compare.h"
 #include "fpulab/report.h"
+#include "fpulab/repro.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
 
@@ -652,6 +653,86 @@ static void test_runs_in_one_file(void **state)
 }
 
 /*
+ * --bootstrap asks for an interval: the default table shows it, the same as
+ * the JSON's (it was only under --verbose: -b alone printed nothing of it).
+ */
+static void test_bootstrap_in_table(void **state)
+{
+	static const double off[] = { -0.5, 0, 0.5 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64], args[512], want[128], *out;
+	json_t *root, *boot;
+
+	tmp_paths(dir, p, 2);
+	write_runs(p[0], 100, off, 3);
+	write_runs(p[1], 105, off, 3);
+	snprintf(args, sizeof(args), "-b -f json %s %s", p[0], p[1]);
+	root = compare_json(args);
+	boot = json_object_get(comparison(root), "bootstrap");
+	assert_non_null(boot);
+	snprintf(want, sizeof(want), "; bootstrap ratio: case 2 %.4g [%.4g, %.4g]\n",
+		 json_real_value(json_object_get(boot, "ratio")),
+		 json_real_value(json_array_get(json_object_get(boot, "ci"), 0)),
+		 json_real_value(json_array_get(json_object_get(boot, "ci"), 1)));
+	json_decref(root);
+	snprintf(args, sizeof(args), "-b %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, want) || !strstr(out, "2000 resamples of the runs"))
+		fail_msg("no '%s' in:\n%s", want, out);
+	free(out);
+	tmp_paths_done(dir, p, 2);
+}
+
+/* A repro rfbm file as `fpulab repro rfbm -o` writes it: a case's value samples, one per run. */
+static void write_repro(const char *path, double base1, double base2)
+{
+	static const double spread[] = { -0.4, 0.1, 0.3, -0.2, 0.2 };
+	double v1[5], v2[5];
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (size_t i = 0; i < 5; i++) {
+		v1[i] = base1 * (1 + spread[i] / 100);
+		v2[i] = base2 * (1 + spread[4 - i] / 100);
+	}
+	assert_int_equal(fpl_repro_add_case(r, "XSAVEC", 1, "without", "cycles", "synthetic",
+					    v1, 5), 0);
+	assert_int_equal(fpl_repro_add_case(r, "XSAVEC", 2, "with", "cycles", "synthetic",
+					    v2, 5), 0);
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+/*
+ * Two repro files, as `fpulab repro --help` says to compare them: each
+ * sample of a case is one of its runs, so 5 runs per case and a verdict
+ * (one run of 5 samples gave none: the saved figures could never be tested).
+ */
+static void test_repro_files(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[3][64], args[512], *out;
+
+	tmp_paths(dir, p, 3);
+	write_repro(p[0], 200, 210);
+	write_repro(p[1], 220, 210);	/* case 1 10% slower, case 2 the same */
+	write_repro(p[2], 200, 210);
+	snprintf(args, sizeof(args), "--trim 10 %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "case 1: ") || !strstr(out, "(5 runs); case 2: ") ||
+	    !strstr(out, "Different: 1 of 2 comparisons, by effect:\n  +10.0") ||
+	    !strstr(out, "runs 5/5"))
+		fail_msg("%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "--trim 10 -k %s %s", p[0], p[2]);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "runs per case: 5 5\ncase 1: 200.00 Set as 1\ncase 2: 200.00, 100.00%"))
+		fail_msg("%s", out);
+	free(out);
+	tmp_paths_done(dir, p, 3);
+}
+
+/*
  * A quantised measurement (a TSC step of 26 ticks over 256 repetitions):
  * every run of a case has the same median, the cases differ by one step.
  * Seen in an A/A of two `run --runs 3` files: Welch on identical run values
@@ -713,6 +794,37 @@ static void test_quantised_one_step(void **state)
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
+}
+
+/*
+ * Runs whose medians all sit on one step of their lattice, the cases two
+ * steps apart (an A/A of two `run --runs 3` files, xrstor's opmask cell in
+ * ns: each run converted at its own TSC rate): the interval cannot be
+ * narrower than the rounding to a step allows. It was +0.389% +/- 0.000034%
+ * (the TSC rates' spread), "proven" after Holm over 1966 comparisons.
+ */
+static void test_quantised_interval(void **state)
+{
+	static const long same[] = { 0, 0, 0 };
+	const double q = 26.0 / 64;
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64], args[256];
+	json_t *root, *cmp;
+	double half_pct, step_pct = 100.0 / 514;
+
+	tmp_paths(dir, p, 2);
+	write_lattice(p[0], q, 514, same, 3);
+	write_lattice(p[1], q, 516, same, 3);
+	snprintf(args, sizeof(args), "-f json %s %s", p[0], p[1]);
+	root = compare_json(args);
+	cmp = comparison(root);
+	half_pct = json_real_value(json_object_get(cmp, "ci_half_pct"));
+	assert_near(json_real_value(json_object_get(cmp, "diff_pct")), 2 * step_pct, 1e-4);
+	assert_false(json_is_true(json_object_get(cmp, "below_resolution")));
+	/* the rounding's sd is step / sqrt(12): over 3 runs a half-width of half a step at least */
+	if (!(half_pct >= 0.5 * step_pct))
+		fail_msg("half-width %g%% of a %g%% step", half_pct, step_pct);
+	json_decref(root);
+	tmp_paths_done(dir, p, 2);
 }
 
 static void write_text(const char *path, const char *text);
@@ -1083,11 +1195,14 @@ int main(void)
 		cmocka_unit_test(test_no_partial_output),
 		cmocka_unit_test(test_zero_baseline_and_overflow),
 		cmocka_unit_test(test_runs_in_one_file),
+		cmocka_unit_test(test_repro_files),
+		cmocka_unit_test(test_bootstrap_in_table),
 		cmocka_unit_test(test_interference_note),
 		cmocka_unit_test(test_save_rfbm_note),
 		cmocka_unit_test(test_frame_size_note),
 		cmocka_unit_test(test_host_notes),
 		cmocka_unit_test(test_quantised_one_step),
+		cmocka_unit_test(test_quantised_interval),
 		cmocka_unit_test(test_ignore_param),
 		cmocka_unit_test(test_two_runs_no_verdict),
 		cmocka_unit_test(test_dir_of_number_files),

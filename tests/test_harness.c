@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "near.h"
@@ -152,6 +153,71 @@ static void test_stop_keeps_samples(void **state)
 	assert_true(v.m_tsc->n > 0 && v.m_tsc->n < 1000);
 	assert_int_equal(v.m_tsc->n, v.m_ns->n);
 	fpl_result_free(r);
+}
+
+/* A body of about 20 ms whatever N: the budget is spent long before min_samples. */
+static uint64_t slow_body(void *arg, uint64_t reps)
+{
+	(void)arg;
+	(void)reps;
+	usleep(20000);
+	return 5000;
+}
+
+static double progress_seen[64];
+static size_t nprogress;
+
+static void record_progress(void *arg, const char *bench, double frac, const char *what)
+{
+	(void)arg;
+	(void)bench;
+	(void)what;
+	if (nprogress < 64)
+		progress_seen[nprogress++] = frac;
+}
+
+/* The fractions one harness call reports, lo and span its share (0, 0: the whole). */
+static void slow_progress(double lo, double span)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock, .progress = record_progress };
+	struct fpl_harness_cfg cfg = { .min_samples = 8, .max_samples = 8, .budget_s = 0.001,
+				       .ratio_at_start = true };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fpl_variant v = { .name = "slow", .timed = slow_body, .run = run };
+
+	cfg.progress_lo = lo;
+	cfg.progress_span = span;
+	nprogress = 0;
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	assert_int_equal(v.m_tsc->n, 8);
+	fpl_result_free(r);
+}
+
+/*
+ * Progress says how far a call is from done: done when both the budget is
+ * spent and min_samples are taken. A call whose budget went in its first
+ * round said 100% for the rest of its rounds (xor --quick's 64 MiB cells:
+ * "xor 100%" for 10 of its 12 s).
+ */
+static void test_progress_counts_min_samples(void **state)
+{
+	slow_progress(0, 0);
+	assert_true(nprogress >= 3);
+	for (size_t i = 0; i < nprogress; i++) {
+		if (i && progress_seen[i] < progress_seen[i - 1])
+			fail_msg("progress fell: %g after %g", progress_seen[i], progress_seen[i - 1]);
+		/* each report follows a round: only the 8th may say done */
+		if (i + 1 < nprogress && progress_seen[i] > 7.0 / 8 + 1e-9)
+			fail_msg("report %zu of %zu says %.0f%% done", i + 1, nprogress,
+				 100 * progress_seen[i]);
+	}
+	assert_true(progress_seen[0] <= 0.5);
+	/* a call that is a quarter of the benchmark, after half of it: inside [50%, 75%] */
+	slow_progress(0.5, 0.25);
+	assert_true(nprogress >= 3);
+	for (size_t i = 0; i < nprogress; i++)
+		assert_true(progress_seen[i] >= 0.5 && progress_seen[i] <= 0.75);
 }
 
 /*
@@ -356,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_empty_body_and_ops),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_stop_keeps_samples),
+		cmocka_unit_test(test_progress_counts_min_samples),
 		cmocka_unit_test(test_real_overhead_removal),
 		cmocka_unit_test(test_disturbed_samples_dropped),
 		cmocka_unit_test(test_disturbed_rotated_variants),

@@ -224,6 +224,46 @@ static void ab_runs_difference_first(void **state)
 	free(err);
 }
 
+/*
+ * Every metric row of the runs table names a metric of the file whole:
+ * ctxsw's round_trip_median_cycles and _tsc (over 20 characters) were cut to
+ * "round_trip_median_cy" and "_ts" (with --ab, _a_cycles and _a_tsc to one name).
+ */
+static void runs_table_names_whole(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	char args[256], path[128], *out, *err, *row;
+	size_t rows = 0;
+	int rc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/names.json", dir);
+	snprintf(args, sizeof(args), "ctxsw --state init --budget 0.1 --runs 2 -o '%s'", path);
+	rc = fplrun(NULL, args, &out, &err);
+	if (rc == 77)
+		skip();
+	if (rc != 0)
+		fail_msg("fpulab %s exited %d: %s", args, rc, err);
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	row = strstr(out, "\nbench ");
+	assert_non_null(row);
+	while ((row = strstr(row + 1, "\nctxsw "))) {
+		char name[128];
+
+		/* bench, a configuration of 52 columns, then the metric */
+		assert_int_equal(sscanf(row + 1 + 9 + 53, "%127s", name), 1);
+		if (!fpl_run_find_metric(r->runs[0], name))
+			fail_msg("row metric '%s' is no metric of the file:\n%s", name, out);
+		rows++;
+	}
+	assert_true(rows >= 8);
+	assert_non_null(strstr(out, " round_trip_median_cycles "));
+	fpl_result_free(r);
+	free(out);
+	free(err);
+}
+
 /* --runs 1 is today's single run: no run_index, the usual table. */
 static void runs_1_is_one_run_here(void **state)
 {
@@ -503,6 +543,7 @@ int main(void)
 		cmocka_unit_test(runs_1_is_one_run_here),
 		cmocka_unit_test(bench_runs_one_file),
 		cmocka_unit_test(ab_runs_difference_first),
+		cmocka_unit_test(runs_table_names_whole),
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
 		cmocka_unit_test(sighup_keeps_completed_runs),

@@ -326,9 +326,26 @@ static void test_mean_t_ci(void **state)
 	assert_int_equal(fpl_mean_t_ci(d, 10, 95, &ci), -EINVAL);
 }
 
+/* Values on a lattice of step q carry q^2 / 12 each: identical values still give an interval. */
+static void test_yuen_step(void **state)
+{
+	const double a[] = { 10, 10, 10 }, b[] = { 12, 12, 12 };
+	struct fpl_ttest r;
+
+	(void)state;
+	assert_int_equal(fpl_yuen_sorted_step(a, 3, b, 3, 0, 95, 1, &r), 0);
+	assert_true(fabs(r.diff - 2) < 1e-12);
+	assert_true(fabs(r.se - sqrt(2.0 / 36)) < 1e-12);	/* (1/12) / 3 per case */
+	assert_true(fabs(r.df - 4) < 1e-9);
+	assert_true(r.lo > 1.3 && r.lo < 1.4 && r.hi > 2.6 && r.hi < 2.7);
+	assert_int_equal(fpl_yuen_sorted_step(a, 3, b, 3, 0, 95, 0, &r), 0);
+	assert_true(r.se == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_yuen_step),
 		cmocka_unit_test(test_trimmed_mean),
 		cmocka_unit_test(test_welch_sleep),
 		cmocka_unit_test(test_student_sleep),

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -212,6 +213,54 @@ static void repro_rfbm_tiny_saves_cases(void **state)
 	free(err);
 }
 
+/*
+ * repro's warnings reach stderr, quiet or not (stderr not a terminal makes
+ * it quiet): a repro stopped by SIGINT said nothing at all (exit 1, an
+ * empty stderr), and its self-check failures and clock drift were in the
+ * -o file only.
+ */
+static void repro_interrupted_says_so(void **state)
+{
+	const char *argv[] = { cmd_fpl_bin(), "repro", "rfbm", "--runs", "200", "--budget", "0.05",
+			       NULL };
+	struct cmd_out o;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw") && !fpl_bench_find("xsave"))
+		skip();
+	assert_int_equal(cmd_run_sig(argv, 120, SIGINT, 1.0, &o), 0);
+	if (cmd_code(&o) != 1 || !strstr(o.err, "fpulab repro: warning: interrupted"))
+		fail_msg("exit %d, stderr:\n%s", cmd_code(&o), o.err);
+	cmd_out_free(&o);
+}
+
+/*
+ * run without its summary (--format csv, --json) says its warnings on
+ * stderr: CSV has no place for them, and they were nowhere (a cross
+ * placement with one CPU, run alone on the last CPU, warns on any machine).
+ */
+static void run_csv_warns_on_stderr(void **state)
+{
+	char line[256];
+	struct cmd_out o;
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	(void)state;
+	if (!fpl_bench_find("ctxsw"))
+		skip();
+	snprintf(line, sizeof(line), "taskset -c %ld '%s' run ctxsw --placement cross "
+		 "--budget 0.1 --format csv", last, cmd_fpl_bin());
+	assert_int_equal(cmd_sh(line, 120, &o), 0);
+	if (cmd_code(&o) == 127 || strstr(o.err, "taskset: not found")) {
+		cmd_out_free(&o);
+		skip();
+	}
+	if (cmd_code(&o) != 0 || !strstr(o.out, "bench,params,metric") ||
+	    !strstr(o.err, "fpulab run: warning (ctxsw): only one CPU usable"))
+		fail_msg("exit %d, stderr:\n%s", cmd_code(&o), o.err);
+	cmd_out_free(&o);
+}
+
 static void repro_bad_input_exits_2(void **state)
 {
 	(void)state;
@@ -342,6 +391,40 @@ static void summary_has_what_is_there_only(void **state)
  * The summary says how often the xsave cells' FXSAVE64 reference was quiet,
  * and calls a run under half quiet suspect; without the record, no line.
  */
+/*
+ * The noisy-samples warning names the cells by their params (every xsave
+ * cell's metric is "cycles": "worst: xsave cycles 768%" named none) and
+ * leaves out figures about zero by design, whose spread is no share of them
+ * (that 768% was vzeroupper's latency, a median of -0.01 cycles).
+ */
+static void summary_noisy_names_cells(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m;
+	char *s;
+
+	(void)state;
+	fpl_run_param_str(run, "insn", "vzeroupper");
+	fpl_run_param_str(run, "method", "latency");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, (i - 6) * 0.02);
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "fxsave");
+	fpl_run_param_str(run, "method", "throughput");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, i < 5 ? 80 : 120);
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 1 of 1 metrics") ||
+	    !strstr(s, "worst: xsave insn=fxsave method=throughput: cycles 33%") ||
+	    strstr(s, "vzeroupper"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
 static void summary_says_interference(void **state)
 {
 	struct fpl_result *r = handmade();
@@ -608,6 +691,7 @@ int main(void)
 		cmocka_unit_test(run_amx_measures_xsave_after_the_rest),
 		cmocka_unit_test(summary_has_what_is_there_only),
 		cmocka_unit_test(summary_says_interference),
+		cmocka_unit_test(summary_noisy_names_cells),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(plot_script_of_handmade_result),
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
@@ -617,6 +701,8 @@ int main(void)
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),
 		cmocka_unit_test(run_bench_check_before_calibration),
 		cmocka_unit_test(repro_bad_input_exits_2),
+		cmocka_unit_test(repro_interrupted_says_so),
+		cmocka_unit_test(run_csv_warns_on_stderr),
 		cmocka_unit_test(repro_rfbm_tiny_saves_cases),
 		cmocka_unit_test(plot_bad_input_exits_2),
 		cmocka_unit_test(run_named_bench_with_options),

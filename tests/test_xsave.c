@@ -17,6 +17,7 @@
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
+#include "bench/xsave/bench.h"
 #include "bench/xsave/internal.h"
 #include "runcmd.h"
 
@@ -373,6 +374,64 @@ static void test_xinuse_extra_varies(void **state)
 	assert_false(xinuse_warns(once, 2, 0x4, 0x4));	/* one good set-up of two */
 }
 
+/* A body whose per-rep cost alternates 100, 200 from one sample (N, then 2N reps) to the next. */
+static uint64_t two_level_body(void *arg, uint64_t reps)
+{
+	unsigned *level = arg;
+
+	if (reps == 1)
+		*level ^= 1;
+	return 5000 + (*level ? 200 : 100) * reps;
+}
+
+/*
+ * The bimodal warning names each cell: the RFBM experiment's with and
+ * without variants share one run, whose state and mask name said nothing
+ * ("xsavec throughput component init, others in XCR0 live " twice), and the
+ * second variant's observation overwrote the first's.
+ */
+static void test_bimodal_cells_named(void **state)
+{
+	struct fpl_clock clk = { .cpu = -1, .tsc_hz = 2.6e9, .core_per_tsc = 1.4,
+				 .min_sample_tsc = 1000, .step_tsc = 26, .floor_tsc = 52 };
+	struct fpl_bench_env env = { .clock = &clk };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_xs_bench x = { .env = &env, .result = r, .max_samples = 40 };
+	struct fpl_xs_cell cells[3] = { { 0 } };
+	unsigned level[3] = { 0 };
+	struct fpl_run *pair = fpl_result_add_run(r, "xsave"), *cell = fpl_result_add_run(r, "xsave");
+	struct fpl_variant v[3] = {
+		{ .name = "with_", .timed = two_level_body, .arg = &level[0], .run = pair,
+		  .prefix = "with_", .method = "two levels" },
+		{ .name = "without_", .timed = two_level_body, .arg = &level[1], .run = pair,
+		  .prefix = "without_", .method = "two levels" },
+		{ .name = "cell", .timed = two_level_body, .arg = &level[2], .run = cell,
+		  .method = "two levels" },
+	};
+	const char *w;
+
+	assert_int_equal(fpl_run_param_str(pair, "experiment", "rfbm") ||
+			 fpl_run_param_str(pair, "insn", "xsavec") ||
+			 fpl_run_param_str(pair, "component", "AVX") ||
+			 fpl_run_param_str(pair, "state", "component init, others in XCR0 live") ||
+			 fpl_run_param_str(pair, "method", "throughput") ||
+			 fpl_run_param_str(cell, "insn", "xsave") ||
+			 fpl_run_param_str(cell, "mask_name", "avx512") ||
+			 fpl_run_param_str(cell, "state", "live") ||
+			 fpl_run_param_str(cell, "method", "latency"), 0);
+	assert_int_equal(fpl_xs_group_run(&x, cells, v, 3, 0.05, true), 0);
+	assert_int_equal(json_array_size(r->warnings), 1);
+	w = json_string_value(json_array_get(r->warnings, 0));
+	if (!strstr(w, "3 cells came out in two levels") ||
+	    !strstr(w, "xsavec throughput RFBM with AVX") ||
+	    !strstr(w, "xsavec throughput RFBM without AVX") || !strstr(w, "xsave latency live avx512"))
+		fail_msg("%s", w);
+	assert_non_null(fpl_run_obs_get(pair, "with_bimodal"));
+	assert_non_null(fpl_run_obs_get(pair, "without_bimodal"));
+	assert_non_null(fpl_run_obs_get(cell, "bimodal"));
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_cell_counts_mismatch),
 		cmocka_unit_test(test_xinuse_extra_is_observation),
 		cmocka_unit_test(test_xinuse_extra_varies),
+		cmocka_unit_test(test_bimodal_cells_named),
 		cmocka_unit_test(test_bad_options_exit_2),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_rfbm_pairs_kept),

@@ -82,6 +82,12 @@ struct fpl_harness_cfg {
 	 */
 	bool drop_disturbed;
 	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
+	/*
+	 * Where this call lies in the benchmark's progress: it reports
+	 * progress_lo + progress_span x its own fraction (0 and 0: the whole,
+	 * 0 to 1; a benchmark of many calls gives each its share).
+	 */
+	double progress_lo, progress_span;
 };
 
 /* Defaults for an environment: quick 0.3 s, else env->budget_s or 1 s; 11..1000 samples. */

@@ -96,6 +96,14 @@ int fpl_student(const double *a, size_t na, const double *b, size_t nb, double c
  */
 int fpl_yuen_sorted(const double *a, size_t na, const double *b, size_t nb, double trim,
 		    double conf, struct fpl_ttest *r);
+/*
+ * The same for values rounded to a lattice of step q (a quantised
+ * measurement): each value also carries the rounding's variance q^2 / 12
+ * (Sheppard), so that runs that all land on one step do not read as
+ * known to a fraction of it. q <= 0 or NaN: fpl_yuen_sorted.
+ */
+int fpl_yuen_sorted_step(const double *a, size_t na, const double *b, size_t nb, double trim,
+			 double conf, double q, struct fpl_ttest *r);
 /* Winsorized variance (n - 1 denominator) of sorted data, g values pulled in at each end. */
 double fpl_winsorized_var_sorted(const double *sorted, size_t n, size_t g);
 /* Values cut from each end: floor(n * trim / 100). */

@@ -422,9 +422,10 @@ static int sweep_derived(struct fpl_variant *v, size_t size)
 	return 0;
 }
 
+/* One size and arity; [lo, lo + span) its share of the benchmark's progress. */
 static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result,
 		      const struct xplan *p, size_t size, unsigned arity, uint64_t **buf,
-		      double budget)
+		      double budget, double lo, double span)
 {
 	struct fpl_variant v[MAX_IMPLS + 1];
 	struct sweep_arg a[MAX_IMPLS + 1];
@@ -464,6 +465,8 @@ static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result
 	fpl_harness_defaults(env, &cfg);
 	cfg.budget_s = budget;
 	cfg.warmup_s = budget * 0.05;
+	cfg.progress_lo = lo;
+	cfg.progress_span = span;
 	if (size >= (4u << 20))
 		cfg.min_samples = 5;
 	err = fpl_harness_run(env, &cfg, v, nv);
@@ -500,7 +503,8 @@ static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
 				err = -EINTR;
 			else
 				err = sweep_cell(env, result, p, p->size[s], p->arity[k], buf,
-						 total / (double)cells);
+						 total / (double)cells, (double)done / (double)cells,
+						 1 / (double)cells);
 			fpl_bench_progress(env, (double)++done / (double)cells, "sweep");
 		}
 	}

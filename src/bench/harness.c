@@ -390,7 +390,12 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 			break;
 		e = elapsed_s(c, t0);
 		if (e - last_progress > 0.1 && cfg->budget_s > 0) {
-			fpl_bench_progress(env, fmin(1.0, e / cfg->budget_s), v[0].name);
+			/* Done when both the budget and min_samples are: the lesser is how far. */
+			double frac = fmin(e / cfg->budget_s, (double)(round + 1) /
+					   (double)(cfg->min_samples ? cfg->min_samples : 1));
+
+			fpl_bench_progress(env, cfg->progress_lo + (cfg->progress_span > 0 ?
+					   cfg->progress_span : 1) * fmin(1.0, frac), v[0].name);
 			last_progress = e;
 		}
 		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s &&

@@ -133,6 +133,11 @@ struct fpl_session {
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
 	struct fpl_ktrace *ktrace;	/* open from start to end with --kernel-trace */
 	char ktrace_skip[512];		/* why not, when it could not be opened */
+	/*
+	 * fpl_cli_end_own prints the result's warnings on stderr too: a report
+	 * without a warnings section of its own (repro), quiet or not.
+	 */
+	bool warn_stderr;
 	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;

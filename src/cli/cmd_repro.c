@@ -344,6 +344,11 @@ static int repro_main(int argc, char **argv)
 	/* Stopped between experiments: interrupted all the same (FILE.interrupted, exit 1). */
 	if (rc == FPL_EXIT_OK && *s.stop)
 		rc = FPL_EXIT_FAIL;
+	/* Said on stderr with the rest, quiet or not: the report has no warnings section. */
+	if (*s.stop && fpl_result_warn(rp.out, "interrupted: only what was measured before "
+				       "the signal is reported"))
+		rc = FPL_EXIT_FAIL;
+	s.warn_stderr = true;
 	if (rc == FPL_EXIT_OK && !rp.done)
 		rc = fpl_cli_error("repro", FPL_EXIT_UNSUPPORTED, "nothing could be measured on "
 				   "this CPU with the benchmarks built in");
@@ -391,6 +396,7 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"                    and whether CET_S (bit 12) or AMX_TILEDATA is in it (root)\n"
 	"  -q                no self-check lines or progress on stderr\n"
 	"\n"
+	"Warnings (clock drift, self-check, load, interruption) go to stderr, -q or not.\n"
 	"Exit status: 0 ok, 1 failure, 2 usage, 77 the experiment's benchmark is not\n"
 	"built in or this CPU cannot run it (nothing is faked).\n",
 	.main = repro_main,

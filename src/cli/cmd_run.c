@@ -357,6 +357,8 @@ static int run_once(int argc, char **argv)
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	if (rc == FPL_EXIT_OK)
 		rc = run_all(&p, &s);
+	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */
+	s.warn_stderr = s.json_stdout || (s.format_given && s.format != FPL_FMT_TABLE);
 	rc = fpl_cli_end_own(&s, rc, NULL, print_summary, &p);
 out:
 	plan_free(&p);
@@ -405,7 +407,8 @@ const struct fpl_cmd fpl_cmd_run = {
 	"                    every run (observed.run_index); what fpulab compare tests\n"
 	"  --no-aslr         run without address-space randomisation (as setarch -R)\n"
 	"\n"
-	"Progress (benchmark, how far, time left) goes to stderr when it is a terminal.\n"
+	"Progress (benchmark, how far, time left) goes to stderr when it is a terminal;\n"
+	"the warnings too with --json or --format json|csv (no summary).\n"
 	"With --runs, the report is one line per run (pid, CPU, core clock, load) and\n"
 	"each metric's run medians with their spread; SIGINT keeps the runs completed.\n"
 	"'fpulab list' names the benchmarks and their options.\n"

@@ -590,10 +590,23 @@ static size_t run_medians(const struct fpl_result *r, size_t from, const char *n
 	return n;
 }
 
+/* The metric column's width: the longest name (cut names were ambiguous: _cycles, _tsc). */
+static int metric_width(const struct fpl_result *r)
+{
+	size_t w = 20;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		for (size_t m = 0; m < r->runs[i]->nmetrics; m++)
+			if (strlen(r->runs[i]->metrics[m]->name) > w)
+				w = strlen(r->runs[i]->metrics[m]->name);
+	return w > 64 ? 64 : (int)w;
+}
+
 /* One metric's row: its n run medians v, their median, CV, min and max. */
 static void spread_row(const struct fpl_result *r, const struct fpl_run *run,
 		       const struct fpl_metric *m, const double *v, size_t n, FILE *f)
 {
+	int mw = metric_width(r);
 	double mean = 0, sd = 0;
 	struct fpl_summary s;
 	char cfg[256], cv[16];
@@ -608,8 +621,8 @@ static void spread_row(const struct fpl_result *r, const struct fpl_run *run,
 		snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
 	else
 		snprintf(cv, sizeof(cv), "-");
-	fprintf(f, "%-8s %-52.52s %-20.20s %4zu %12.4g %7s %12.4g %12.4g %s\n", run->bench, cfg,
-		m->name, n, s.median, cv, s.min, s.max, m->unit);
+	fprintf(f, "%-8s %-52.52s %-*.*s %4zu %12.4g %7s %12.4g %12.4g %s\n", run->bench, cfg,
+		mw, mw, m->name, n, s.median, cv, s.min, s.max, m->unit);
 }
 
 /* A metric that is the point of its benchmark's runs: an A/B difference. */
@@ -717,8 +730,9 @@ static int print_runs(const struct runs_ctx *c, FILE *f)
 		return -ENOMEM;
 	print_run_lines(c, f);
 	fprintf(f, "\nEach metric over the runs (one value per run: its median; CV: the spread "
-		   "between runs):\n%-8s %-52s %-20s %4s %12s %7s %12s %12s %s\n", "bench",
-		"configuration", "metric", "runs", "median", "CV %", "min", "max", "unit");
+		   "between runs):\n%-8s %-52s %-*s %4s %12s %7s %12s %12s %s\n", "bench",
+		"configuration", metric_width(r), "metric", "runs", "median", "CV %", "min", "max",
+		"unit");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
 

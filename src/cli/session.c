@@ -590,25 +590,30 @@ int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
 	return s->result->nruns > nruns ? FPL_EXIT_UNSUPPORTED : FPL_EXIT_OK;
 }
 
-static void print_warnings(const struct fpl_session *s)
+static void print_result_warnings(const char *cmd, const struct fpl_result *res)
 {
 	size_t i;
 	json_t *w;
 
-	json_array_foreach(s->result->warnings, i, w) {
-		fprintf(stderr, "fpulab %s: warning: ", s->cmd);
+	json_array_foreach(res->warnings, i, w) {
+		fprintf(stderr, "fpulab %s: warning: ", cmd);
 		fpl_cli_put_escaped(json_string_value(w), stderr);
 		fputc('\n', stderr);
 	}
-	for (size_t r = 0; r < s->result->nruns; r++) {
-		const struct fpl_run *run = s->result->runs[r];
+	for (size_t r = 0; r < res->nruns; r++) {
+		const struct fpl_run *run = res->runs[r];
 
 		json_array_foreach(run->warnings, i, w) {
-			fprintf(stderr, "fpulab %s: warning (%s): ", s->cmd, run->bench);
+			fprintf(stderr, "fpulab %s: warning (%s): ", cmd, run->bench);
 			fpl_cli_put_escaped(json_string_value(w), stderr);
 			fputc('\n', stderr);
 		}
 	}
+}
+
+static void print_warnings(const struct fpl_session *s)
+{
+	print_result_warnings(s->cmd, s->result);
 }
 
 /* stdout and stderr are one file (2>&1, a terminal): the warnings are printed once, on stderr. */
@@ -842,6 +847,8 @@ static int end_own(struct fpl_session *s, int rc, void *arg)
 
 		if (err)
 			rc = err;
+		if (s->warn_stderr)
+			print_result_warnings(s->cmd, r);
 	}
 	return rc;
 }

@@ -494,13 +494,16 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 	t->cv = pooled_cv(a, b);
 	t->runs_needed[0] = fpl_runs_needed(t->cv, 0.5, c->opts.confidence);
 	t->runs_needed[1] = fpl_runs_needed(t->cv, 0.2, c->opts.confidence);
+	/* a quantised measurement: its runs' values carry the step's rounding */
+	t->resolution = resolution(a, b);
 	if (a->nv < 2 || b->nv < 2) {
 		no_test(t);
 		t->t.diff = b->center - a->center;
 		t->verdict = false;
 	} else {
-		err = fpl_yuen_sorted(a->sorted, a->nv, b->sorted, b->nv, c->opts.trim,
-				      c->opts.confidence, &t->t);
+		err = fpl_yuen_sorted_step(a->sorted, a->nv, b->sorted, b->nv, c->opts.trim,
+					   c->opts.confidence, c->opts.within_run ? 0 :
+					   t->resolution, &t->t);
 		if (!err)
 			err = fpl_mann_whitney_sorted(a->sorted, a->nv, b->sorted, b->nv, &t->mw);
 		if (!err && c->opts.bootstrap)
@@ -508,7 +511,6 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 							 c->opts.trim, c->opts.confidence,
 							 c->opts.bootstrap, c->opts.seed, &t->boot);
 	}
-	t->resolution = resolution(a, b);
 	t->below_resolution = !c->opts.within_run && isfinite(t->resolution) &&
 			      fabs(t->t.diff) <= t->resolution * (1 + 1e-9);
 	/*

@@ -412,6 +412,12 @@ static void metric_line(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 	per_case(c, m, true, out);
 	fputs(", within-run ", out);
 	per_case(c, m, false, out);
+	/* --bootstrap asked for it: here too, not only under --verbose */
+	for (size_t i = 1; i < c->ncases && c->opts.bootstrap; i++)
+		if (isfinite(m->t[i].boot.ratio))
+			fprintf(out, "%s case %zu %.4g [%.4g, %.4g]", i > 1 ? "," :
+				"; bootstrap ratio:", i + 1, m->t[i].boot.ratio, m->t[i].boot.lo,
+				m->t[i].boot.hi);
 	fputc('\n', out);
 }
 
@@ -493,7 +499,12 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 			table_block(c, &c->m[j], out, &err);
 	} else if (c->nm <= LINES_MAX || c->opts.per_metric) {
 		fputs("Per metric (case N: difference to case 1 +/- interval half-width, percent "
-		      "of case 1):\n", out);
+		      "of case 1", out);
+		if (c->opts.bootstrap)
+			fprintf(out, "; bootstrap ratio: case N's %s over case 1's, %g%% percentile "
+				"interval, %zu resamples of the runs", center_name(c),
+				c->opts.confidence, c->opts.bootstrap);
+		fputs("):\n", out);
 		for (size_t j = 0; j < c->nm; j++)
 			metric_line(c, &c->m[j], out);
 	} else {

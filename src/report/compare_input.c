@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "fpulab/repro.h"
 #include "fpulab/result.h"
 #include "compare_internal.h"
 
@@ -566,6 +567,7 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 	err = note_host(cs, res->host);
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
+		bool per_sample = !strcmp(run->bench, FPL_REPRO_BENCH);
 		char *params;
 
 		if (run->skipped)
@@ -602,14 +604,19 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 			}
 			if (!err)
 				err = note_state(r, run);
-			/* Each fpl_run is one run; the reader turns a null sample into NaN. */
-			if (!err)
+			/*
+			 * Each fpl_run is one run, but a repro case's samples are its
+			 * runs' figures (docs/results-schema.md): each one a run, as
+			 * the repro's own table tests them. The reader turns a null
+			 * sample into NaN.
+			 */
+			if (!err && !per_sample)
 				err = begin_run(r);
 			for (size_t k = 0; k < m->n && !err; k++)
-				if (isfinite(m->samples[k]))
-					err = push(r, m->samples[k]);
-				else
+				if (!isfinite(m->samples[k]))
 					r->dropped++;
+				else if (!per_sample || !(err = begin_run(r)))
+					err = push(r, m->samples[k]);
 		}
 		free(params);
 	}

@@ -8,6 +8,7 @@
 
 #include "fpulab/summary.h"
 #include "pick.h"
+#include "table_internal.h"
 
 /* "142 [139, 150]": median [q1, q3], digits chosen by size. */
 static const char *mq(char *buf, size_t size, const struct fpl_summary *s)
@@ -311,8 +312,13 @@ static size_t noisy(const struct fpl_result *r, FILE *f)
 			/* TSC ticks and ns repeat what the cycles say, when a run has cycles. */
 			if (!strcmp(m->unit, "tsc") || (!strcmp(m->unit, "ns") && cycles))
 				continue;
+			/*
+			 * Quartiles either side of zero: a figure about zero by design (a
+			 * difference, vzeroupper's latency), whose spread is no share of it.
+			 */
 			if (!timelike(m->unit) || derived(m->name) ||
-			    !fpl_pick_stat(r->runs[i], m->name, &s) || s.n < 5 || !s.median)
+			    !fpl_pick_stat(r->runs[i], m->name, &s) || s.n < 5 || !s.median ||
+			    (s.q1 <= 0 && s.q3 >= 0))
 				continue;
 			total++;
 			rel = (s.q3 - s.q1) / fabs(s.median);
@@ -334,9 +340,14 @@ static size_t noisy(const struct fpl_result *r, FILE *f)
 		return 0;
 	fprintf(f, "  noisy samples: %zu of %zu metrics have an IQR over %.0f%% of their median "
 		"(worst:", n, total, FPL_SUMMARY_NOISY_IQR * 100);
-	for (size_t w = 0; w < 3 && worst[w].run; w++)
-		fprintf(f, "%s %s %s %.0f%%", w ? "," : "", worst[w].run->bench, worst[w].m,
-			worst[w].rel * 100);
+	for (size_t w = 0; w < 3 && worst[w].run; w++) {
+		char params[256];
+
+		/* the run's params name the cell: every xsave cell's metric is "cycles" */
+		fpl_tbl_params_text(worst[w].run->params, params, sizeof(params), ' ');
+		fprintf(f, "%s %s %s%s%s %.0f%%", w ? "," : "", worst[w].run->bench, params,
+			*params ? ": " : "", worst[w].m, worst[w].rel * 100);
+	}
 	fputs("); repeat, or give them a larger --budget\n", f);
 	return 1;
 }

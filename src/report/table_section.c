@@ -67,12 +67,12 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 	fprintf(f, "FPU sections: times in %s%s, medians per modelled system call\n",
 		fpl_tbl_unit_words(u), ref);
 	snprintf(per, sizeof(per), "%s/section [CI]", un);
-	snprintf(one, sizeof(one), "%s", un);
+	snprintf(one, sizeof(one), "%s [CI]", un);
 	snprintf(call, sizeof(call), "%s/call", ns ? "us" : un);
-	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %16s %s\n",
+	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %24s %s\n",
 		"workload", "impl", "ISA", "chunk", "policy", "mask", "insn", "owner", "inside",
 		"outside", "speedup % [95% CI]", per, "one section", "saves/restores per call");
-	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %16s %s\n",
+	fprintf(f, "%-8s %-14s %-8s %6s %-5s %-9s %-8s %-6s %11s %11s %24s %22s %24s %s\n",
 		"", "", "", "bytes", "", "", "", "", call, call, "outside over inside",
 		"inside-outside", one, "inside, outside");
 	for (size_t i = 0; i < r->nruns; i++) {
@@ -98,7 +98,9 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 				 " [%+.1f, %+.1f]", 24);
 		print_ci(f, in_unit(run, "section", u), ns ? "%.1f" : "%.0f",
 			 ns ? " [%.1f, %.1f]" : " [%.0f, %.0f]", 22);
-		print_ci(f, in_unit(run, "one_section", u), ns ? "%.1f" : "%.0f", "", 16);
+		/* Its interval too: a call's noise can put its median far below zero. */
+		print_ci(f, in_unit(run, "one_section", u), ns ? "%.1f" : "%.0f",
+			 ns ? " [%.1f, %.1f]" : " [%.0f, %.0f]", 24);
 		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_run_obs_get_int(run, "inside_saves", 0),
 			fpl_run_obs_get_int(run, "inside_restores", 0),
 			fpl_run_obs_get_int(run, "outside_saves", 0),

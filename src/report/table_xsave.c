@@ -208,6 +208,31 @@ static void col_head(const struct col *c, char *buf, size_t size)
 		snprintf(buf, size, "%s", c->head);
 }
 
+/* Whether a row of the block (instructions with states set) has a cell of method and state. */
+static bool has_cell(const struct fpl_result *r, unsigned set, const char *method,
+		     const char *state)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		if (is_matrix(r->runs[i]) && insn_states(r, pstr(r->runs[i], "insn")) == set &&
+		    !strcmp(pstr(r->runs[i], "method"), method) &&
+		    !strcmp(pstr(r->runs[i], "state"), state))
+			return true;
+	return false;
+}
+
+/* Widen a method's last column until its name fits over its columns ("- latency -"). */
+static void fit_method(struct col *cols, size_t ncol, size_t gap)
+{
+	for (size_t c = 0, k; c < ncol; c = k) {
+		size_t span = 0, need = strlen(cols[c].method) + 4;
+
+		for (k = c; k < ncol && cols[k].method == cols[c].method; k++)
+			span += cols[k].width + (k > c ? gap : 0);
+		if (span < need)
+			cols[k - 1].width += need - span;
+	}
+}
+
 /* The block's columns with the note they share (0: cells say their own) and widths. */
 static size_t block_cols(struct xs_table *t, unsigned set, struct col *cols)
 {
@@ -215,9 +240,11 @@ static size_t block_cols(struct xs_table *t, unsigned set, struct col *cols)
 	size_t ncol = 0, warned = t->nwarn_cells;
 	char buf[CELL], head[CELL];
 
+	/* Only the methods and states measured: --method, --state leave some out. */
 	for (size_t mi = 0; mi < FPL_ARRAY_SIZE(methods); mi++)
 		for (size_t si = 0; si < FPL_ARRAY_SIZE(state_order); si++)
-			if (set & (1u << si) && ncol < MAXCOL)
+			if (set & (1u << si) && ncol < MAXCOL &&
+			    has_cell(r, set, methods[mi], state_order[si]))
 				cols[ncol++] = (struct col){ state_order[si], state_head[si],
 							     methods[mi], 0, 0 };
 	for (size_t c = 0; c < ncol; c++) {
@@ -246,6 +273,7 @@ static size_t block_cols(struct xs_table *t, unsigned set, struct col *cols)
 			cols[c].width = strlen(head);
 	}
 	t->nwarn_cells = warned;	/* counted when the rows are printed */
+	fit_method(cols, ncol, ncol > 4 ? 1 : 2);
 	return ncol;
 }
 

@@ -114,6 +114,12 @@ double fpl_winsorized_var_sorted(const double *x, size_t n, size_t g)
 int fpl_yuen_sorted(const double *a, size_t na, const double *b, size_t nb, double trim,
 		    double conf, struct fpl_ttest *r)
 {
+	return fpl_yuen_sorted_step(a, na, b, nb, trim, conf, 0, r);
+}
+
+int fpl_yuen_sorted_step(const double *a, size_t na, const double *b, size_t nb, double trim,
+			 double conf, double q, struct fpl_ttest *r)
+{
 	size_t ga = fpl_trim_count(na, trim), gb = fpl_trim_count(nb, trim);
 	size_t ha = na - 2 * ga, hb = nb - 2 * gb;
 	double da, db;
@@ -125,6 +131,11 @@ int fpl_yuen_sorted(const double *a, size_t na, const double *b, size_t nb, doub
 	/* Wilcox (2012), 5.3: d = (n - 1) s_w^2 / (h (h - 1)). */
 	da = (na - 1.0) * fpl_winsorized_var_sorted(a, na, ga) / (ha * (ha - 1.0));
 	db = (nb - 1.0) * fpl_winsorized_var_sorted(b, nb, gb) / (hb * (hb - 1.0));
+	/* the rounding of each of the h values the trimmed mean keeps */
+	if (q > 0) {
+		da += q * q / 12 / ha;
+		db += q * q / 12 / hb;
+	}
 	r->se = sqrt(da + db);
 	r->df = da + db > 0 ? (da + db) * (da + db) /
 		(da * da / (ha - 1.0) + db * db / (hb - 1.0)) : ha + hb - 2.0;

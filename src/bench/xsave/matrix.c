@@ -106,6 +106,31 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
+/*
+ * A cell in words after sep: "xsavec latency live avx512"; in the RFBM
+ * experiment, whose two variants share a run, "xsavec throughput RFBM with
+ * AVX" (its state and mask say nothing of which). The length written.
+ */
+static size_t cell_words(const struct fpl_variant *v, const char *sep, char *buf, size_t size)
+{
+	const struct fpl_run *run = v->run;
+	const char *comp = fpl_run_param_get_str(run, "component"), *pre = or_empty(v->prefix);
+	int n;
+
+	if (comp)
+		n = snprintf(buf, size, "%s%s %s RFBM %.*s %s", sep,
+			     or_empty(fpl_run_param_get_str(run, "insn")),
+			     or_empty(fpl_run_param_get_str(run, "method")),
+			     (int)strcspn(pre, "_"), pre, comp);
+	else
+		n = snprintf(buf, size, "%s%s %s %s %s", sep,
+			     or_empty(fpl_run_param_get_str(run, "insn")),
+			     or_empty(fpl_run_param_get_str(run, "method")),
+			     or_empty(fpl_run_param_get_str(run, "state")),
+			     or_empty(fpl_run_param_get_str(run, "mask_name")));
+	return n < 0 ? 0 : (size_t)n;
+}
+
 static int flag_bimodal(struct fpl_xs_bench *x, struct fpl_variant *v, size_t n)
 {
 	char names[600] = "";
@@ -113,24 +138,22 @@ static int flag_bimodal(struct fpl_xs_bench *x, struct fpl_variant *v, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		struct fpl_bimodal b;
-		const struct fpl_run *run = v[i].run;
+		char key[32];
 
 		if (!v[i].m_cycles || fpl_bimodal(v[i].m_cycles->samples, v[i].m_cycles->n, &b) ||
 		    !b.bimodal)
 			continue;
-		if (fpl_run_obs_json(v[i].run, "bimodal",
+		/* RFBM: with_bimodal, without_bimodal (one run holds both variants) */
+		snprintf(key, sizeof(key), "%sbimodal", or_empty(v[i].prefix));
+		if (fpl_run_obs_json(v[i].run, key,
 				     json_pack("{s:f, s:f, s:f, s:f, s:f}", "lower_median",
 					       b.lower_median, "upper_median", b.upper_median,
 					       "lower_share", b.lower_share, "gap_pct", b.gap_pct,
 					       "ashman_d", isfinite(b.ashman_d) ? b.ashman_d : 1e9)))
 			return -ENOMEM;
 		if (nbad++ < 8 && len < sizeof(names))
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s %s %s %s",
-						nbad > 1 ? "; " : "",
-						or_empty(fpl_run_param_get_str(run, "insn")),
-						or_empty(fpl_run_param_get_str(run, "method")),
-						or_empty(fpl_run_param_get_str(run, "state")),
-						or_empty(fpl_run_param_get_str(run, "mask_name")));
+			len += cell_words(&v[i], nbad > 1 ? "; " : "", names + len,
+					  sizeof(names) - len);
 	}
 	if (!nbad)
 		return 0;
