@@ -109,11 +109,13 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 /*
  * Self-checks (METHOD.md: not circular). 100 dependent IMULs must measure
  * 300 core cycles within 2% when the core clock came from the add chain; the
- * empty body must measure about 0 (within FPL_SELFCHECK_EMPTY_MAX cycles).
+ * empty body (dec; jnz) at most FPL_SELFCHECK_EMPTY_MAX cycles per rep: its
+ * own branch, 1.00 or 1.6-1.9 on the Zen 4 guest from one process to the
+ * next (docs/method.md), so 2 failed now and then with nothing wrong.
  */
 #define FPL_SELFCHECK_IMUL_EXPECT	300.0
 #define FPL_SELFCHECK_IMUL_TOL_PCT	2.0
-#define FPL_SELFCHECK_EMPTY_MAX		2.0
+#define FPL_SELFCHECK_EMPTY_MAX		3.0
 
 struct fpl_selfcheck {
 	double imul100_cycles;		/* median, estimated core cycles */
