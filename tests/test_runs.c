@@ -456,6 +456,67 @@ static void signal_keeps_completed_runs(int sig, bool existing)
 	fpl_result_free(r);
 }
 
+/* Watch: sig once the first run's process exists. */
+static int on_first_run(pid_t pid, double t, double *next_s, void *arg)
+{
+	struct second_run *w = arg;
+	pid_t kids[16];
+
+	if (t < 0 || w->sent)
+		return 0;
+	*next_s = 0.002;
+	if (!cmd_children(pid, kids, 16))
+		return 0;
+	w->sent = true;
+	return w->sig;
+}
+
+/*
+ * SIGINT while the first run measures: no run completed, so no file at all
+ * (one with "runs": [] and no host facts was written), an existing file
+ * untouched and nothing beside it, exit 1 with a line saying so.
+ */
+static void sigint_before_first_run(void **state)
+{
+	static const char good[] = "{\"an earlier, good file\": true}\n";
+	char path[128], partial[160], fresh[128], *kept;
+	const char *argv[] = { cmd_fpl_bin(), "ctxsw", "--state", "init", "--budget", "30",
+			       "--runs", "3", "-q", "-o", path, NULL };
+	struct second_run w = { 0, false, SIGINT, false };
+	struct cmd_out o;
+	size_t len;
+	FILE *f;
+
+	for (int existing = 0; existing < 2; existing++) {
+		snprintf(path, sizeof(path), "%s/first%d.json", dir, existing);
+		snprintf(partial, sizeof(partial), "%s.interrupted", path);
+		snprintf(fresh, sizeof(fresh), "%s", path);
+		if (existing) {
+			assert_non_null(f = fopen(path, "w"));
+			fputs(good, f);
+			fclose(f);
+		}
+		w.sent = false;
+		assert_int_equal(cmd_run_watch(argv, 300, on_first_run, &w, &o), 0);
+		if (o.timed_out || !w.sent)
+			fail_msg("ctxsw --runs 3: %s", o.timed_out ? "no end in 300 s" :
+				 "ended before its first run started");
+		if (cmd_code(&o) != 1 || !strstr(o.err, "interrupted before run 1 of 3 completed"))
+			fail_msg("exit %d, not 1 with the reason:\n%s", cmd_code(&o), o.err);
+		cmd_out_free(&o);
+		assert_int_equal(access(partial, F_OK), -1);
+		if (!existing) {
+			if (!access(fresh, F_OK))
+				fail_msg("%s written with no run completed", fresh);
+			continue;
+		}
+		kept = cmd_slurp(path, &len);
+		assert_non_null(kept);
+		assert_string_equal(kept, good);
+		free(kept);
+	}
+}
+
 static void sigint_keeps_completed_runs(void **state)
 {
 	signal_keeps_completed_runs(SIGINT, false);
@@ -546,6 +607,7 @@ int main(void)
 		cmocka_unit_test(runs_table_names_whole),
 		cmocka_unit_test(run_runs_3_one_file_three_processes),
 		cmocka_unit_test(sigint_keeps_completed_runs),
+		cmocka_unit_test(sigint_before_first_run),
 		cmocka_unit_test(sighup_keeps_completed_runs),
 		cmocka_unit_test(sigint_keeps_existing_file),
 		cmocka_unit_test(global_amx_reaches_every_run),

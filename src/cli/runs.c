@@ -1037,7 +1037,12 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 		json_object_set_new(c.merged->host, "runs", info);
 	if (runs_stop)
 		worst = FPL_EXIT_FAIL;
-	if (worst != FPL_EXIT_USAGE && (c.done || runs_stop)) {
+	/* Stopped before a run completed: no file of no runs, nothing replaced. */
+	if (runs_stop && !c.done)
+		fprintf(stderr, "fpulab %s: interrupted before run 1 of %ld completed: no run "
+			"to report%s%s%s\n", cmd, o->n, c.s.out_path ? ", " : "",
+			c.s.out_path ? c.s.out_path : "", c.s.out_path ? " not written" : "");
+	else if (worst != FPL_EXIT_USAGE && (c.done || runs_stop)) {
 		rc = emit(&c);
 		print_warnings(&c);
 		if (rc)
