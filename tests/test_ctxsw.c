@@ -250,6 +250,9 @@ static void test_ab_difference(void **state)
 	assert_non_null(json_object_get(d->extra, "paired"));
 	assert_non_null(json_object_get(d->extra, "median_welch"));
 	assert_non_null(tt_obs(r->runs[0], "b_minus_a_median"));
+	/* --batch asked is configuration: --batch 20 and the automatic size do not match */
+	assert_int_equal(fpl_run_param_get_int(r->runs[0], "batch", -1), 20);
+	assert_int_equal(fpl_run_obs_get_int(r->runs[0], "batch", -1), 20);
 	/* One median per batch. */
 	assert_int_equal(fpl_run_find_metric(r->runs[0], "round_trip_median_a")->n, a->n);
 	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
@@ -273,6 +276,9 @@ static void test_units(void **state)
 	r = tt_run("ctxsw", 0.1, &rc, NULL);
 	assert_int_equal(rc, 0);
 	run = r->runs[0];
+	/* the automatic batch size is measured, not asked: observed only */
+	assert_null(fpl_run_param_get(run, "batch"));
+	assert_true(fpl_run_obs_get_int(run, "batch", -1) > 0);
 	hz = tt_obs_real(run, "tsc_hz_measured");
 	/* round_trip, round_trip_median, switch */
 	assert_int_equal(tt_units_derived(run, "ns", "_tsc", "tsc", hz / 1e9), 3);

@@ -559,6 +559,9 @@ static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct
 	if (!c->none)
 		fpl_run_param_str(run, "refresh", fpl_bench_opt(env, "refresh"));
 	fpl_run_param_real(run, "budget_s", c->budget_s);
+	/* asked for, it is configuration; the automatic size is observed.batch alone */
+	if (c->batch)
+		fpl_run_param_int(run, "batch", (long long)c->batch);
 	return 0;
 }
 
