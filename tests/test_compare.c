@@ -765,6 +765,70 @@ static void write_lattice(const char *path, double q, long med, const long *spre
 	fpl_result_free(r);
 }
 
+/*
+ * A difference between variants (xsave's RFBM diff_cycles) near 0: no
+ * percentage of it. Its baseline centre 0.01 made a 1-cycle change
+ * "+10000%"; a summary of two run files said "largest 9.9e+05%". The
+ * absolute difference stays, and the verdict.
+ */
+static void write_diff(const char *path, double center)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_diag diag = { "" };
+
+	assert_non_null(r);
+	for (int k = 0; k < 4; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xsave");
+		struct fpl_metric *m;
+
+		assert_non_null(run);
+		assert_int_equal(fpl_run_param_str(run, "component", "SSE"), 0);
+		m = fpl_run_add_metric(run, "diff_cycles", "cycles", "synthetic: with - without");
+		assert_non_null(m);
+		for (int i = 0; i < 9; i++)
+			assert_int_equal(fpl_metric_add(m, center + 0.01 * (k - 1.5) +
+							0.1 * (i - 4)), 0);
+	}
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
+static void test_difference_no_percent(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64], args[256], *out, *line, *verdict;
+	json_t *doc, *t;
+	json_error_t e;
+
+	tmp_paths(dir, p, 2);
+	write_diff(p[0], 0.01);
+	write_diff(p[1], 1.01);
+	snprintf(args, sizeof(args), "%s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	/* the difference's part of its line: "case 2 +1.000 +/- 0.022 cycles DIFFERENT" */
+	line = strstr(out, "diff_cycles: case 2 ");
+	verdict = line ? strstr(line, "DIFFERENT") : NULL;
+	if (!verdict || strstr(out, "10000") || strstr(out, "e+0") ||
+	    memchr(line, '%', (size_t)(verdict - line)))
+		fail_msg("a percentage of a difference near 0:\n%s", out);
+	if (!strstr(line, "+1.000 +/- "))
+		fail_msg("the absolute difference is gone:\n%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "-f json %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	doc = json_loads(out, 0, &e);
+	assert_non_null(doc);
+	t = json_array_get(json_object_get(json_array_get(json_object_get(doc, "metrics"), 0),
+					   "comparisons"), 0);
+	if (!t || !json_is_null(json_object_get(t, "diff_pct")) ||
+	    fabs(json_number_value(json_object_get(t, "diff")) - 1.0) > 1e-9 ||
+	    !json_is_true(json_object_get(t, "different")))
+		fail_msg("JSON comparison: %s", out);
+	json_decref(doc);
+	free(out);
+	tmp_paths_done(dir, p, 2);
+}
+
 static void test_quantised_one_step(void **state)
 {
 	static const long same[] = { 0, 0, 0 }, vary[] = { -1, 0, 1 };
@@ -1201,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(test_save_rfbm_note),
 		cmocka_unit_test(test_frame_size_note),
 		cmocka_unit_test(test_host_notes),
+		cmocka_unit_test(test_difference_no_percent),
 		cmocka_unit_test(test_quantised_one_step),
 		cmocka_unit_test(test_quantised_interval),
 		cmocka_unit_test(test_ignore_param),

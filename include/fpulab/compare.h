@@ -126,6 +126,13 @@ int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *op
 		struct fpl_cmp **out, struct fpl_diag *diag);
 void fpl_cmp_free(struct fpl_cmp *c);
 
+/*
+ * v as a percentage of m's baseline centre; NaN (shown n/a) where that
+ * means nothing: a baseline at or below 0 (-10 to +10 is not -200%), or a
+ * metric that is a difference between variants (fpl_metric_is_difference:
+ * a centre near 0 made a 1-cycle change +990000%).
+ */
+double fpl_cmp_pct_of_base(const struct fpl_cmp_metric *m, double v);
 /* The name of the test that fpl_cmp_run() used: "Welch" or "Yuen". */
 const char *fpl_cmp_test_name(const struct fpl_cmp *c);
 /* Write c to out in a format. FPL_CMP_MINISTAT needs a confidence ministat knows. */

@@ -81,6 +81,12 @@ struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench);
 struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
 				      const char *unit, const char *method);
 struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name);
+/*
+ * A metric that is a difference between two variants of one run (xsave's
+ * RFBM diff_cycles, an A/B's difference, b_minus_a_*): near zero either
+ * side, so a percentage of it, or of another run's, says nothing.
+ */
+bool fpl_metric_is_difference(const char *name);
 
 int fpl_metric_add(struct fpl_metric *m, double sample);
 int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n);

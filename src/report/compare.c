@@ -11,6 +11,13 @@
 #include "fpulab/result.h"
 #include "compare_internal.h"
 
+double fpl_cmp_pct_of_base(const struct fpl_cmp_metric *m, double v)
+{
+	double base = m->s[0].center;
+
+	return base > 0 && !fpl_metric_is_difference(m->name) ? 100 * v / base : NAN;
+}
+
 const char *fpl_cmp_test_name(const struct fpl_cmp *c)
 {
 	return c->opts.trim > 0 ? "Yuen" : "Welch";
@@ -513,12 +520,9 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 	}
 	t->below_resolution = !c->opts.within_run && isfinite(t->resolution) &&
 			      fabs(t->t.diff) <= t->resolution * (1 + 1e-9);
-	/*
-	 * A percentage of a baseline at or below 0 means nothing (-10 to +10 is
-	 * not -200%): NaN, shown as n/a (null in JSON) with the absolute difference.
-	 */
-	t->pct = a->center > 0 ? 100 * t->t.diff / a->center : NAN;
-	t->pct_half = a->center > 0 ? 100 * (t->t.hi - t->t.diff) / a->center : NAN;
+	/* n/a (null in JSON) where a percentage means nothing, with the absolute difference */
+	t->pct = fpl_cmp_pct_of_base(m, t->t.diff);
+	t->pct_half = fpl_cmp_pct_of_base(m, t->t.hi - t->t.diff);
 	return err;
 }
 

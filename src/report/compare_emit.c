@@ -117,9 +117,7 @@ static void table_summary(const struct fpl_cmp *c, const struct fpl_cmp_metric *
 		const struct fpl_cmp_series *s = &m->s[i];
 		char pct[32], b[32], w[32];
 
-		pct_str(pct, sizeof(pct), 2, m->s[0].center > 0 ? 100 * s->center / m->s[0].center :
-			NAN,
-			false);
+		pct_str(pct, sizeof(pct), 2, fpl_cmp_pct_of_base(m, s->center), false);
 		fprintf(out, "%-5zu %5zu %8zu %7zu %14.10g %14.10g %14.10g %14.10g %14.10g %12.6g %8s "
 			"%8s %8s  %s\n", i + 1, s->nruns, s->n, s->nv, s->sum.min, s->sum.max,
 			s->sum.median, s->sum.mean, s->sum.trimmed_mean, s->sum.stddev, pct,
@@ -619,9 +617,8 @@ static int emit_kernel(const struct fpl_cmp *c, FILE *out)
 				fprintf(out, "case 1: %.2f Set as 1\n", m->s[0].center);
 			else
 				fprintf(out, "case %zu: %.2f, %s\n", i + 1, m->s[i].center,
-					pct_str(pct, sizeof(pct), 2, m->s[0].center > 0 ?
-						100 * m->s[i].center / m->s[0].center : NAN,
-						false));
+					pct_str(pct, sizeof(pct), 2,
+						fpl_cmp_pct_of_base(m, m->s[i].center), false));
 		}
 	}
 	return 0;
@@ -663,7 +660,7 @@ static json_t *json_series(const struct fpl_cmp *c, const struct fpl_cmp_metric 
 			 "min", num(s->sum.min), "max", num(s->sum.max),
 			 "median", num(s->sum.median), "mean", num(s->sum.mean),
 			 "trimmed_mean", num(s->sum.trimmed_mean), "stddev", num(s->sum.stddev),
-			 "center", num(s->center), "pct_of_base", num(100 * s->center / m->s[0].center));
+			 "center", num(s->center), "pct_of_base", num(fpl_cmp_pct_of_base(m, s->center)));
 }
 
 static json_t *json_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, size_t i)

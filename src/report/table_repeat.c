@@ -30,15 +30,6 @@ static void free_entries(struct entry *e, size_t n)
 	free(e);
 }
 
-/*
- * A difference between two variants (xsave's RFBM diff_cycles, an A/B's
- * difference, b_minus_a): a few cycles either side of zero, so its
- * distance in percent says nothing; the per-metric rows show its spread.
- */
-static bool is_difference(const char *name)
-{
-	return !strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9);
-}
 
 /* Every metric with samples of every run record, differences left out; NULL on ENOMEM. */
 static struct entry *collect(const struct fpl_result *r, size_t *count)
@@ -57,7 +48,7 @@ static struct entry *collect(const struct fpl_result *r, size_t *count)
 			const struct fpl_metric *mm = run->metrics[m];
 			struct fpl_summary s;
 
-			if (!mm->n || is_difference(mm->name) ||
+			if (!mm->n || fpl_metric_is_difference(mm->name) ||
 			    fpl_summarize(mm->samples, mm->n, 0, &s))
 				continue;
 			if (asprintf(&e[n].key, "%s %s %s", run->bench, params, mm->name) < 0) {

@@ -110,6 +110,11 @@ struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
 	return m;
 }
 
+bool fpl_metric_is_difference(const char *name)
+{
+	return name && (!strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9));
+}
+
 struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->nmetrics; i++)
