@@ -739,20 +739,38 @@ static void test_repro_files(void **state)
  * "proved" -0.075% +/- 0.000003%. One step is not resolved; two cases that
  * differ by several steps with runs that vary still are.
  */
+/* A synthetic xsave run with one params key and one metric, in r. */
+static struct fpl_metric *synthetic_run(struct fpl_result *r, const char *key, const char *val,
+					const char *name, const char *unit, const char *method)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m;
+
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, key, val), 0);
+	m = fpl_run_add_metric(run, name, unit, method);
+	assert_non_null(m);
+	return m;
+}
+
+static void emit_and_free(struct fpl_result *r, const char *path)
+{
+	struct fpl_diag diag = { "" };
+
+	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
+		fail_msg("%s", diag.msg);
+	fpl_result_free(r);
+}
+
 static void write_lattice(const char *path, double q, long med, const long *spread, size_t runs)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
 
 	assert_non_null(r);
 	for (size_t k = 0; k < runs; k++) {
-		struct fpl_run *run = fpl_result_add_run(r, "xsave");
-		struct fpl_metric *m;
+		struct fpl_metric *m = synthetic_run(r, "insn", "xsavec", "tsc", "tsc",
+						     "synthetic: a step of q per sample");
 
-		assert_non_null(run);
-		assert_int_equal(fpl_run_param_str(run, "insn", "xsavec"), 0);
-		m = fpl_run_add_metric(run, "tsc", "tsc", "synthetic: a step of q per sample");
-		assert_non_null(m);
 		for (long i = -3; i <= 3; i++)
 			for (int rep = 0; rep < 3; rep++)
 				/* each run's own conversion (its TSC rate): a lattice of its own */
@@ -760,9 +778,7 @@ static void write_lattice(const char *path, double q, long med, const long *spre
 								(double)(med + spread[k] +
 									 (i < 0 ? -1 : i > 0))), 0);
 	}
-	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
-		fail_msg("%s", diag.msg);
-	fpl_result_free(r);
+	emit_and_free(r, path);
 }
 
 /*
@@ -774,24 +790,17 @@ static void write_lattice(const char *path, double q, long med, const long *spre
 static void write_diff(const char *path, double center)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_diag diag = { "" };
 
 	assert_non_null(r);
 	for (int k = 0; k < 4; k++) {
-		struct fpl_run *run = fpl_result_add_run(r, "xsave");
-		struct fpl_metric *m;
+		struct fpl_metric *m = synthetic_run(r, "component", "SSE", "diff_cycles", "cycles",
+						     "synthetic: with - without");
 
-		assert_non_null(run);
-		assert_int_equal(fpl_run_param_str(run, "component", "SSE"), 0);
-		m = fpl_run_add_metric(run, "diff_cycles", "cycles", "synthetic: with - without");
-		assert_non_null(m);
 		for (int i = 0; i < 9; i++)
 			assert_int_equal(fpl_metric_add(m, center + 0.01 * (k - 1.5) +
 							0.1 * (i - 4)), 0);
 	}
-	if (fpl_emit_file(r, FPL_FMT_JSON, path, &diag))
-		fail_msg("%s", diag.msg);
-	fpl_result_free(r);
+	emit_and_free(r, path);
 }
 
 static void test_difference_no_percent(void **state)
