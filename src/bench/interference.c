@@ -199,14 +199,16 @@ int fpl_interf_apply(struct fpl_interf *f, struct fpl_variant *v, size_t nv, siz
 				   "between quiet readings of the FXSAVE64 reference (interference "
 				   "in most rounds): every sample of those kept", short_of, nv,
 				   min_keep);
-	else if (!err && v[0].run && f->nread &&
-		 (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
+	/* both when both hold: the share is what tells two groups' runs apart */
+	if (!err && v[0].run && f->nread &&
+	    (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
 		err = fpl_run_warn(v[0].run, "suspect run: the FXSAVE64 reference was quiet in only "
-				   "%.0f%% of its readings (host interference): episodes shorter than "
-				   "the gap between two readings stay in the kept samples (on a Zen 4 "
-				   "guest such runs read 3-5%% high); compare runs of similar "
+				   "%.0f%% of its readings between the samples of %zu measurement%s "
+				   "(host interference): episodes shorter than the gap between two "
+				   "readings stay in the kept samples (on a Zen 4 guest such runs read "
+				   "3-5%% high); compare runs of similar "
 				   "observed.interference.quiet_share", 100.0 * (double)nquiet /
-				   (double)f->nread);
+				   (double)f->nread, nv, nv == 1 ? "" : "s");
 out:
 	free(qr);
 	free(keep);
