@@ -822,6 +822,9 @@ static void test_difference_no_percent(void **state)
 		fail_msg("a percentage of a difference near 0:\n%s", out);
 	if (!strstr(line, "+1.000 +/- "))
 		fail_msg("the absolute difference is gone:\n%s", out);
+	/* nor a CV: "between-run CV 129.10%/1.28%, within-run 3953.60%/29.36%" before */
+	if (memchr(verdict, '%', strcspn(verdict, "\n")))
+		fail_msg("a spread in percent of a difference near 0:\n%s", out);
 	free(out);
 	snprintf(args, sizeof(args), "-f json %s %s", p[0], p[1]);
 	assert_int_equal(compare(args, &out), 0);
