@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Tests for the harness and clock: overhead removal, interleaving, stop, self-check bounds. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -429,6 +430,193 @@ static void test_short_and_suspect_both_said(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Pairing by round (drop_rounds, the xor sweep's template against memcpy):
+ * ten variants, three readings a round (before the 1st and the 9th sample,
+ * after the last), the reference slow for 10 of every 30 calls of either.
+ * A sample's value is the number of reference readings before it, so two
+ * samples come from one round exactly when they differ by 1 at most: kept
+ * samples k of all variants must. Per sample (drop_rounds false) variants
+ * at positions 8 and 9 of a round are judged by other readings than the
+ * first eight, so they keep other rounds: the pairs break there.
+ */
+static unsigned pair_calls, pair_reads;
+
+static uint64_t pair_ref(void *arg, uint64_t reps)
+{
+	bool slow = pair_calls++ / 10 % 3 == 2;
+
+	pair_reads++;
+	return reps * (slow ? 130 : 100);
+}
+
+static uint64_t pair_body(void *arg, uint64_t reps)
+{
+	pair_calls++;
+	return 1000 + reps * pair_reads;
+}
+
+static void run_pairs(bool rounds, struct fpl_result *r, struct fpl_variant *v)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = 5, .max_samples = 90,
+				       .budget_s = 100, .ratio_at_start = true,
+				       .drop_disturbed = true, .drop_rounds = rounds,
+				       .ref = pair_ref };
+
+	pair_calls = pair_reads = 0;
+	for (size_t i = 0; i < 10; i++)
+		v[i] = (struct fpl_variant){ .name = "p", .timed = pair_body,
+					     .run = fpl_result_add_run(r, "t"), .method = "made up" };
+	assert_int_equal(fpl_harness_run(&env, &cfg, v, 10), 0);
+}
+
+/* The largest spread of the variants' k-th kept samples; SIZE_MAX when their counts differ. */
+static double pair_spread(const struct fpl_variant *v)
+{
+	double worst = 0;
+
+	for (size_t i = 1; i < 10; i++)
+		if (v[i].m_tsc->n != v[0].m_tsc->n)
+			return (double)SIZE_MAX;
+	for (size_t k = 0; k < v[0].m_tsc->n; k++) {
+		double lo = v[0].m_tsc->samples[k], hi = lo;
+
+		for (size_t i = 1; i < 10; i++) {
+			lo = fmin(lo, v[i].m_tsc->samples[k]);
+			hi = fmax(hi, v[i].m_tsc->samples[k]);
+		}
+		worst = fmax(worst, hi - lo);
+	}
+	return worst;
+}
+
+static void test_drop_rounds_keeps_pairs(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v[10];
+	const json_t *inf;
+
+	(void)state;
+	run_pairs(true, r, v);
+	inf = json_object_get(v[0].m_tsc->extra, "interference");
+	assert_true(json_is_true(json_object_get(inf, "applied")));
+	assert_string_equal(json_string_value(json_object_get(inf, "kept_by")), "round");
+	assert_true(v[0].m_tsc->n >= 5 && v[0].m_tsc->n < 90);
+	for (size_t i = 0; i < 10; i++) {
+		assert_int_equal(v[i].m_cycles->n, v[i].m_tsc->n);
+		assert_int_equal(v[i].m_ns->n, v[i].m_tsc->n);
+		assert_non_null(strstr(v[i].m_tsc->method, "whole rounds dropped"));
+	}
+	if (pair_spread(v) > 1)
+		fail_msg("by round, kept samples of one index come from different rounds "
+			 "(spread %g readings)", pair_spread(v));
+	run_pairs(false, r, v);
+	assert_true(pair_spread(v) > 1);
+	fpl_result_free(r);
+}
+
+/*
+ * A call that begins in a slow episode and would reach max_samples inside
+ * it: the reference is quiet for its first 10 calls (the floor), slow for
+ * calls 10-399, quiet after. With a hard limit the rounds go on past
+ * max_samples until min_samples rounds were quiet, and only those are kept;
+ * stopping at max_samples (20 rounds, 1 quiet) kept every slow sample.
+ */
+static unsigned wait_calls;
+
+static uint64_t wait_ref(void *arg, uint64_t reps)
+{
+	unsigned c = wait_calls++;
+
+	return reps * (c >= 10 && c < 400 ? 130 : 100);
+}
+
+static uint64_t wait_body(void *arg, uint64_t reps)
+{
+	unsigned c = wait_calls++;
+
+	return 1000 + reps * (c >= 10 && c < 400 ? 13 : 10);
+}
+
+static void test_episode_waited_out(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = 5, .max_samples = 20,
+				       .budget_s = 0, .hard_s = 100, .ratio_at_start = true,
+				       .drop_disturbed = true, .ref = wait_ref };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v = { .name = "w", .timed = wait_body, .run = fpl_result_add_run(r, "t"),
+				 .method = "made up" };
+	const json_t *inf;
+
+	(void)state;
+	wait_calls = 0;
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	inf = json_object_get(v.m_tsc->extra, "interference");
+	assert_true(json_integer_value(json_object_get(inf, "samples_taken")) > 20);
+	assert_true(json_is_true(json_object_get(inf, "applied")));
+	assert_true(v.m_tsc->n >= 5);
+	for (size_t i = 0; i < v.m_tsc->n; i++)
+		if (v.m_tsc->samples[i] != 10)
+			fail_msg("kept a slow sample: %g (of %zu kept)", v.m_tsc->samples[i],
+				 v.m_tsc->n);
+	assert_false(tt_warned(v.run, "fewer than"));
+	fpl_result_free(r);
+}
+
+/*
+ * A call spent wholly in a slow episode finds its own floor there (130) and
+ * would take every reading for quiet. With the floor of earlier calls
+ * carried (100, read with the same reps) it is judged against that: no
+ * round is quiet, every sample is kept and a warning says why; the carried
+ * floor stays 100. A later call whose readings go lower lowers it.
+ */
+static uint64_t slow_ref(void *arg, uint64_t reps)
+{
+	return reps * 130;
+}
+
+static uint64_t low_ref(void *arg, uint64_t reps)
+{
+	return reps * 90;
+}
+
+static void test_carried_floor(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_ref_floor fl = { .tsc = 100, .reps = 64 };
+	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = 5, .max_samples = 30,
+				       .budget_s = 0, .hard_s = 0.02, .ratio_at_start = true,
+				       .drop_disturbed = true, .drop_rounds = true,
+				       .ref = slow_ref, .ref_floor = &fl };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v = { .name = "c", .timed = world_body, .run = fpl_result_add_run(r, "t"),
+				 .method = "made up" };
+	const json_t *obs, *inf;
+
+	(void)state;
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	obs = fpl_run_obs_get(v.run, "interference");
+	inf = json_object_get(v.m_tsc->extra, "interference");
+	assert_near(json_real_value(json_object_get(obs, "floor_tsc")), 100, 1e-12);
+	assert_near(json_real_value(json_object_get(obs, "carried_floor_tsc")), 100, 1e-12);
+	assert_near(json_real_value(json_object_get(obs, "call_floor_tsc")), 130, 1e-12);
+	assert_int_equal(json_integer_value(json_object_get(obs, "reps")), 64);
+	assert_int_equal(json_integer_value(json_object_get(inf, "samples_quiet")), 0);
+	assert_false(json_is_true(json_object_get(inf, "applied")));
+	assert_true(tt_warned(v.run, "rounds lay between quiet readings"));
+	assert_near(fl.tsc, 100, 1e-12);
+
+	cfg.ref = low_ref;
+	v = (struct fpl_variant){ .name = "c", .timed = world_body, .run = fpl_result_add_run(r, "t"),
+				  .method = "made up" };
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	assert_near(fl.tsc, 90, 1e-12);
+	assert_int_equal(fl.reps, 64);
+	fpl_result_free(r);
+}
+
 static void test_clock_json(void **state)
 {
 	json_t *j = fpl_clock_json(&fake_clock);
@@ -454,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_disturbed_rotated_variants),
 		cmocka_unit_test(test_mostly_disturbed_is_suspect),
 		cmocka_unit_test(test_short_and_suspect_both_said),
+		cmocka_unit_test(test_drop_rounds_keeps_pairs),
+		cmocka_unit_test(test_episode_waited_out),
+		cmocka_unit_test(test_carried_floor),
 		cmocka_unit_test(test_clock_json),
 	};
 

@@ -425,6 +425,32 @@ static void summary_noisy_names_cells(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * The best xor routine's line says how its samples were kept: the rounds
+ * between quiet readings, how many of how many; a low quiet share is no
+ * suspect run there (the sweep waits for quiet rounds).
+ */
+static void summary_says_xor_rounds_kept(void **state)
+{
+	struct fpl_result *r = handmade();
+	struct fpl_metric *m = fpl_run_add_metric(r->runs[1], "tsc", "tsc", "test");
+	char *s;
+
+	(void)state;
+	fpl_metric_add(m, 100);
+	m->extra = json_pack("{s:{s:i, s:i, s:b}}", "interference", "samples_quiet", 583,
+			     "samples_taken", 1000, "applied", 1);
+	fpl_run_obs_json(r->runs[1], "interference",
+			 json_pack("{s:f, s:f, s:s}", "quiet_share", 0.1, "floor_tsc", 59.3125,
+				   "kept_by", "round"));
+	s = summary_of(r);
+	if (!strstr(s, "(rounds kept between quiet readings of an FXSAVE64 reference, floor "
+		       "59.3 TSC ticks: 583 of 1000)") || strstr(s, "suspect run"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
 static void summary_says_interference(void **state)
 {
 	struct fpl_result *r = handmade();
@@ -691,6 +717,7 @@ int main(void)
 		cmocka_unit_test(run_amx_measures_xsave_after_the_rest),
 		cmocka_unit_test(summary_has_what_is_there_only),
 		cmocka_unit_test(summary_says_interference),
+		cmocka_unit_test(summary_says_xor_rounds_kept),
 		cmocka_unit_test(summary_noisy_names_cells),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(plot_script_of_handmade_result),

@@ -20,7 +20,8 @@
 #include "fpulab/stats.h"
 #include "runcmd.h"
 
-#define OUT_MAX (256 * 1024)
+/* a sweep cell that waits for an episode to end keeps every round it took: megabytes */
+#define OUT_MAX (16 * 1024 * 1024)
 
 /* Run "$FPL_BIN args" (stderr into out as well when both), return the exit status. */
 static int run_bin(const char *args, bool both, char *out, size_t size)
@@ -261,6 +262,64 @@ static void test_sweep_json(void **state)
 	free(out);
 }
 
+static long long interf_int(json_t *run, const char *key)
+{
+	return json_integer_value(json_object_get(json_object_get(json_object_get(
+		metric(run, "tsc"), "extra"), "interference"), key));
+}
+
+/*
+ * How samples were kept, in the file: below 4 MiB a template and memcpy
+ * keep the same rounds (those between quiet readings of the interference
+ * reference: observed.interference, extra.interference by round), and
+ * every derived figure has exactly the samples kept; from 4 MiB on every
+ * sample is kept, no reference read, and the method strings say which.
+ */
+static void test_sweep_kept(void **state)
+{
+	char *out = malloc(OUT_MAX);
+	json_t *doc, *runs = runs_of("xor -q --json --sizes 4k,4M --arities 2 --impl 8regs "
+				     "--budget 0.2", out, &doc);
+	static const char *const derived[] = { "cycles", "ns", "speed", "bytes_per_cycle" };
+	json_t *run;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(json_array_size(runs), 4);
+	json_array_foreach(runs, i, run) {
+		long long size = json_integer_value(json_object_get(json_object_get(run, "params"),
+								    "size"));
+		json_t *obs = json_object_get(json_object_get(run, "observed"), "interference");
+		size_t n = json_array_size(json_object_get(metric(run, "tsc"), "samples"));
+
+		for (size_t k = 0; k < FPL_ARRAY_SIZE(derived); k++)
+			assert_int_equal(json_array_size(json_object_get(metric(run, derived[k]),
+									 "samples")), n);
+		if (size >= (4 << 20)) {
+			assert_null(obs);
+			assert_non_null(strstr(json_string_value(json_object_get(
+				metric(run, "speed"), "method")), "every one kept"));
+			continue;
+		}
+		assert_non_null(obs);
+		assert_string_equal(json_string_value(json_object_get(obs, "kept_by")), "round");
+		assert_int_equal(interf_int(run, "samples_quiet"), n);
+		assert_non_null(strstr(json_string_value(json_object_get(metric(run, "speed"),
+									 "method")),
+				       "per kept sample"));
+	}
+	/* the 4 KiB template and memcpy: the same rounds taken and kept */
+	assert_int_equal(interf_int(json_array_get(runs, 0), "samples_taken"),
+			 interf_int(json_array_get(runs, 1), "samples_taken"));
+	assert_int_equal(interf_int(json_array_get(runs, 0), "samples_quiet"),
+			 interf_int(json_array_get(runs, 1), "samples_quiet"));
+	assert_int_equal(json_array_size(json_object_get(metric(json_array_get(runs, 0),
+								"bound_pct"), "samples")),
+			 interf_int(json_array_get(runs, 0), "samples_quiet"));
+	json_decref(doc);
+	free(out);
+}
+
 static void test_section_json(void **state)
 {
 	char *out = malloc(OUT_MAX);
@@ -289,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate_lines),
 		cmocka_unit_test(test_calibrate_pre510_format),
 		cmocka_unit_test(test_sweep_json),
+		cmocka_unit_test(test_sweep_kept),
 		cmocka_unit_test(test_section_json),
 	};
 

@@ -336,6 +336,83 @@ static void test_table_marks(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * A row's samples as the sweep keeps them: a tsc metric whose
+ * extra.interference says how many of taken were quiet and whether the
+ * others were dropped (NULL taken: no reference read, from 4 MiB on).
+ */
+static void kept_as(struct fpl_result *r, size_t i, long long taken, long long quiet,
+		    bool applied)
+{
+	struct fpl_metric *m = fpl_run_add_metric(r->runs[i], "tsc", "tsc", "m");
+
+	assert_non_null(m);
+	assert_int_equal(fpl_metric_add(m, 100), 0);
+	m->extra = json_pack("{s:{s:I, s:I, s:b, s:s}}", "interference", "samples_taken",
+			     (json_int_t)taken, "samples_quiet", (json_int_t)quiet, "applied",
+			     applied, "kept_by", "round");
+	assert_non_null(m->extra);
+}
+
+static char *table_of(const struct fpl_result *r)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	assert_non_null(f);
+	fpl_table_xor(r, f);
+	fclose(f);
+	return out;
+}
+
+/*
+ * The table says how its samples were kept: rows between quiet readings of
+ * the reference, rows of every sample (4 MiB on), and "~" on a row (memcpy's
+ * too) where too few rounds were quiet, so that every sample was kept.
+ */
+static void test_table_says_kept(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *out;
+
+	(void)state;
+	sweep_row(r, "avx", 2, 4096, 91.25, 1, NULL);
+	sweep_row(r, "memcpy", 2, 4096, 0, 1, NULL);
+	sweep_row(r, "avx", 3, 4096, 61.5, 1, NULL);
+	sweep_row(r, "memcpy", 3, 4096, 0, 1, NULL);
+	kept_as(r, 0, 1000, 640, true);
+	kept_as(r, 1, 1000, 640, true);
+	kept_as(r, 2, 3000, 4, false);
+	kept_as(r, 3, 3000, 4, false);
+	out = table_of(r);
+	assert_non_null(strstr(out, " 91\n"));
+	assert_non_null(strstr(out, " 62~\n"));
+	assert_non_null(strstr(out, " -~\n"));
+	assert_non_null(strstr(out, "Samples kept: in every row, only the rounds between quiet "
+				    "readings of an FXSAVE64 reference"));
+	assert_non_null(strstr(out, "the same rounds kept"));
+	assert_non_null(strstr(out, "~: too few rounds between quiet readings"));
+	free(out);
+	/* from 4 MiB on: every sample, said so */
+	sweep_row(r, "avx", 2, 4 << 20, 40, 0, NULL);
+	sweep_row(r, "memcpy", 2, 4 << 20, 0, 0, NULL);
+	out = table_of(r);
+	assert_non_null(strstr(out, "Samples kept: below 4 MiB, only the rounds"));
+	assert_non_null(strstr(out, "from 4 MiB on every sample"));
+	free(out);
+	fpl_result_free(r);
+	/* a file without the record (before the reference): every sample, no mark */
+	r = fpl_result_new();
+	sweep_row(r, "avx", 2, 4096, 91.25, 1, NULL);
+	sweep_row(r, "memcpy", 2, 4096, 0, 1, NULL);
+	out = table_of(r);
+	assert_non_null(strstr(out, "Samples kept: every one"));
+	assert_null(strstr(out, "~"));
+	free(out);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_footprint_flag),
 		cmocka_unit_test(test_c_templates_scalar),
 		cmocka_unit_test(test_table_marks),
+		cmocka_unit_test(test_table_says_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

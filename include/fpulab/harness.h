@@ -45,6 +45,12 @@ struct fpl_variant {
 	struct fpl_metric *m_cycles, *m_tsc, *m_ns;
 };
 
+/* The interference reference's floor, carried between harness calls (cfg->ref_floor). */
+struct fpl_ref_floor {
+	double tsc;		/* TSC ticks per reference op; 0: none yet */
+	uint64_t reps;		/* reference ops per reading it was read with; 0: none yet */
+};
+
 struct fpl_harness_cfg {
 	uint64_t reps;		/* N; 0: smallest N with body(N) >= clock->min_sample_tsc */
 	size_t min_samples;	/* at least this many per variant, even past the budget */
@@ -74,14 +80,37 @@ struct fpl_harness_cfg {
 	/*
 	 * true: between the samples of every round, read a save-path
 	 * reference (FXSAVE64, or ref when set) and keep only the samples
-	 * between quiet readings (bench/interference.h), rounds going on past
-	 * the budget (to hard_s) until min_samples rounds were quiet; false
-	 * (default): keep every sample. Per-variant dropping breaks the
-	 * pairing of variants by round: only for unpaired variants (the xsave
-	 * cells), never where samples are compared round by round (section).
+	 * between quiet readings (bench/interference.h) where at least
+	 * min_samples are, rounds going on past the budget and past
+	 * max_samples (to hard_s, when set) until quiet_rounds (0:
+	 * min_samples) rounds were quiet; false (default): keep every sample.
+	 * Per-variant dropping breaks the pairing of variants by round: only
+	 * for unpaired variants (the xsave cells), unless drop_rounds.
 	 */
 	bool drop_disturbed;
+	/*
+	 * With drop_disturbed: keep or drop whole rounds, a round kept when
+	 * every sample of it lies between quiet readings, so that every
+	 * variant keeps the same rounds and sample k of one variant is still
+	 * from the round of sample k of another (the xor sweep: a template
+	 * against memcpy in the same rounds).
+	 */
+	bool drop_rounds;
+	/*
+	 * With drop_disturbed and hard_s: the quiet rounds to wait for (0:
+	 * min_samples), a round quiet when every reading of it is within 4%
+	 * of the lowest so far.
+	 */
+	size_t quiet_rounds;
 	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
+	/*
+	 * NULL, or the reference's floor carried from call to call (a
+	 * benchmark of many short calls): a call reads the reference with the
+	 * reps it was read with, judges its readings against the lower of it
+	 * and its own floor, and lowers it. Without it, a call spent wholly in
+	 * a slow episode finds its floor there and takes every round for quiet.
+	 */
+	struct fpl_ref_floor *ref_floor;
 	/*
 	 * Where this call lies in the benchmark's progress: it reports
 	 * progress_lo + progress_span x its own fraction (0 and 0: the whole,
@@ -99,8 +128,9 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
  * order rotated by one each round (A B C, B C A, C A B ...), and one core/TSC
  * ratio sample per round, until max_samples, or
  * the budget is spent and min_samples are taken, or env->stop. Every sample
- * is kept. Metrics are created in each variant's run with a method string
- * naming the body, N, the overhead removal and the core-clock source.
+ * is kept unless cfg->drop_disturbed. Metrics are created in each variant's
+ * run with a method string naming the body, N, the overhead removal, how
+ * samples were kept and the core-clock source.
  * 0, -EINTR when stopped (samples so far are kept), -ENOMEM.
  */
 int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,

@@ -11,6 +11,8 @@
 #include "fpulab/model.h"
 #include "fpulab/xor.h"
 #include "fpulab/xstate.h"
+#include "interference.h"
+#include "xorsweep.h"
 
 #define MAX_SIZES 32
 #define MAX_IMPLS 16
@@ -359,17 +361,28 @@ static int bound_anomaly(struct fpl_run *run, const struct sweep_arg *a,
 	return fpl_run_obs_str(run, "bound_anomaly", m) || fpl_run_warn(run, "%s", m) ? -ENOMEM : 0;
 }
 
+/* How a cell's samples were kept, for the derived metrics' method strings. */
+static const char *kept_text(bool dropped)
+{
+	return dropped ? "per kept sample: the rounds in which an FXSAVE64 interference reference "
+			 "read more than 4% over its floor beside any sample are dropped, the "
+			 "same rounds in every run of the size and arity (memcpy's too), when "
+			 "enough quiet ones remain (extra.interference on the tsc metric)" :
+			 "per sample, every one kept (from 4 MiB on no round is dropped)";
+}
+
 /*
  * The bound (fpl_xor_bound: loads and stores per cycle of the template's
  * width) and the percentage of it reached per sample, templates only; with
  * whether the N x size bytes fit in L1D, without which the bound does not apply.
  */
 static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
-			 const struct sweep_arg *a, const struct fpl_metric *bpc)
+			 const struct sweep_arg *a, const struct fpl_metric *bpc, bool dropped)
 {
 	struct fpl_xor_bound b;
 	struct fpl_metric *pct;
-	char method[900];
+	char method[1400];
+	size_t outside = 0;
 	double med;
 	int err;
 
@@ -378,20 +391,28 @@ static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 	snprintf(method, sizeof(method), "bytes_per_cycle as a percentage of the L1 bound "
 		 "min(loads x width / N, stores x width) = %.2f bytes of destination per cycle "
 		 "for do_%u at %u-byte accesses, with %g loads and %g stores per cycle: %s (%s); "
-		 "it holds only while the N x size bytes touched fit in L1D (observed fits_l1d)",
-		 b.bytes_per_cycle, a->arity, b.width, b.loads, b.stores, b.core, b.source);
+		 "it holds only while the N x size bytes touched fit in L1D (observed fits_l1d); "
+		 "%s; a sample outside 0-100 is an N vs 2N difference across an interruption "
+		 "(extra.outside_0_100 counts them): the median is the figure, the summary's "
+		 "min, max and mean include them",
+		 b.bytes_per_cycle, a->arity, b.width, b.loads, b.stores, b.core, b.source,
+		 kept_text(dropped));
 	pct = fpl_run_add_metric(v->run, "bound_pct", "percent", method);
 	if (!pct)
 		return -ENOMEM;
-	pct->extra = json_pack("{s:f, s:f, s:f, s:i, s:s, s:s, s:b}", "bound_bytes_per_cycle",
+	for (size_t i = 0; i < bpc->n; i++) {
+		double x = 100 * bpc->samples[i] / b.bytes_per_cycle;
+
+		outside += isfinite(x) && (x < 0 || x > 100);
+		if (fpl_metric_add(pct, x))
+			return -ENOMEM;
+	}
+	pct->extra = json_pack("{s:f, s:f, s:f, s:i, s:s, s:s, s:b, s:I}", "bound_bytes_per_cycle",
 			       b.bytes_per_cycle, "loads_per_cycle", b.loads, "stores_per_cycle",
 			       b.stores, "width_bytes", (int)b.width, "core", b.core, "source",
-			       b.source, "core_known", b.known);
+			       b.source, "core_known", b.known, "outside_0_100", (json_int_t)outside);
 	if (!pct->extra)
 		return -ENOMEM;
-	for (size_t i = 0; i < bpc->n; i++)
-		if (fpl_metric_add(pct, 100 * bpc->samples[i] / b.bytes_per_cycle))
-			return -ENOMEM;
 	err = fpl_run_obs_real(v->run, "bound_bytes_per_cycle", b.bytes_per_cycle) ||
 	      fpl_run_obs_int(v->run, "footprint_bytes", (long long)b.footprint) ||
 	      (b.l1d_bytes ? fpl_run_obs_int(v->run, "l1d_bytes", (long long)b.l1d_bytes) :
@@ -404,15 +425,22 @@ static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 	return err;
 }
 
-/* MB/s (decimal MB of destination) and bytes per core cycle from the per-call samples. */
-static int sweep_derived(struct fpl_variant *v, size_t size)
+/*
+ * MB/s (decimal MB of destination) and bytes per core cycle from the
+ * per-call samples the harness kept (its ns and cycles metrics: the same
+ * samples, so sample k of each is from one round).
+ */
+static int sweep_derived(struct fpl_variant *v, size_t size, bool dropped)
 {
-	struct fpl_metric *mb = fpl_run_add_metric(v->run, "speed", "MB/s",
-		"decimal MB of destination per second, the kernel's convention: size / ns per "
-		"call * 1000, per sample");
-	struct fpl_metric *bpc = fpl_run_add_metric(v->run, "bytes_per_cycle", "ratio",
-		"bytes of destination per core cycle (estimated core clock), per sample");
+	char m[2][700];
+	struct fpl_metric *mb, *bpc;
 
+	snprintf(m[0], sizeof(m[0]), "decimal MB of destination per second, the kernel's "
+		 "convention: size / ns per call * 1000, %s", kept_text(dropped));
+	snprintf(m[1], sizeof(m[1]), "bytes of destination per core cycle (estimated core "
+		 "clock), %s", kept_text(dropped));
+	mb = fpl_run_add_metric(v->run, "speed", "MB/s", m[0]);
+	bpc = fpl_run_add_metric(v->run, "bytes_per_cycle", "ratio", m[1]);
 	if (!mb || !bpc)
 		return -ENOMEM;
 	for (size_t i = 0; i < v->m_ns->n; i++)
@@ -422,10 +450,66 @@ static int sweep_derived(struct fpl_variant *v, size_t size)
 	return 0;
 }
 
-/* One size and arity; [lo, lo + span) its share of the benchmark's progress. */
-static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result,
-		      const struct xplan *p, size_t size, unsigned arity, uint64_t **buf,
-		      double budget, double lo, double span)
+/*
+ * The runs of one cell, the variants and their arguments: the templates the
+ * CPU runs, then memcpy. *nv gets how many are measured. 0 or -ENOMEM.
+ */
+static int cell_variants(const struct fpl_bench_env *env, struct fpl_result *result,
+			 const struct fpl_xor_cell *cell, struct fpl_variant *v,
+			 struct sweep_arg *a, char (*method)[128], size_t *nv)
+{
+	*nv = 0;
+	for (size_t i = 0; i <= cell->nimpl; i++) {
+		const struct fpl_xor_impl *x = i < cell->nimpl ? cell->impl[i] : NULL;
+		struct fpl_run *run = fpl_result_add_run(result, "xor");
+		const char *why = NULL;
+		size_t k = *nv;
+
+		if (!run || fpl_run_param_str(run, "mode", "sweep") ||
+		    fpl_run_param_str(run, "template", x ? x->name : "memcpy") ||
+		    fpl_run_param_str(run, "isa", x ? x->isa : "libc") ||
+		    fpl_run_param_int(run, "size", (long long)cell->size) ||
+		    fpl_run_param_int(run, "arity", cell->arity))
+			return -ENOMEM;
+		if (x && !x->supported(env->cpu, &why)) {
+			if (fpl_run_skip(run, "%s", why ? why : "not supported"))
+				return -ENOMEM;
+			continue;
+		}
+		a[k] = (struct sweep_arg){ x, cell->arity, cell->size, cell->buf };
+		if (x)
+			snprintf(method[k], sizeof(method[k]), "one do_%u call of %s over %zu bytes",
+				 cell->arity, x->name, cell->size);
+		else
+			snprintf(method[k], sizeof(method[k]),
+				 "one memcpy of %zu bytes (glibc's choice)", cell->size);
+		v[k] = (struct fpl_variant){ .name = x ? x->name : "memcpy",
+					     .timed = x ? timed_xor : timed_memcpy,
+					     .arg = &a[k], .run = run, .method = method[k] };
+		(*nv)++;
+	}
+	return 0;
+}
+
+/*
+ * The host's episodes (docs/method.md, xor section) slow the templates and
+ * memcpy alike, by 20-60%, for tens of ms to seconds, and the interference
+ * reference with them: a cell keeps only the rounds between quiet
+ * readings, the same rounds for every variant, and goes on (to its hard
+ * limit) until it has XOR_QUIET_ROUNDS of them where rounds are cheap
+ * (the data in L1 or L2; min_samples up to XOR_BIG). From XOR_BIG on, a
+ * round of seven templates takes 10 ms to 0.3 s, of which few would be
+ * quiet from end to end, and those cells keep every sample, as before. The
+ * sweep may take up to XOR_HARD_BUDGETS times its budget: the time its
+ * cells did not use is there for a later one to wait for an episode's end.
+ */
+#define XOR_QUIET_ROUNDS	101
+#define XOR_QUIET_MAX_SIZE	(256u << 10)
+#define XOR_BIG			(4u << 20)
+#define XOR_HARD_BUDGETS	2.0
+
+int fpl_xor_sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result,
+		       const struct fpl_xor_cell *cell)
 {
 	struct fpl_variant v[MAX_IMPLS + 1];
 	struct sweep_arg a[MAX_IMPLS + 1];
@@ -434,83 +518,202 @@ static int sweep_cell(const struct fpl_bench_env *env, struct fpl_result *result
 	size_t nv = 0;
 	int err;
 
-	for (size_t i = 0; i <= p->nimpl; i++) {
-		const struct fpl_xor_impl *x = i < p->nimpl ? p->impl[i] : NULL;
-		struct fpl_run *run = fpl_result_add_run(result, "xor");
-		const char *why = NULL;
-
-		if (!run || fpl_run_param_str(run, "mode", "sweep") ||
-		    fpl_run_param_str(run, "template", x ? x->name : "memcpy") ||
-		    fpl_run_param_str(run, "isa", x ? x->isa : "libc") ||
-		    fpl_run_param_int(run, "size", (long long)size) ||
-		    fpl_run_param_int(run, "arity", arity))
-			return -ENOMEM;
-		if (x && !x->supported(env->cpu, &why)) {
-			if (fpl_run_skip(run, "%s", why ? why : "not supported"))
-				return -ENOMEM;
-			continue;
-		}
-		a[nv] = (struct sweep_arg){ x, arity, size, buf };
-		if (x)
-			snprintf(method[nv], sizeof(method[nv]), "one do_%u call of %s over %zu bytes",
-				 arity, x->name, size);
-		else
-			snprintf(method[nv], sizeof(method[nv]),
-				 "one memcpy of %zu bytes (glibc's choice)", size);
-		v[nv] = (struct fpl_variant){ .name = x ? x->name : "memcpy",
-					      .timed = x ? timed_xor : timed_memcpy,
-					      .arg = &a[nv], .run = run, .method = method[nv] };
-		nv++;
-	}
+	if (cell->nimpl > MAX_IMPLS)
+		return -EINVAL;
+	err = cell_variants(env, result, cell, v, a, method, &nv);
+	if (err || !nv)
+		return err;
 	fpl_harness_defaults(env, &cfg);
-	cfg.budget_s = budget;
-	cfg.warmup_s = budget * 0.05;
-	cfg.progress_lo = lo;
-	cfg.progress_span = span;
-	if (size >= (4u << 20))
+	cfg.budget_s = cell->budget_s;
+	cfg.warmup_s = cell->budget_s * 0.05;
+	cfg.hard_s = cell->hard_s > cell->budget_s ? cell->hard_s : cell->budget_s;
+	cfg.progress_lo = cell->progress_lo;
+	cfg.progress_span = cell->progress_span;
+	cfg.drop_disturbed = cell->size < XOR_BIG;
+	cfg.drop_rounds = true;		/* x memcpy: a template against memcpy, same rounds */
+	cfg.ref = cell->ref;
+	cfg.ref_floor = cell->ref_floor;
+	if (cell->size <= XOR_QUIET_MAX_SIZE)
+		cfg.quiet_rounds = XOR_QUIET_ROUNDS;
+	if (cell->size >= XOR_BIG)
 		cfg.min_samples = 5;
 	err = fpl_harness_run(env, &cfg, v, nv);
 	for (size_t i = 0; i < nv && !err; i++) {
-		err = sweep_derived(&v[i], size);
+		err = sweep_derived(&v[i], cell->size, cfg.drop_disturbed);
 		if (!err)
 			err = bound_derived(env, &v[i], &a[i],
-					    fpl_run_find_metric(v[i].run, "bytes_per_cycle"));
+					    fpl_run_find_metric(v[i].run, "bytes_per_cycle"),
+					    cfg.drop_disturbed);
 	}
 	return err;
 }
 
-static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
-		 const struct xplan *p)
-{
-	size_t max = 0, cells = p->nsize * p->narity, done = 0;
-	double total = env->budget_s > 0 ? env->budget_s : env->quick ? 3.0 : 15.0;
-	uint64_t *buf[FPL_XOR_MAX_SRCS + 1] = { NULL };
-	int err = -ENOMEM;
+/* The sweep: every size and arity a cell, each measured into its own part, then moved in order. */
+struct sweep_state {
+	const struct fpl_bench_env *env;
+	const struct xplan *p;
+	uint64_t *buf[FPL_XOR_MAX_SRCS + 1];
+	struct fpl_ref_floor floor;	/* the reference's floor, carried from cell to cell */
+	size_t cells;
+	double total, cell;		/* the sweep's budget, a cell's */
+	uint64_t t0;
+	fpl_timed_fn ref;		/* NULL: FXSAVE64 */
+};
 
-	for (size_t i = 0; i < p->nsize; i++)
-		max = p->size[i] > max ? p->size[i] : max;
-	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++) {
-		buf[i] = fpl_xstate_alloc(max);
-		if (!buf[i])
-			goto out;
-		for (size_t w = 0; w < max / 8; w++)
-			buf[i][w] = 0x9e3779b97f4a7c15ull * (w + 1) + i;
+static double sweep_spent(const struct sweep_state *st)
+{
+	return (double)(fpl_tsc_end() - st->t0) / st->env->clock->tsc_hz;
+}
+
+/* Cell i (sizes outer, arities inner) into a new *part; its hard limit hard_s. */
+static int sweep_measure(struct sweep_state *st, size_t i, double hard_s, double lo, double span,
+			 struct fpl_result **part)
+{
+	const struct xplan *p = st->p;
+
+	*part = fpl_result_new();
+	if (!*part)
+		return -ENOMEM;
+	return fpl_xor_sweep_cell(st->env, *part, &(struct fpl_xor_cell){
+		.impl = p->impl, .nimpl = p->nimpl, .size = p->size[i / p->narity],
+		.arity = p->arity[i % p->narity], .buf = st->buf, .budget_s = st->cell,
+		.hard_s = hard_s, .progress_lo = lo, .progress_span = span,
+		.ref_floor = &st->floor, .ref = st->ref });
+}
+
+/* The reference floor a cell's runs were judged by (observed.interference); NAN without one. */
+static double part_floor(const struct fpl_result *part)
+{
+	for (size_t i = 0; part && i < part->nruns; i++) {
+		const json_t *o = json_object_get(fpl_run_obs_get(part->runs[i], "interference"),
+						  "floor_tsc");
+
+		if (json_is_number(o))
+			return json_number_value(o);
 	}
-	err = 0;
-	for (size_t s = 0; s < p->nsize && !err; s++) {
-		for (size_t k = 0; k < p->narity && !err; k++) {
-			if (fpl_bench_stopped(env))
-				err = -EINTR;
-			else
-				err = sweep_cell(env, result, p, p->size[s], p->arity[k], buf,
-						 total / (double)cells, (double)done / (double)cells,
-						 1 / (double)cells);
-			fpl_bench_progress(env, (double)++done / (double)cells, "sweep");
+	return NAN;
+}
+
+static int part_warn_floor(struct fpl_result *part, double floor, double lowest)
+{
+	for (size_t i = 0; i < part->nruns; i++) {
+		struct fpl_run *run = part->runs[i];
+
+		if (run->skipped)
+			continue;
+		return fpl_run_warn(run, "do_%lld at %lld bytes: the interference reference's "
+				    "floor in this cell (%.1f TSC ticks) was %.0f%% above the "
+				    "sweep's lowest (%.1f): it was measured wholly inside a slow "
+				    "episode, its kept samples slow too, and no time was left to "
+				    "measure it again (a larger --budget gives some)",
+				    fpl_run_param_get_int(run, "arity", 0),
+				    fpl_run_param_get_int(run, "size", 0), floor,
+				    100 * (floor / lowest - 1), lowest) ? -ENOMEM : 0;
+	}
+	return 0;
+}
+
+/*
+ * A cell measured before the sweep's floor was known (the first ones, in a
+ * slow episode from its start) may have found its own floor inside the
+ * episode, whose levels (70-85 TSC ticks for a floor of 59 here) it then
+ * took for quiet. Such cells are measured again against the sweep's floor,
+ * in the time left of its hard limit, or warned about.
+ */
+static int sweep_again(struct sweep_state *st, struct fpl_result **parts)
+{
+	double lim = st->floor.tsc * (1 + FPL_INTERF_TOL_PCT / 100);
+	size_t n = 0, k = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < st->cells; i++)
+		n += part_floor(parts[i]) > lim;
+	for (size_t i = 0; i < st->cells && !err; i++) {
+		double fl = part_floor(parts[i]), left;
+		struct fpl_result *again = NULL;
+
+		if (!(fl > lim))
+			continue;
+		left = st->total * XOR_HARD_BUDGETS - sweep_spent(st) - (double)(n - ++k) * st->cell;
+		if (left < st->cell || fpl_bench_stopped(st->env)) {
+			err = part_warn_floor(parts[i], fl, st->floor.tsc);
+			continue;
 		}
+		/* at 100%: the sweep's share of the progress is spent (a span of 0 means all) */
+		err = sweep_measure(st, i, left, 1, 1e-9, &again);
+		for (size_t j = 0; !err && j < again->nruns; j++)
+			err = again->runs[j]->skipped ? 0 :
+			      fpl_run_obs_real(again->runs[j], "first_floor_tsc", fl);
+		if (err) {
+			fpl_result_free(again);	/* stopped: the first measurement stays */
+			break;
+		}
+		fpl_result_free(parts[i]);
+		parts[i] = again;
 	}
-out:
+	return err;
+}
+
+static int sweep_buffers(struct sweep_state *st)
+{
+	size_t max = 0;
+
+	for (size_t i = 0; i < st->p->nsize; i++)
+		max = st->p->size[i] > max ? st->p->size[i] : max;
+	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++) {
+		st->buf[i] = fpl_xstate_alloc(max);
+		if (!st->buf[i])
+			return -ENOMEM;
+		for (size_t w = 0; w < max / 8; w++)
+			st->buf[i][w] = 0x9e3779b97f4a7c15ull * (w + 1) + i;
+	}
+	return 0;
+}
+
+static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
+		 const struct xplan *p, fpl_timed_fn ref)
+{
+	struct sweep_state st = { .env = env, .p = p, .cells = p->nsize * p->narity,
+				  .total = env->budget_s > 0 ? env->budget_s :
+					   env->quick ? 3.0 : 15.0, .t0 = fpl_tsc_end(),
+				  .ref = ref };
+	struct fpl_result **parts = calloc(st.cells, sizeof(*parts));
+	int err = parts ? sweep_buffers(&st) : -ENOMEM;
+
+	st.cell = st.total / (double)st.cells;
+	for (size_t i = 0; i < st.cells && !err; i++) {
+		/* what is left of the sweep's hard limit after the later cells' budgets */
+		double hard = st.total * XOR_HARD_BUDGETS - sweep_spent(&st) -
+			      (double)(st.cells - i - 1) * st.cell;
+
+		err = fpl_bench_stopped(env) ? -EINTR :
+		      sweep_measure(&st, i, hard, (double)i / (double)st.cells,
+				    1 / (double)st.cells, &parts[i]);
+		fpl_bench_progress(env, (double)(i + 1) / (double)st.cells, "sweep");
+	}
+	if (!err)
+		err = sweep_again(&st, parts);
+	/* in order, what was measured (interrupted: so far) */
+	for (size_t i = 0; parts && i < st.cells; i++) {
+		if (parts[i] && fpl_result_move_runs(result, parts[i], 0) && !err)
+			err = -ENOMEM;
+		fpl_result_free(parts[i]);
+	}
 	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++)
-		free(buf[i]);
+		free(st.buf[i]);
+	free(parts);
+	return err;
+}
+
+int fpl_xor_sweep(const struct fpl_bench_env *env, struct fpl_result *result, fpl_timed_fn ref)
+{
+	struct fpl_diag diag = { "" };
+	struct xplan *p = malloc(sizeof(*p));
+	int err = p ? xplan_parse(env, p, &diag) : -ENOMEM;
+
+	if (!err)
+		err = sweep(env, result, p, ref);
+	free(p);
 	return err;
 }
 
@@ -524,7 +727,7 @@ static int xor_run(const struct fpl_bench_env *env, struct fpl_result *result)
 		err = xplan_parse(env, p, &diag);
 	if (!err)
 		err = fpl_bench_flag(env, "calibrate") ? calibrate(env, result, p) :
-							 sweep(env, result, p);
+							 sweep(env, result, p, NULL);
 	free(p);
 	return err;
 }

@@ -254,8 +254,11 @@ static double sample(const struct fpl_variant *v)
 	return (b - a) / ((double)v->reps * ops);
 }
 
+/* How the harness keeps samples: every one, per sample between quiet readings, by round. */
+enum keep_mode { KEEP_ALL, KEEP_SAMPLES, KEEP_ROUNDS };
+
 static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start,
-		       bool ref)
+		       enum keep_mode keep)
 {
 	const char *pfx = v->prefix ? v->prefix : "";
 	char name[3][96], base[900], m[3][1200];
@@ -269,9 +272,15 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ra
 		 v->method ? v->method : v->name, ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N",
-		 ref ? "; samples taken while an FXSAVE64 reference read more than 4% over its "
-		       "floor dropped when enough quiet ones remain (extra.interference: how many "
-		       "taken, kept, and whether any were dropped)" : "");
+		 keep == KEEP_SAMPLES ?
+			 "; samples taken while an FXSAVE64 reference read more than 4% over its "
+			 "floor dropped when enough quiet ones remain (extra.interference: how many "
+			 "taken, kept, and whether any were dropped)" :
+		 keep == KEEP_ROUNDS ?
+			 "; whole rounds dropped where an FXSAVE64 reference read more than 4% over "
+			 "its floor beside any sample of the round, when enough quiet rounds remain, "
+			 "so every variant keeps the same rounds (extra.interference: how many "
+			 "taken, kept, and whether any were dropped)" : "");
 	if (ratio_at_start)
 		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
 			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);
@@ -342,6 +351,26 @@ static int round_samples(const struct fpl_clock *c, struct fpl_variant *v, size_
 	return 0;
 }
 
+/*
+ * Whether n rounds, e seconds in, are enough: max_samples of them, or the
+ * budget spent with min_samples; with the reference (inf), not before
+ * quiet_rounds (0: min_samples) rounds were quiet while hard_s is set and
+ * not reached, past the budget and max_samples alike (a call spent in a
+ * slow episode waits for its end); at hard_s in any case: a loaded machine
+ * gives few rounds per second, and the hard limit wins over min_samples
+ * (3 rounds at least).
+ */
+static bool rounds_done(const struct fpl_harness_cfg *cfg, size_t n, double e,
+			const struct fpl_interf *inf)
+{
+	if (cfg->hard_s > 0 && e >= cfg->hard_s && n >= 3)
+		return true;
+	if (inf && cfg->hard_s > 0 && e < cfg->hard_s &&
+	    inf->quiet_rounds < (cfg->quiet_rounds ? cfg->quiet_rounds : cfg->min_samples))
+		return false;
+	return n >= cfg->max_samples || (n >= cfg->min_samples && e >= cfg->budget_s);
+}
+
 int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cfg *cfg,
 		    struct fpl_variant *v, size_t nv)
 {
@@ -349,6 +378,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	struct ratio_track rt = { .fixed = cfg->ratio_at_start };
 	struct fpl_interf inf;
 	bool ref = cfg->drop_disturbed;
+	enum keep_mode keep = !ref ? KEEP_ALL : cfg->drop_rounds ? KEEP_ROUNDS : KEEP_SAMPLES;
 	uint64_t t0 = fpl_tsc_end();
 	double last_progress = 0, ratio;
 	size_t round;
@@ -356,10 +386,10 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 
 	ratio_setup(c, &rt);
 	if (ref)
-		fpl_interf_init(&inf, c, cfg->ref);
+		fpl_interf_init(&inf, c, cfg);
 	for (size_t i = 0; i < nv; i++) {
 		v[i].reps = cfg->reps ? cfg->reps : calibrate(c, &v[i]);
-		err = add_metrics(c, &v[i], rt.fixed, ref);
+		err = add_metrics(c, &v[i], rt.fixed, keep);
 		if (err)
 			goto out;
 	}
@@ -372,7 +402,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		settle(c, &rt, cfg->settle_s, v, nv);
 
 	t0 = fpl_tsc_end();
-	for (round = 0; round < cfg->max_samples; round++) {
+	for (round = 0;; round++) {
 		double e;
 
 		if (fpl_bench_stopped(env)) {
@@ -385,7 +415,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 			fpl_interf_round(&inf);
 		err = round_samples(c, v, nv, round, ratio, ref ? &inf : NULL);
 		if (ref)
-			fpl_interf_read(&inf);
+			fpl_interf_end_round(&inf);
 		if (err)
 			break;
 		e = elapsed_s(c, t0);
@@ -398,12 +428,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 					   cfg->progress_span : 1) * fmin(1.0, frac), v[0].name);
 			last_progress = e;
 		}
-		if (round + 1 >= cfg->min_samples && e >= cfg->budget_s &&
-		    (!ref || inf.quiet_rounds >= cfg->min_samples || cfg->hard_s <= 0 ||
-		     e >= cfg->hard_s))
-			break;
-		/* A loaded machine gives few rounds per second: the hard limit wins over min_samples. */
-		if (cfg->hard_s > 0 && e >= cfg->hard_s && round + 1 >= 3)
+		if (rounds_done(cfg, round + 1, e, ref ? &inf : NULL))
 			break;
 	}
 	ratio_record(c, &rt, v, nv);

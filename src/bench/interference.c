@@ -28,11 +28,22 @@ uint64_t fpl_interf_fxsave(void *arg, uint64_t reps)
 	return t1 - t0;
 }
 
-void fpl_interf_init(struct fpl_interf *f, const struct fpl_clock *c, fpl_timed_fn ref)
+void fpl_interf_init(struct fpl_interf *f, const struct fpl_clock *c,
+		     const struct fpl_harness_cfg *cfg)
 {
 	memset(f, 0, sizeof(*f));
-	f->ref = ref ? ref : fpl_interf_fxsave;
+	f->ref = cfg->ref ? cfg->ref : fpl_interf_fxsave;
+	f->rounds = cfg->drop_rounds;
+	f->carried = cfg->ref_floor;
 	f->best = INFINITY;
+	f->own_floor = NAN;
+	if (f->carried && f->carried->tsc > 0 && f->carried->reps) {
+		/* the readings of the earlier calls' floor, so that it applies here */
+		f->carried_tsc = f->carried->tsc;
+		f->best = f->carried_tsc;
+		f->reps = f->carried->reps;
+		return;
+	}
 	/*
 	 * A reading of at least a fifth of a sample's minimum (the timer step
 	 * under 0.5% of it) and 64 ops; the smaller of two reads, so that an
@@ -92,13 +103,26 @@ void fpl_interf_read(struct fpl_interf *f)
 		return;
 	}
 	r = (double)f->ref(NULL, f->reps) / (double)f->reps;
-	/* a round's first reading near the running floor: the round counts as quiet */
-	if (f->nround && f->round0[f->nround - 1] == f->nread &&
-	    (!isfinite(f->best) || r <= f->best * (1 + FPL_INTERF_TOL_PCT / 100)))
-		f->quiet_rounds++;
 	if (r < f->best)
 		f->best = r;
 	f->read[f->nread++] = r;
+}
+
+void fpl_interf_end_round(struct fpl_interf *f)
+{
+	bool quiet;
+
+	fpl_interf_read(f);
+	if (f->failed || !f->nround)
+		return;
+	/*
+	 * Every reading of the round near the running floor (which is never
+	 * above the floor fpl_interf_apply judges by): its samples will be kept.
+	 */
+	quiet = f->round0[f->nround - 1] < f->nread;
+	for (size_t j = f->round0[f->nround - 1]; j < f->nread && quiet; j++)
+		quiet = f->read[j] <= f->best * (1 + FPL_INTERF_TOL_PCT / 100);
+	f->quiet_rounds += quiet;
 }
 
 /* Keep the samples whose flag is set, in all three parallel metrics. */
@@ -134,11 +158,13 @@ static double median_of(const double *x, size_t n, const bool *keep, bool want)
 	return m;
 }
 
-static int record(struct fpl_variant *v, size_t all, size_t kept, bool applied, double dist_med)
+static int record(struct fpl_variant *v, size_t all, size_t kept, bool applied, bool rounds,
+		  double dist_med)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:o}", "reference", "FXSAVE64 readings between "
-			      "samples", "samples_taken", (json_int_t)all, "samples_quiet",
-			      (json_int_t)kept, "applied", applied, "disturbed_median_tsc",
+	json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:s, s:o}", "reference", "FXSAVE64 readings "
+			      "between samples", "samples_taken", (json_int_t)all, "samples_quiet",
+			      (json_int_t)kept, "applied", applied, "kept_by",
+			      rounds ? "round" : "sample", "disturbed_median_tsc",
 			      isfinite(dist_med) ? json_real(dist_med) : json_null());
 
 	if (!o)
@@ -148,17 +174,106 @@ static int record(struct fpl_variant *v, size_t all, size_t kept, bool applied, 
 	return json_object_set_new(v->m_tsc->extra, "interference", o) ? -ENOMEM : 0;
 }
 
+/* Whether sample s of variant i (of nv, rotated rounds) lies between two quiet readings. */
+static bool sample_quiet(const struct fpl_interf *f, const bool *qr, size_t i, size_t nv,
+			 size_t s)
+{
+	size_t k = (i + nv - s % nv) % nv;
+	size_t b = s < f->nround ? f->round0[s] + k / FPL_INTERF_EVERY : f->nread;
+
+	return b + 1 < f->nread && qr[b] && qr[b + 1];
+}
+
+/* keep[s] for variant i's n samples; by round: only where every variant's sample is quiet. */
+static size_t keep_flags(const struct fpl_interf *f, const bool *qr, size_t i, size_t nv,
+			 size_t n, bool *keep)
+{
+	size_t kept = 0;
+
+	for (size_t s = 0; s < n; s++) {
+		keep[s] = sample_quiet(f, qr, i, nv, s);
+		for (size_t j = 0; j < nv && f->rounds && keep[s]; j++)
+			keep[s] = sample_quiet(f, qr, j, nv, s);
+		kept += keep[s];
+	}
+	return kept;
+}
+
+static json_t *observed(const struct fpl_interf *f, double floor, size_t nquiet)
+{
+	return json_pack("{s:s, s:f, s:o, s:o, s:f, s:f, s:I, s:I, s:I, s:s}",
+			 "reference", "FXSAVE64 into a private buffer", "floor_tsc", floor,
+			 "call_floor_tsc", isfinite(f->own_floor) ? json_real(f->own_floor) :
+			 json_null(), "carried_floor_tsc",
+			 f->carried_tsc > 0 ? json_real(f->carried_tsc) : json_null(),
+			 "tol_pct", FPL_INTERF_TOL_PCT, "quiet_share",
+			 f->nread ? (double)nquiet / (double)f->nread : 0.0,
+			 "reps", (json_int_t)f->reps, "readings", (json_int_t)f->nread,
+			 "quiet_readings", (json_int_t)nquiet, "kept_by",
+			 f->rounds ? "round" : "sample");
+}
+
+/* This call's floor, and the floor it is judged against: the lower of it and the carried one. */
+static double floor_of(struct fpl_interf *f)
+{
+	double floor;
+
+	f->own_floor = fpl_floor_med3(f->read, f->nread);
+	floor = f->own_floor;
+	if (f->carried_tsc > 0 && !(floor <= f->carried_tsc))
+		floor = f->carried_tsc;
+	if (f->carried && isfinite(floor) && floor > 0 &&
+	    (!(f->carried->tsc > 0) || floor < f->carried->tsc)) {
+		f->carried->tsc = floor;
+		f->carried->reps = f->reps;
+	}
+	return floor;
+}
+
+/*
+ * Too few quiet samples (every sample kept), or a suspect run. By round
+ * (the xor sweep) no suspect-run warning: the call waits for quiet rounds,
+ * so its quiet share says mostly how long it waited (cells of share 0.00
+ * to 0.49 read within the spread of those of 0.9 on the Zen 4 guest,
+ * docs/method.md).
+ */
+static int warn_short(struct fpl_interf *f, struct fpl_variant *v, size_t nv, size_t short_of,
+		      size_t kept, size_t nquiet, size_t min_keep)
+{
+	if (short_of && v[0].run && f->rounds)
+		return fpl_run_warn(v[0].run, "only %zu of %zu rounds lay between quiet readings "
+				    "of the FXSAVE64 reference, fewer than %zu (the host's "
+				    "interference in most rounds): every sample kept, the slow "
+				    "ones with them", kept, v[0].m_tsc->n, min_keep);
+	if (short_of && v[0].run &&
+	    fpl_run_warn(v[0].run, "%zu of %zu measurements had fewer than %zu samples between "
+			 "quiet readings of the FXSAVE64 reference (interference in most rounds): "
+			 "every sample of those kept", short_of, nv, min_keep))
+		return -ENOMEM;
+	/* both when both hold: the share is what tells two groups' runs apart */
+	if (v[0].run && !f->rounds && f->nread &&
+	    (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
+		return fpl_run_warn(v[0].run, "suspect run: the FXSAVE64 reference was quiet in "
+				    "only %.0f%% of its readings between the samples of %zu "
+				    "measurement%s (host interference): episodes shorter than the "
+				    "gap between two readings stay in the kept samples (on a Zen 4 "
+				    "guest such runs read 3-5%% high); compare runs of similar "
+				    "observed.interference.quiet_share", 100.0 * (double)nquiet /
+				    (double)f->nread, nv, nv == 1 ? "" : "s");
+	return 0;
+}
+
 int fpl_interf_apply(struct fpl_interf *f, struct fpl_variant *v, size_t nv, size_t min_keep)
 {
-	double floor = fpl_floor_med3(f->read, f->nread), lim;
-	size_t nquiet = 0, short_of = 0;
+	double floor = floor_of(f), lim;
+	size_t nquiet = 0, short_of = 0, kept = 0;
 	bool *qr, *keep;
 	int err = 0;
 
 	if (f->failed || !nv || !isfinite(floor))
 		return 0;
 	lim = floor * (1 + FPL_INTERF_TOL_PCT / 100);
-	qr = malloc(f->nread * sizeof(*qr));
+	qr = malloc((f->nread ? f->nread : 1) * sizeof(*qr));
 	keep = malloc((f->nround ? f->nround : 1) * sizeof(*keep));
 	if (!qr || !keep) {
 		err = -ENOMEM;
@@ -167,48 +282,23 @@ int fpl_interf_apply(struct fpl_interf *f, struct fpl_variant *v, size_t nv, siz
 	for (size_t j = 0; j < f->nread; j++)
 		nquiet += qr[j] = f->read[j] <= lim;
 	for (size_t i = 0; i < nv && !err; i++) {
-		size_t n = v[i].m_tsc->n, kept = 0;
-		double dist;
+		/* one sample per round: n is the number of rounds, at most nround */
+		size_t n = v[i].m_tsc->n < f->nround ? v[i].m_tsc->n : f->nround;
 		bool applied;
 
-		for (size_t s = 0; s < n; s++) {
-			size_t k = (i + nv - s % nv) % nv;
-			size_t b = s < f->nround ? f->round0[s] + k / FPL_INTERF_EVERY : f->nread;
-
-			keep[s] = b + 1 < f->nread && qr[b] && qr[b + 1];
-			kept += keep[s];
-		}
-		applied = kept >= min_keep && kept < n;
-		short_of += kept < min_keep && kept < n;
-		dist = median_of(v[i].m_tsc->samples, n, keep, false);
-		err = record(&v[i], n, kept, applied, dist);
+		kept = keep_flags(f, qr, i, nv, n, keep);
+		applied = kept >= min_keep && kept < v[i].m_tsc->n;
+		short_of += kept < min_keep && kept < v[i].m_tsc->n;
+		err = record(&v[i], v[i].m_tsc->n, kept, applied, f->rounds,
+			     median_of(v[i].m_tsc->samples, n, keep, false));
 		if (!err && applied)
 			compact(&v[i], keep, n);
 		if (!err && v[i].run)
 			err = fpl_run_obs_json(v[i].run, "interference",
-					       json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I}",
-							 "reference", "FXSAVE64 into a private buffer",
-							 "floor_tsc", floor, "tol_pct", FPL_INTERF_TOL_PCT,
-							 "quiet_share", f->nread ? (double)nquiet /
-							 (double)f->nread : 0.0, "reps", (json_int_t)f->reps,
-							 "readings", (json_int_t)f->nread,
-							 "quiet_readings", (json_int_t)nquiet)) ? -ENOMEM : 0;
+					       observed(f, floor, nquiet)) ? -ENOMEM : 0;
 	}
-	if (!err && short_of && v[0].run)
-		err = fpl_run_warn(v[0].run, "%zu of %zu measurements had fewer than %zu samples "
-				   "between quiet readings of the FXSAVE64 reference (interference "
-				   "in most rounds): every sample of those kept", short_of, nv,
-				   min_keep);
-	/* both when both hold: the share is what tells two groups' runs apart */
-	if (!err && v[0].run && f->nread &&
-	    (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
-		err = fpl_run_warn(v[0].run, "suspect run: the FXSAVE64 reference was quiet in only "
-				   "%.0f%% of its readings between the samples of %zu measurement%s "
-				   "(host interference): episodes shorter than the gap between two "
-				   "readings stay in the kept samples (on a Zen 4 guest such runs read "
-				   "3-5%% high); compare runs of similar "
-				   "observed.interference.quiet_share", 100.0 * (double)nquiet /
-				   (double)f->nread, nv, nv == 1 ? "" : "s");
+	if (!err)
+		err = warn_short(f, v, nv, short_of, kept, nquiet, min_keep) ? -ENOMEM : 0;
 out:
 	free(qr);
 	free(keep);

@@ -414,13 +414,19 @@ static void drop_params(json_t *params, const char *list, uint64_t *found)
 	}
 }
 
-/* The interference reference's quiet share of a run (xsave), for compare's note. */
+/*
+ * The interference reference's quiet share of a run (xsave), for compare's
+ * note; not of a run kept by round (the xor sweep), which waits for quiet
+ * rounds: its share says how long it waited, not how far off it reads.
+ */
 static void note_quiet(struct fpl_cmp_case *cs, const struct fpl_run *run)
 {
-	const json_t *q = json_object_get(fpl_run_obs_get(run, "interference"), "quiet_share");
+	const json_t *o = fpl_run_obs_get(run, "interference");
+	const json_t *q = json_object_get(o, "quiet_share");
+	const char *by = json_string_value(json_object_get(o, "kept_by"));
 	double v;
 
-	if (!json_is_number(q))
+	if (!json_is_number(q) || (by && !strcmp(by, "round")))
 		return;
 	v = json_number_value(q);
 	if (!cs->nquiet++ || v < cs->quiet_lo)

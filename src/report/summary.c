@@ -47,7 +47,7 @@ static void header(const struct fpl_result *r, FILE *f)
 	fputs(". Medians [quartiles] unless said.\n", f);
 }
 
-/* How often the xsave cells' FXSAVE64 reference read its floor (bench/interference.h). */
+/* How often the FXSAVE64 reference of the run's cell read its floor (bench/interference.h). */
 static void interference_line(const struct fpl_run *run, FILE *f)
 {
 	const json_t *o = run ? fpl_run_obs_get(run, "interference") : NULL;
@@ -56,6 +56,14 @@ static void interference_line(const struct fpl_run *run, FILE *f)
 
 	if (!o || !(q >= 0 && q <= 1) || !(fl > 0))
 		return;
+	if (!strcmp(json_string_value(json_object_get(o, "kept_by")) ?: "", "round")) {
+		/* the xor sweep waits for quiet rounds: its share says how long, not how far off */
+		fprintf(f, "  (rounds kept between quiet readings of an FXSAVE64 reference, floor "
+			"%.1f TSC ticks: %.0f of %.0f)\n", fl,
+			fpl_pick_extra(run, "tsc", "interference.samples_quiet"),
+			fpl_pick_extra(run, "tsc", "interference.samples_taken"));
+		return;
+	}
 	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
 		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
 		q < FPL_QUIET_SHARE_SUSPECT ? "; under half: a suspect run" : "");
@@ -219,6 +227,7 @@ static void xor_lines(const struct fpl_result *r, FILE *f)
 	if (ref)
 		fprintf(f, "; memcpy of the same size %s", mq(y, sizeof(y), &rs));
 	fprintf(f, "\n");
+	interference_line(best, f);
 	(void)b2;
 }
 

@@ -264,33 +264,113 @@ static double median_of(const struct fpl_run *run, const char *metric)
 /*
  * The "% bound" cell: the median, unless the data did not fit in L1D
  * (">L1D": the bound does not apply there), marked "!" when it cannot be
- * true (the run's bound_anomaly) and "?" when the L1D size is unknown.
+ * true (the run's bound_anomaly) and "?" when the L1D size is unknown; any
+ * row's (memcpy's too) marked "~" where too few rounds lay between quiet
+ * readings of the interference reference, so that every sample was kept.
  */
-enum bound_mark { MARK_BEYOND = 1, MARK_ANOMALY = 2, MARK_UNKNOWN = 4 };
+enum bound_mark {
+	MARK_BEYOND = 1, MARK_ANOMALY = 2, MARK_UNKNOWN = 4,
+	MARK_SHORT = 8,		/* "~": every sample kept, too few quiet rounds */
+	MARK_DROPPED = 16,	/* some row kept only quiet rounds (the reference was read) */
+	MARK_EVERY = 32,	/* some row kept every sample without a reference (4 MiB on, old files) */
+};
+
+/* How a row's samples were kept (the tsc metric's extra.interference): one of the last three marks. */
+static unsigned kept_mark(const struct fpl_run *run)
+{
+	const struct fpl_metric *m = fpl_run_find_metric(run, "tsc");
+	const json_t *inf = m && m->extra ? json_object_get(m->extra, "interference") : NULL;
+
+	if (!inf)
+		return MARK_EVERY;
+	if (!json_is_true(json_object_get(inf, "applied")) &&
+	    json_integer_value(json_object_get(inf, "samples_quiet")) <
+		    json_integer_value(json_object_get(inf, "samples_taken")))
+		return MARK_SHORT | MARK_DROPPED;
+	return MARK_DROPPED;
+}
+
+/* The reference floor a row was judged by; INFINITY without one. */
+static double obs_floor(const struct fpl_run *run)
+{
+	const json_t *fl = json_object_get(fpl_run_obs_get(run, "interference"), "floor_tsc");
+
+	return json_is_number(fl) ? json_number_value(fl) : INFINITY;
+}
 
 static unsigned print_bound(const struct fpl_run *run, FILE *f)
 {
 	const json_t *fits = fpl_run_obs_get(run, "fits_l1d");
+	unsigned kept = kept_mark(run), marks = kept;
+	const char *tilde = kept & MARK_SHORT ? "~" : "";
 	char cell[32];
 
 	if (!fpl_run_find_metric(run, "bound_pct")) {
-		fprintf(f, " %8s %8s\n", "-", "-");
-		return 0;
+		snprintf(cell, sizeof(cell), "-%s", tilde);
+		fprintf(f, " %8s %8s\n", "-", cell);
+		return marks;
 	}
 	fprintf(f, " %8.1f", json_number_value(fpl_run_obs_get(run, "bound_bytes_per_cycle")));
 	if (json_is_false(fits)) {
-		fprintf(f, " %8s\n", ">L1D");
-		return MARK_BEYOND;
+		snprintf(cell, sizeof(cell), ">L1D%s", tilde);
+		marks |= MARK_BEYOND;
+	} else if (!isfinite(median_of(run, "bound_pct"))) {
+		snprintf(cell, sizeof(cell), "-%s", tilde);
+	} else {
+		snprintf(cell, sizeof(cell), "%.0f%s%s%s", median_of(run, "bound_pct"),
+			 fpl_run_obs_get_str(run, "bound_anomaly") ? "!" : "",
+			 json_is_true(fits) ? "" : "?", tilde);
+		marks |= (fpl_run_obs_get_str(run, "bound_anomaly") ? MARK_ANOMALY : 0) |
+			 (json_is_true(fits) ? 0 : MARK_UNKNOWN);
 	}
-	if (!isfinite(median_of(run, "bound_pct"))) {
-		fprintf(f, " %8s\n", "-");
-		return 0;
-	}
-	snprintf(cell, sizeof(cell), "%.0f%s%s", median_of(run, "bound_pct"),
-		 fpl_run_obs_get_str(run, "bound_anomaly") ? "!" : "", json_is_true(fits) ? "" : "?");
 	fprintf(f, " %8s\n", cell);
-	return (fpl_run_obs_get_str(run, "bound_anomaly") ? MARK_ANOMALY : 0) |
-	       (json_is_true(fits) ? 0 : MARK_UNKNOWN);
+	return marks;
+}
+
+/* The footnotes of the sweep table: what the columns are, how samples were kept, the marks. */
+static void sweep_notes(unsigned marks, const struct fpl_metric *bound, long long l1d,
+			double floor, FILE *f)
+{
+	char fl[96] = "";
+
+	fprintf(f, "\nMB/s: decimal MB of destination per second (the kernel's convention), median "
+		   "of the samples kept, each one call timed by N vs 2N difference; B/cycle: bytes "
+		   "of destination per estimated core cycle; x memcpy: against glibc memcpy of the "
+		   "same size measured in the same interleaved rounds%s; bound: bytes of "
+		   "destination per cycle that the CPU's loads and stores allow with the data in "
+		   "L1D, and %% bound the median of B/cycle over it per sample (- for memcpy). "
+		   "--json keeps every sample kept.\n",
+		marks & MARK_DROPPED ? ", the same rounds kept" : "");
+	if (isfinite(floor))
+		snprintf(fl, sizeof(fl), ", %.1f TSC ticks: a sweep spent wholly in a slow "
+			 "episode has a higher one", floor);
+	if (marks & MARK_DROPPED)
+		fprintf(f, "Samples kept: %s only the rounds between quiet readings of an FXSAVE64 "
+			   "reference (within 4%% of its floor%s), the host's slow episodes dropped "
+			   "(--json: observed.interference, extra.interference)%s.\n",
+			marks & MARK_EVERY ? "below 4 MiB," : "in every row,", fl,
+			marks & MARK_EVERY ? "; from 4 MiB on every sample" : "");
+	else
+		fprintf(f, "Samples kept: every one (no interference reference was read).\n");
+	if (marks & MARK_SHORT)
+		fprintf(f, "~: too few rounds between quiet readings of the reference (a slow episode "
+			   "through the row's measurement and its wait): every sample kept, the slow "
+			   "ones with them, so the figure is low (see the warning).\n");
+	if (marks & MARK_BEYOND)
+		fprintf(f, ">L1D: do_N touches N x size bytes, more than the L1D (%lld KiB here): the "
+			   "data comes from L2 or beyond, where the L1 bound does not apply, so no "
+			   "percentage is shown (--json keeps it, with fits_l1d false).\n",
+			l1d >> 10);
+	if (marks & MARK_ANOMALY)
+		fprintf(f, "!: above %.0f%% of the bound, which cannot be true: an anomaly, see the "
+			   "warning naming the row.\n", FPL_XOR_BOUND_ANOMALY_PCT);
+	if (marks & MARK_UNKNOWN)
+		fprintf(f, "?: this CPU does not tell its L1D size (CPUID), so whether the data fit "
+			   "in L1D is not known.\n");
+	if (bound && bound->extra)
+		fprintf(f, "Bound model: %s: %s.\n",
+			json_string_value(json_object_get(bound->extra, "core")),
+			json_string_value(json_object_get(bound->extra, "source")));
 }
 
 static void print_sweep(const struct fpl_result *r, FILE *f)
@@ -298,7 +378,7 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 	const struct fpl_metric *bound = NULL;
 	long long l1d = 0;
 	unsigned marks = 0;
-	double ref = NAN;
+	double ref = NAN, floor = INFINITY;
 
 	fprintf(f, "%10s %5s %-16s %-9s %12s %10s %10s %8s %8s\n", "size", "do_N", "template",
 		"ISA", "MB/s", "B/cycle", "x memcpy", "bound", "% bound");
@@ -331,33 +411,13 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 		fprintf(f, " %12.0f %10.2f %10.2f", median_of(run, "speed"),
 			median_of(run, "bytes_per_cycle"), median_of(run, "speed") / ref);
 		marks |= print_bound(run, f);
+		floor = fmin(floor, obs_floor(run));
 		if (!bound)
 			bound = fpl_run_find_metric(run, "bound_pct");
 		if (!l1d)
 			l1d = fpl_run_obs_get_int(run, "l1d_bytes", 0);
 	}
-	fprintf(f, "\nMB/s: decimal MB of destination per second (the kernel's convention), median "
-		   "of samples, each one call timed by N vs 2N difference; B/cycle: bytes of "
-		   "destination per estimated core cycle; x memcpy: against glibc memcpy of the same "
-		   "size measured in the same interleaved rounds; bound: bytes of destination per "
-		   "cycle that the CPU's loads and stores allow with the data in L1D, and %% bound the "
-		   "median of B/cycle over it per sample (- for memcpy). --json keeps every "
-		   "sample.\n");
-	if (marks & MARK_BEYOND)
-		fprintf(f, ">L1D: do_N touches N x size bytes, more than the L1D (%lld KiB here): the "
-			   "data comes from L2 or beyond, where the L1 bound does not apply, so no "
-			   "percentage is shown (--json keeps it, with fits_l1d false).\n",
-			l1d >> 10);
-	if (marks & MARK_ANOMALY)
-		fprintf(f, "!: above %.0f%% of the bound, which cannot be true: an anomaly, see the "
-			   "warning naming the row.\n", FPL_XOR_BOUND_ANOMALY_PCT);
-	if (marks & MARK_UNKNOWN)
-		fprintf(f, "?: this CPU does not tell its L1D size (CPUID), so whether the data fit "
-			   "in L1D is not known.\n");
-	if (bound && bound->extra)
-		fprintf(f, "Bound model: %s: %s.\n",
-			json_string_value(json_object_get(bound->extra, "core")),
-			json_string_value(json_object_get(bound->extra, "source")));
+	sweep_notes(marks, bound, l1d, floor, f);
 }
 
 void fpl_table_xor(const struct fpl_result *r, FILE *f)
