@@ -539,7 +539,13 @@ int fpl_xor_sweep_cell(const struct fpl_bench_env *env, struct fpl_result *resul
 		cfg.min_samples = 5;
 	err = fpl_harness_run(env, &cfg, v, nv);
 	for (size_t i = 0; i < nv && !err; i++) {
-		err = sweep_derived(&v[i], cell->size, cfg.drop_disturbed);
+		/* where the buffers lay: the figures depend on it (docs/method.md, xor) */
+		err = fpl_run_obs_int(v[i].run, "buffers_apart_bytes",
+				      (long long)((uintptr_t)cell->buf[1] - (uintptr_t)cell->buf[0])) ||
+		      fpl_run_obs_int(v[i].run, "buffer_page_offset",
+				      (long long)((uintptr_t)cell->buf[0] & 4095)) ? -ENOMEM : 0;
+		if (!err)
+			err = sweep_derived(&v[i], cell->size, cfg.drop_disturbed);
 		if (!err)
 			err = bound_derived(env, &v[i], &a[i],
 					    fpl_run_find_metric(v[i].run, "bytes_per_cycle"),
@@ -552,6 +558,16 @@ int fpl_xor_sweep_cell(const struct fpl_bench_env *env, struct fpl_result *resul
 struct sweep_state {
 	const struct fpl_bench_env *env;
 	const struct xplan *p;
+	/*
+	 * One region, page-aligned; a cell's destination and sources lie in it
+	 * back to back, each its own size rounded up to a page apart (as the
+	 * kernel's do_xor_speed() places b1 and b2 in one allocation), however
+	 * large the sweep's largest cell. Buffers of the largest size each,
+	 * allocated apart, put a 4 KiB cell's pages 64 MiB apart: on Zen 4 do_5
+	 * then read 43-72% of the L1 bound by where ASLR put them, 95% one page
+	 * apart (docs/method.md).
+	 */
+	char *region;
 	uint64_t *buf[FPL_XOR_MAX_SRCS + 1];
 	struct fpl_ref_floor floor;	/* the reference's floor, carried from cell to cell */
 	size_t cells;
@@ -559,6 +575,11 @@ struct sweep_state {
 	uint64_t t0;
 	fpl_timed_fn ref;		/* NULL: FXSAVE64 */
 };
+
+static size_t page_up(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
 
 static double sweep_spent(const struct sweep_state *st)
 {
@@ -571,11 +592,15 @@ static int sweep_measure(struct sweep_state *st, size_t i, double hard_s, double
 {
 	const struct xplan *p = st->p;
 
+	size_t size = p->size[i / p->narity];
+
 	*part = fpl_result_new();
 	if (!*part)
 		return -ENOMEM;
+	for (size_t k = 0; k <= FPL_XOR_MAX_SRCS; k++)
+		st->buf[k] = (uint64_t *)(st->region + k * page_up(size));
 	return fpl_xor_sweep_cell(st->env, *part, &(struct fpl_xor_cell){
-		.impl = p->impl, .nimpl = p->nimpl, .size = p->size[i / p->narity],
+		.impl = p->impl, .nimpl = p->nimpl, .size = size,
 		.arity = p->arity[i % p->narity], .buf = st->buf, .budget_s = st->cell,
 		.hard_s = hard_s, .progress_lo = lo, .progress_span = span,
 		.ref_floor = &st->floor, .ref = st->ref });
@@ -660,12 +685,14 @@ static int sweep_buffers(struct sweep_state *st)
 
 	for (size_t i = 0; i < st->p->nsize; i++)
 		max = st->p->size[i] > max ? st->p->size[i] : max;
+	if (posix_memalign((void **)&st->region, 4096, (FPL_XOR_MAX_SRCS + 1) * page_up(max)))
+		return -ENOMEM;
+	/* the largest cell's buffers: every smaller cell's lie inside them */
 	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++) {
-		st->buf[i] = fpl_xstate_alloc(max);
-		if (!st->buf[i])
-			return -ENOMEM;
-		for (size_t w = 0; w < max / 8; w++)
-			st->buf[i][w] = 0x9e3779b97f4a7c15ull * (w + 1) + i;
+		uint64_t *b = (uint64_t *)(st->region + i * page_up(max));
+
+		for (size_t w = 0; w < page_up(max) / 8; w++)
+			b[w] = 0x9e3779b97f4a7c15ull * (w + 1) + i;
 	}
 	return 0;
 }
@@ -699,8 +726,7 @@ static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
 			err = -ENOMEM;
 		fpl_result_free(parts[i]);
 	}
-	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++)
-		free(st.buf[i]);
+	free(st.region);
 	free(parts);
 	return err;
 }
