@@ -226,7 +226,7 @@ static void test_xsave_matrix(void **state)
 static void test_xsave_some_methods(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	char *t, *l;
+	char *t, *l = NULL;
 
 	cell(r, "xsave", "0xe0", "avx512", "init", "latency", 150);
 	cell(r, "xsave", "0xe0", "avx512", "live", "latency", 160);
