@@ -297,12 +297,13 @@ static uint64_t world_body(void *arg, uint64_t reps)
 }
 
 static size_t world_min_samples = 5;
+static struct fpl_result *world_warn_to;
 
 static void run_world(bool drop, struct fpl_result *r, struct fpl_variant *v)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
 	struct fpl_harness_cfg cfg = { .reps = 4, .min_samples = world_min_samples,
-				       .max_samples = 90,
+				       .warn_to = world_warn_to, .max_samples = 90,
 				       .budget_s = 100, .ratio_at_start = true,
 				       .drop_disturbed = drop, .ref = fake_ref };
 
@@ -427,6 +428,36 @@ static void test_short_and_suspect_both_said(void **state)
 	assert_true(tt_warned(v.run, "1 of 1 measurements had fewer than 80 samples"));
 	assert_true(tt_warned(v.run, "suspect run: the FXSAVE64 reference was quiet in only"));
 	assert_true(tt_warned(v.run, "of its readings between the samples of 1 measurement "));
+	fpl_result_free(r);
+}
+
+/*
+ * With warn_to, those warnings are the result's, named by the bench: they
+ * are about every variant of the call (xsave's group), and on the first
+ * one's run the table marked that cell alone ('!' on fxsave).
+ */
+static void test_call_warnings_to_result(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_variant v;
+	size_t i, said = 0;
+	json_t *w;
+
+	disturbed_blocks = 2;
+	world_min_samples = 80;
+	world_warn_to = r;
+	run_world(true, r, &v);
+	disturbed_blocks = 1;
+	world_min_samples = 5;
+	world_warn_to = NULL;
+	assert_int_equal(json_array_size(v.run->warnings), 0);
+	json_array_foreach(r->warnings, i, w) {
+		const char *t = json_string_value(w);
+
+		said += !strncmp(t, "t: ", 3) && (strstr(t, "suspect run: the FXSAVE64") ||
+						  strstr(t, "measurements had fewer than 80"));
+	}
+	assert_int_equal(said, 2);
 	fpl_result_free(r);
 }
 
@@ -642,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_rotated_variants),
 		cmocka_unit_test(test_mostly_disturbed_is_suspect),
 		cmocka_unit_test(test_short_and_suspect_both_said),
+		cmocka_unit_test(test_call_warnings_to_result),
 		cmocka_unit_test(test_drop_rounds_keeps_pairs),
 		cmocka_unit_test(test_episode_waited_out),
 		cmocka_unit_test(test_carried_floor),

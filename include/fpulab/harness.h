@@ -104,6 +104,13 @@ struct fpl_harness_cfg {
 	size_t quiet_rounds;
 	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
 	/*
+	 * Where the reference's warnings about the whole call go (too few
+	 * quiet samples, a suspect run): NULL, the first variant's run; else
+	 * this result, "BENCH: " before them (xsave: they are about every cell
+	 * of the group, not the first one the table marks).
+	 */
+	struct fpl_result *warn_to;
+	/*
 	 * NULL, or the reference's floor carried from call to call (a
 	 * benchmark of many short calls): a call reads the reference with the
 	 * reps it was read with, judges its readings against the lower of it

@@ -2,6 +2,8 @@
 /* The harness's save-path interference reference: readings between samples, quiet samples kept. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@ void fpl_interf_init(struct fpl_interf *f, const struct fpl_clock *c,
 	memset(f, 0, sizeof(*f));
 	f->ref = cfg->ref ? cfg->ref : fpl_interf_fxsave;
 	f->rounds = cfg->drop_rounds;
+	f->warn_to = cfg->warn_to;
 	f->carried = cfg->ref_floor;
 	f->best = INFINITY;
 	f->own_floor = NAN;
@@ -237,23 +240,40 @@ static double floor_of(struct fpl_interf *f)
  * to 0.49 read within the spread of those of 0.9 on the Zen 4 guest,
  * docs/method.md).
  */
+static int say(const struct fpl_interf *f, const struct fpl_variant *v, const char *fmt, ...)
+	FPL_PRINTF(3, 4);
+static int say(const struct fpl_interf *f, const struct fpl_variant *v, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (f->warn_to)
+		return fpl_result_warn(f->warn_to, "%s: %s", v[0].run ? v[0].run->bench : "harness",
+				       msg);
+	return fpl_run_warn(v[0].run, "%s", msg);
+}
+
 static int warn_short(struct fpl_interf *f, struct fpl_variant *v, size_t nv, size_t short_of,
 		      size_t kept, size_t nquiet, size_t min_keep)
 {
-	if (short_of && v[0].run && f->rounds)
-		return fpl_run_warn(v[0].run, "only %zu of %zu rounds lay between quiet readings "
+	if (!v[0].run && !f->warn_to)
+		return 0;
+	if (short_of && f->rounds)
+		return say(f, v, "only %zu of %zu rounds lay between quiet readings "
 				    "of the FXSAVE64 reference, fewer than %zu (the host's "
 				    "interference in most rounds): every sample kept, the slow "
 				    "ones with them", kept, v[0].m_tsc->n, min_keep);
-	if (short_of && v[0].run &&
-	    fpl_run_warn(v[0].run, "%zu of %zu measurements had fewer than %zu samples between "
+	if (short_of &&
+	    say(f, v, "%zu of %zu measurements had fewer than %zu samples between "
 			 "quiet readings of the FXSAVE64 reference (interference in most rounds): "
 			 "every sample of those kept", short_of, nv, min_keep))
 		return -ENOMEM;
 	/* both when both hold: the share is what tells two groups' runs apart */
-	if (v[0].run && !f->rounds && f->nread &&
-	    (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
-		return fpl_run_warn(v[0].run, "suspect run: the FXSAVE64 reference was quiet in "
+	if (!f->rounds && f->nread && (double)nquiet / (double)f->nread < FPL_QUIET_SHARE_SUSPECT)
+		return say(f, v, "suspect run: the FXSAVE64 reference was quiet in "
 				    "only %.0f%% of its readings between the samples of %zu "
 				    "measurement%s (host interference): episodes shorter than the "
 				    "gap between two readings stay in the kept samples (on a Zen 4 "

@@ -39,6 +39,7 @@ struct fpl_interf {
 	double best;			/* lowest reading so far (the running floor) */
 	size_t quiet_rounds;		/* rounds whose every reading was near best */
 	bool failed;			/* out of memory: every sample kept */
+	struct fpl_result *warn_to;	/* cfg->warn_to */
 };
 
 /* The reference body: reps x FXSAVE64 to a private 64-byte-aligned buffer. */

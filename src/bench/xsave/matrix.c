@@ -173,6 +173,7 @@ int fpl_xs_group_run(struct fpl_xs_bench *x, struct fpl_xs_cell *cells, struct f
 		return 0;
 	fpl_harness_defaults(x->env, &cfg);
 	cfg.drop_disturbed = !paired;
+	cfg.warn_to = x->result;	/* about the group, not its first cell */
 	cfg.budget_s = budget_s;
 	cfg.warmup_s = budget_s * 0.05;
 	cfg.hard_s = budget_s * 2;

@@ -100,6 +100,7 @@ int fpl_xs_misc(struct fpl_xs_bench *x, double share_end)
 	}
 	fpl_harness_defaults(x->env, &cfg);
 	cfg.drop_disturbed = true;	/* cells are not paired by round */
+	cfg.warn_to = x->result;	/* about the group, not its first cell */
 	cfg.budget_s = fpl_xs_left(x, share_end);
 	cfg.warmup_s = cfg.budget_s * 0.05;
 	cfg.hard_s = cfg.budget_s * 2;
