@@ -409,6 +409,13 @@ static void test_table_says_kept(void **state)
 	out = table_of(r);
 	assert_non_null(strstr(out, "Samples kept: every one"));
 	assert_null(strstr(out, "~"));
+	/* nor a claim about where its buffers lay, which it did not record */
+	assert_null(strstr(out, "Buffers:"));
+	free(out);
+	/* a row that recorded it: the layout is said beside the figures */
+	assert_int_equal(fpl_run_obs_int(r->runs[0], "buffers_apart_bytes", 4096), 0);
+	out = table_of(r);
+	assert_non_null(strstr(out, "Buffers: a row's destination and sources back to back"));
 	free(out);
 	fpl_result_free(r);
 }

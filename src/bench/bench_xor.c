@@ -682,11 +682,13 @@ static int sweep_again(struct sweep_state *st, struct fpl_result **parts)
 static int sweep_buffers(struct sweep_state *st)
 {
 	size_t max = 0;
+	void *region;
 
 	for (size_t i = 0; i < st->p->nsize; i++)
 		max = st->p->size[i] > max ? st->p->size[i] : max;
-	if (posix_memalign((void **)&st->region, 4096, (FPL_XOR_MAX_SRCS + 1) * page_up(max)))
+	if (posix_memalign(&region, 4096, (FPL_XOR_MAX_SRCS + 1) * page_up(max)))
 		return -ENOMEM;
+	st->region = region;
 	/* the largest cell's buffers: every smaller cell's lie inside them */
 	for (size_t i = 0; i <= FPL_XOR_MAX_SRCS; i++) {
 		uint64_t *b = (uint64_t *)(st->region + i * page_up(max));

@@ -10,6 +10,7 @@
 #include "fpulab/stats.h"
 #include "pick.h"
 #include "plot_internal.h"
+#include "table_internal.h"
 
 #define MAX_COLS 12
 #define MAX_ROWS 24
@@ -79,17 +80,6 @@ static const char *str(const struct fpl_run *run, const char *key)
 	return json_string_value(json_object_get(run->params, key));
 }
 
-/* Index of s in list (appended when new and room is left); -1 when full. */
-static int slot(const char **list, size_t *n, size_t max, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(list[i], s))
-			return (int)i;
-	if (*n == max)
-		return -1;
-	list[*n] = s;
-	return (int)(*n)++;
-}
 
 static bool xsave_cell(const struct fpl_run *run, const char *method)
 {
@@ -157,7 +147,7 @@ static size_t xsave_insns(const struct fpl_result *r, const char *method, const 
 
 	for (size_t i = 0; i < r->nruns; i++)
 		if (xsave_cell(r->runs[i], method))
-			slot(all, &n, MAX_COLS, str(r->runs[i], "insn"));
+			fpl_tbl_slot(all, &n, MAX_COLS, str(r->runs[i], "insn"));
 	return n;
 }
 
@@ -170,8 +160,8 @@ static void xsave_panel(const struct fpl_result *r, const char *method, const ch
 
 	for (size_t i = 0; i < r->nruns; i++)
 		if (xsave_cell(r->runs[i], method) && state_is(r->runs[i], state)) {
-			slot(masks, &nm, MAX_ROWS, str(r->runs[i], "mask_name"));
-			slot(insns, &ni, MAX_COLS, str(r->runs[i], "insn"));
+			fpl_tbl_slot(masks, &nm, MAX_ROWS, str(r->runs[i], "mask_name"));
+			fpl_tbl_slot(insns, &ni, MAX_COLS, str(r->runs[i], "insn"));
 		}
 	fprintf(f, "$xsave_%s << EOD\n", state);
 	for (size_t m = 0; m < nm; m++) {
@@ -299,7 +289,7 @@ static void xor_panel(const struct fpl_result *r, FILE *f)
 
 		if (!sweep_cell(run, arity))
 			continue;
-		slot(tmpl, &nt, MAX_COLS, str(run, "template"));
+		fpl_tbl_slot(tmpl, &nt, MAX_COLS, str(run, "template"));
 		for (k = 0; k < ns && sizes[k] != sz; k++)
 			;
 		if (k == ns && ns < MAX_ROWS)

@@ -23,6 +23,9 @@ size_t fpl_tbl_note(struct fpl_tbl_notes *nt, const char *text);
 void fpl_tbl_notes_print(FILE *f, const struct fpl_tbl_notes *nt, const char *label);
 void fpl_tbl_notes_free(struct fpl_tbl_notes *nt);
 
+/* Index of s in list[0..*n) (appended when new and room is left, at most max); -1 when full. */
+int fpl_tbl_slot(const char **list, size_t *n, size_t max, const char *s);
+
 /* text wrapped at spaces to FPL_TBL_WIDTH, continuation lines indented by hang. */
 void fpl_tbl_wrap(FILE *f, const char *text, size_t hang);
 /* "label" padded to width, then text wrapped with its continuation lines under it. */

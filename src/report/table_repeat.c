@@ -71,18 +71,6 @@ static struct entry *collect(const struct fpl_result *r, size_t *count)
 	return e;
 }
 
-/* The unit's slot in units[0..*nu): found or added (at most max); -1 when full. */
-static long unit_slot(const char **units, size_t *nu, size_t max, const char *unit)
-{
-	for (size_t k = 0; k < *nu; k++)
-		if (!strcmp(units[k], unit))
-			return (long)k;
-	if (*nu == max)
-		return -1;
-	units[*nu] = unit;
-	return (long)(*nu)++;
-}
-
 #define MAX_UNITS 16
 
 static int by_metrics(const void *a, const void *b)
@@ -117,7 +105,7 @@ static int tally(const struct entry *e, size_t n, double tol_pct, struct fpl_uni
 			vals[j - i] = e[j].median;
 		if (j - i < 2)
 			continue;	/* in one run only: no spread, and no unit slot */
-		k = unit_slot(units, &nu, MAX_UNITS, e[i].unit);
+		k = fpl_tbl_slot(units, &nu, MAX_UNITS, e[i].unit);
 		if (k < 0)
 			continue;	/* past MAX_UNITS units: the table says so */
 		devs[ndev] = fpl_max_dev_pct(vals, j - i);

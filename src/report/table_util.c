@@ -6,6 +6,17 @@
 
 #include "table_internal.h"
 
+int fpl_tbl_slot(const char **list, size_t *n, size_t max, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(list[i], s))
+			return (int)i;
+	if (*n == max)
+		return -1;
+	list[*n] = s;
+	return (int)(*n)++;
+}
+
 size_t fpl_tbl_note(struct fpl_tbl_notes *nt, const char *text)
 {
 	char **p, *dup;

@@ -273,6 +273,7 @@ enum bound_mark {
 	MARK_SHORT = 8,		/* "~": every sample kept, too few quiet rounds */
 	MARK_DROPPED = 16,	/* some row kept only quiet rounds (the reference was read) */
 	MARK_EVERY = 32,	/* some row kept every sample without a reference (4 MiB on, old files) */
+	MARK_LAID = 64,		/* some row says where its buffers lay (observed.buffers_apart_bytes) */
 };
 
 /* How a row's samples were kept (the tsc metric's extra.interference): one of the last three marks. */
@@ -301,7 +302,8 @@ static double obs_floor(const struct fpl_run *run)
 static unsigned print_bound(const struct fpl_run *run, FILE *f)
 {
 	const json_t *fits = fpl_run_obs_get(run, "fits_l1d");
-	unsigned kept = kept_mark(run), marks = kept;
+	unsigned kept = kept_mark(run),
+		 marks = kept | (fpl_run_obs_get(run, "buffers_apart_bytes") ? MARK_LAID : 0);
 	const char *tilde = kept & MARK_SHORT ? "~" : "";
 	char cell[32];
 
@@ -352,6 +354,10 @@ static void sweep_notes(unsigned marks, const struct fpl_metric *bound, long lon
 			marks & MARK_EVERY ? "; from 4 MiB on every sample" : "");
 	else
 		fprintf(f, "Samples kept: every one (no interference reference was read).\n");
+	if (marks & MARK_LAID)
+		fprintf(f, "Buffers: a row's destination and sources back to back in one "
+			   "page-aligned region, its size rounded up to a page apart, as the "
+			   "kernel's do_xor_speed() places them (observed.buffers_apart_bytes).\n");
 	if (marks & MARK_SHORT)
 		fprintf(f, "~: too few rounds between quiet readings of the reference (a slow episode "
 			   "through the row's measurement and its wait): every sample kept, the slow "
