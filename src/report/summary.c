@@ -58,10 +58,18 @@ static void interference_line(const struct fpl_run *run, FILE *f)
 		return;
 	if (!strcmp(json_string_value(json_object_get(o, "kept_by")) ?: "", "round")) {
 		/* the xor sweep waits for quiet rounds: its share says how long, not how far off */
-		fprintf(f, "  (rounds kept between quiet readings of an FXSAVE64 reference, floor "
-			"%.1f TSC ticks: %.0f of %.0f)\n", fl,
-			fpl_pick_extra(run, "tsc", "interference.samples_quiet"),
-			fpl_pick_extra(run, "tsc", "interference.samples_taken"));
+		double quiet = fpl_pick_extra(run, "tsc", "interference.samples_quiet");
+		double taken = fpl_pick_extra(run, "tsc", "interference.samples_taken");
+		const struct fpl_metric *m = fpl_run_find_metric(run, "tsc");
+
+		/* too few quiet ones: none dropped (the samples are all that were taken) */
+		if (m && quiet < taken && (double)m->n == taken)
+			fprintf(f, "  (too few rounds between quiet readings of an FXSAVE64 "
+				"reference, floor %.1f TSC ticks: %.0f of %.0f, so every round kept, "
+				"the slow ones with them)\n", fl, quiet, taken);
+		else
+			fprintf(f, "  (rounds kept between quiet readings of an FXSAVE64 reference, "
+				"floor %.1f TSC ticks: %.0f of %.0f)\n", fl, quiet, taken);
 		return;
 	}
 	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
