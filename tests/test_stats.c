@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for src/stats: trimmed means, Welch, Student, Yuen, Mann-Whitney, Holm, bootstrap, ministat's t. */
+/* Tests for src/stats: trimmed means, Welch, Student, Yuen, paired t, Mann-Whitney, Holm, bootstrap, ministat's t. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -342,6 +342,93 @@ static void test_yuen_step(void **state)
 	assert_true(r.se == 0);
 }
 
+/* R: t.test(sleep2, sleep1, paired = TRUE): 1.58, t = 4.0621, df = 9, p = 0.002833, [0.7001142, 2.4598858]. */
+static void test_paired_sleep(void **state)
+{
+	struct fpl_paired r;
+
+	(void)state;
+	assert_int_equal(fpl_paired_t(sleep1, sleep2, 10, FPL_PAIR_DIFF, 0, 95, 0, &r), 0);
+	assert_int_equal(r.n, 10);
+	near(r.t.diff, 1.58, 1e-12);
+	near(r.t.t, 4.0621, 5e-5);
+	near(r.t.df, 9, 1e-12);
+	near(r.t.p, 0.002833, 5e-7);
+	near(r.t.lo, 0.7001142, 1e-7);
+	near(r.t.hi, 2.4598858, 1e-7);
+	near(r.t.center_a, 0.75, 1e-12);
+	near(r.t.center_b, 2.33, 1e-12);
+}
+
+/*
+ * Runs whose level moves by several percent with a small, steady difference
+ * inside each (one run's difference an outlier). By hand (Python's
+ * statistics module): d trimmed 10% (g = 1, h = 8) has mean 0.215, winsorized
+ * variance s_w^2, se = sqrt(9 s_w^2 / 56) = 0.0108972474, df 7; t(0.975, 7) =
+ * 2.364624252. In percent of each run's a: 0.2115831493, se 0.0117615683.
+ */
+static void test_paired_trimmed(void **state)
+{
+	static const double a[] = { 100.0, 103.2, 98.7, 105.1, 101.4,
+				    99.9, 104.3, 97.8, 102.6, 100.5 };
+	static const double d[] = { 0.21, 0.19, 0.25, 0.18, 0.22, 0.20, 0.24, 0.17, 0.23, 0.90 };
+	double b[10], *sa = sorted_copy(a, 10), *sb;
+	struct fpl_paired r;
+	struct fpl_ttest y;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		b[i] = a[i] + d[i];
+	sb = sorted_copy(b, 10);
+	assert_int_equal(fpl_paired_t(a, b, 10, FPL_PAIR_DIFF, 10, 95, 0, &r), 0);
+	near(r.t.diff, 0.215, 1e-9);
+	near(r.t.se, 0.0108972474, 1e-9);
+	near(r.t.df, 7, 1e-12);
+	near(r.t.tcrit, 2.364624252, 1e-8);
+	near(r.t.hi - r.t.diff, 2.364624252 * 0.0108972474, 1e-8);
+	near(r.t.center_a, 101.325, 1e-9);
+	near(r.t.center_b, 101.63, 1e-9);
+	assert_int_equal(fpl_paired_t(a, b, 10, FPL_PAIR_PCT, 10, 95, 0, &r), 0);
+	assert_int_equal(r.scale, FPL_PAIR_PCT);
+	near(r.t.diff, 0.2115831493, 1e-9);
+	near(r.t.se, 0.0117615683, 1e-9);
+	assert_true(r.t.lo > 0);
+	/* The same values as independent samples: the run levels are the interval. */
+	assert_int_equal(fpl_yuen_sorted(sa, 10, sb, 10, 10, 95, &y), 0);
+	assert_true(y.lo < 0 && y.hi > 0);
+	assert_true(y.hi - y.lo > 50 * (r.t.hi - r.t.lo) / 100 * 101.325);
+	free(sa);
+	free(sb);
+}
+
+/* Pairs that are not finite (or a <= 0 in percent) are left out; too few left is -EINVAL. */
+static void test_paired_edges(void **state)
+{
+	const double a[] = { 10, NAN, 10, 0, 10 }, b[] = { 11, 12, INFINITY, 12, 12 };
+	const double qa[] = { 10, 10, 10 }, qb[] = { 12, 12, 12 };
+	struct fpl_paired r;
+
+	(void)state;
+	assert_int_equal(fpl_paired_t(a, b, 5, FPL_PAIR_DIFF, 0, 95, 0, &r), 0);
+	assert_int_equal(r.n, 3);
+	near(r.t.diff, 5, 1e-12);	/* 1, 12 and 2 */
+	assert_int_equal(fpl_paired_t(a, b, 5, FPL_PAIR_PCT, 0, 95, 0, &r), 0);
+	assert_int_equal(r.n, 2);
+	near(r.t.diff, 15, 1e-12);
+	assert_int_equal(fpl_paired_t(a, b, 3, FPL_PAIR_PCT, 0, 95, 0, &r), -EINVAL);
+	assert_int_equal(fpl_paired_t(a, b, 5, FPL_PAIR_DIFF, 50, 95, 0, &r), -EINVAL);
+	assert_int_equal(fpl_paired_t(a, b, 5, FPL_PAIR_DIFF, 0, 100, 0, &r), -EINVAL);
+	assert_int_equal(fpl_paired_t(a, b, 1, FPL_PAIR_DIFF, 0, 95, 0, &r), -EINVAL);
+	/* Every run on the same two steps: no spread, yet the rounding leaves an interval. */
+	assert_int_equal(fpl_paired_t(qa, qb, 3, FPL_PAIR_DIFF, 0, 95, 0, &r), 0);
+	assert_true(r.t.se == 0);
+	assert_int_equal(fpl_paired_t(qa, qb, 3, FPL_PAIR_DIFF, 0, 95, 1, &r), 0);
+	near(r.t.se, sqrt(2.0 / 12 / 3), 1e-12);
+	assert_int_equal(fpl_paired_t(qa, qb, 3, FPL_PAIR_PCT, 0, 95, 1, &r), 0);
+	near(r.t.diff, 20, 1e-12);
+	near(r.t.se, sqrt(2.0 * 100 / 12 / 3), 1e-12);	/* q = 10% of a */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +447,9 @@ int main(void)
 		cmocka_unit_test(test_floor_med3),
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_mean_t_ci),
+		cmocka_unit_test(test_paired_sleep),
+		cmocka_unit_test(test_paired_trimmed),
+		cmocka_unit_test(test_paired_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

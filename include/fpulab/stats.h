@@ -104,6 +104,38 @@ int fpl_yuen_sorted(const double *a, size_t na, const double *b, size_t nb, doub
  */
 int fpl_yuen_sorted_step(const double *a, size_t na, const double *b, size_t nb, double trim,
 			 double conf, double q, struct fpl_ttest *r);
+/*
+ * Paired comparison: a[i] and b[i] are two variants measured in the same
+ * run i (timed in the same rounds), so whatever moves the whole run (the
+ * host's level, the clock, the placement) moves both and cancels in their
+ * difference. Each run is one replicate d[i]: b[i] - a[i] (FPL_PAIR_DIFF),
+ * or 100 (b[i] / a[i] - 1), the difference in percent of that run's a
+ * (FPL_PAIR_PCT), which cancels a run-level factor as well as an offset.
+ * The interval is the one-sample t over the d[i]; with trim > 0 Yuen's
+ * trimmed form of it: the trimmed mean of d, se^2 = (n - 1) s_w^2 / (h (h - 1))
+ * with s_w^2 the winsorized variance and h = n - 2g the values kept,
+ * df = h - 1 (the one-sample case of fpl_yuen_sorted; trim 0 is the paired
+ * t). q > 0: a and b are rounded to a lattice of step q (in their unit), so
+ * each d also carries the two roundings' variance 2 q^2 / 12 (in percent
+ * of a[i] for PCT). Pairs with a value that is not finite, or a[i] <= 0 for
+ * PCT, are left out. In r: center_a and center_b are the trimmed means of
+ * the a and b of the pairs kept (what a table shows per case); diff, se,
+ * df, t, p, tcrit, lo and hi are about d. 0; -EINVAL when fewer than 2
+ * values remain after trimming, trim outside [0, 50) or conf outside
+ * (0, 100); -ENOMEM.
+ */
+enum fpl_pair_scale {
+	FPL_PAIR_DIFF,	/* b - a, in the unit of the values */
+	FPL_PAIR_PCT,	/* 100 (b / a - 1) per pair, percent */
+};
+struct fpl_paired {
+	size_t n;			/* pairs used */
+	enum fpl_pair_scale scale;
+	struct fpl_ttest t;
+};
+int fpl_paired_t(const double *a, const double *b, size_t n, enum fpl_pair_scale scale,
+		 double trim, double conf, double q, struct fpl_paired *r);
+
 /* Winsorized variance (n - 1 denominator) of sorted data, g values pulled in at each end. */
 double fpl_winsorized_var_sorted(const double *sorted, size_t n, size_t g);
 /* Values cut from each end: floor(n * trim / 100). */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Two-sample tests: Welch, pooled Student, Yuen's trimmed t, Mann-Whitney U, Holm. */
+/* Tests: Welch, pooled Student, Yuen's trimmed t, paired (trimmed) t, Mann-Whitney U, Holm. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -35,11 +35,10 @@ static double t_q(double t, double df)
 }
 
 /* Fill t, p, tcrit and the interval from diff, se and df. */
-static void finish(struct fpl_ttest *r, double conf)
+static void interval(struct fpl_ttest *r, double conf)
 {
 	double alpha = 1.0 - conf / 100.0;
 
-	r->diff = r->center_b - r->center_a;
 	r->tcrit = t_qinv(alpha / 2, r->df);
 	if (r->se > 0) {
 		r->t = r->diff / r->se;
@@ -50,6 +49,13 @@ static void finish(struct fpl_ttest *r, double conf)
 	}
 	r->lo = r->diff - r->tcrit * r->se;
 	r->hi = r->diff + r->tcrit * r->se;
+}
+
+/* The same for two centres: diff is center_b - center_a. */
+static void finish(struct fpl_ttest *r, double conf)
+{
+	r->diff = r->center_b - r->center_a;
+	interval(r, conf);
 }
 
 /* Both t tests: the means into r, the variances into *va and *vb; -EINVAL on too few values. */
@@ -141,6 +147,80 @@ int fpl_yuen_sorted_step(const double *a, size_t na, const double *b, size_t nb,
 		(da * da / (ha - 1.0) + db * db / (hb - 1.0)) : ha + hb - 2.0;
 	finish(r, conf);
 	return 0;
+}
+
+/* The finite pairs as d (and their a and b), in input order; how many. */
+static size_t pair_values(const double *a, const double *b, size_t n, enum fpl_pair_scale scale,
+			  double *d, double *ka, double *kb)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(a[i]) || !isfinite(b[i]) || (scale == FPL_PAIR_PCT && !(a[i] > 0)))
+			continue;
+		d[k] = scale == FPL_PAIR_PCT ? 100 * (b[i] / a[i] - 1) : b[i] - a[i];
+		ka[k] = a[i];
+		kb[k] = b[i];
+		k++;
+	}
+	return k;
+}
+
+/* The rounding variance of one d: 2 q^2 / 12, in percent of a for PCT (its mean over the pairs). */
+static double step_var(const double *ka, size_t n, enum fpl_pair_scale scale, double q)
+{
+	double v = 0;
+
+	if (!(q > 0))
+		return 0;
+	if (scale == FPL_PAIR_DIFF)
+		return 2 * q * q / 12;
+	for (size_t i = 0; i < n; i++) {
+		double qp = 100 * q / ka[i];
+
+		v += 2 * qp * qp / 12 / (double)n;
+	}
+	return v;
+}
+
+int fpl_paired_t(const double *a, const double *b, size_t n, enum fpl_pair_scale scale,
+		 double trim, double conf, double q, struct fpl_paired *r)
+{
+	double *d, *ka, *kb;
+	size_t k, g, h;
+	int err = -EINVAL;
+
+	if (!(trim >= 0 && trim < 50) || !conf_ok(conf) || n < 2)
+		return -EINVAL;
+	d = malloc(3 * n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	ka = d + n;
+	kb = d + 2 * n;
+	k = pair_values(a, b, n, scale, d, ka, kb);
+	g = fpl_trim_count(k, trim);
+	h = k - 2 * g;
+	if (k >= 2 && h >= 2) {
+		struct fpl_ttest *t = &r->t;
+		double var;
+
+		fpl_sort(d, k);
+		var = (k - 1.0) * fpl_winsorized_var_sorted(d, k, g) / (h * (h - 1.0)) +
+		      step_var(ka, k, scale, q) / (double)h;
+		r->n = k;
+		r->scale = scale;
+		fpl_sort(ka, k);
+		fpl_sort(kb, k);
+		t->center_a = fpl_trimmed_mean_sorted(ka, k, trim);
+		t->center_b = fpl_trimmed_mean_sorted(kb, k, trim);
+		t->diff = fpl_trimmed_mean_sorted(d, k, trim);
+		t->se = sqrt(var);
+		t->df = h - 1.0;
+		interval(t, conf);
+		err = 0;
+	}
+	free(d);
+	return err;
 }
 
 int fpl_mann_whitney_sorted(const double *a, size_t na, const double *b, size_t nb,
