@@ -587,6 +587,98 @@ static void rfbm_table_reproduces_report_shape(void **state)
 	fpl_result_free(r);
 }
 
+/* The "+/- X%" half-width of case 2's line in a repro rfbm table. */
+static double case2_half(const char *buf)
+{
+	const char *l = strstr(buf, "case 2: "), *pm = l ? strstr(l, "+/- ") : NULL;
+
+	assert_non_null(pm);
+	assert_true(strchr(l, '\n') > pm);
+	return strtod(pm + 4, NULL);
+}
+
+/*
+ * Ten runs whose level moves by up to 6% while case 2 is 0.2% above case 1
+ * in every run (with a little noise of its own): paired by run, the
+ * difference is proven with an interval of a few hundredths of a percent;
+ * the same figures as independent samples (a file written before pairing)
+ * prove nothing, their interval the width of the run levels.
+ */
+static void rfbm_table_pairs_runs(void **state)
+{
+	static const double level[] = { 0, 5.1, -0.7, 3.3, 6.0, 1.2, -2.4, 4.4, 0.8, 2.9 };
+	static const double noise[] = { 1, -2, 0, 2, -1, 1, -1, 0, 2, -2 };
+	struct fpl_result *paired = fpl_result_new(), *unpaired = fpl_result_new();
+	double a[10], b[10], paired_half, unpaired_half;
+	char *buf;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		a[i] = 200 * (1 + level[i] / 100);
+		b[i] = a[i] * (1.002 + noise[i] * 1e-4);
+	}
+	assert_int_equal(fpl_repro_add_case(paired, "t", 1, "without", "cycles", "m", a, 10), 0);
+	assert_int_equal(fpl_repro_add_paired_case(paired, "t", 2, "with", "cycles", "m", b, a,
+						   "without, same run", 10), 0);
+	buf = repro_text(fpl_repro_rfbm_write, paired, 0);
+	paired_half = case2_half(buf);
+	assert_non_null(strstr(buf, "+0.20% +/- "));
+	assert_non_null(strstr(buf, "(proven)"));
+	assert_non_null(strstr(buf, "paired: each run's value"));
+	assert_non_null(strstr(buf, "(without, same run)"));
+	assert_non_null(strstr(buf, "a 95% interval of +/- 0.2% needs about 3 runs"));
+	assert_null(strstr(buf, "independent samples"));
+	free(buf);
+	assert_int_equal(fpl_repro_add_case(unpaired, "t", 1, "without", "cycles", "m", a, 10), 0);
+	assert_int_equal(fpl_repro_add_case(unpaired, "t", 2, "with", "cycles", "m", b, 10), 0);
+	buf = repro_text(fpl_repro_rfbm_write, unpaired, 0);
+	unpaired_half = case2_half(buf);
+	assert_non_null(strstr(buf, "(not proven)"));
+	assert_non_null(strstr(buf, "independent samples"));
+	assert_null(strstr(buf, "paired: each run's value"));
+	free(buf);
+	print_message("  half-widths: paired %.3f%%, unpaired %.3f%%\n", paired_half,
+		      unpaired_half);
+	assert_true(paired_half > 0 && paired_half < 0.05);
+	assert_true(unpaired_half > 1);
+	fpl_result_free(paired);
+	fpl_result_free(unpaired);
+}
+
+/*
+ * Calibrations paired by round: the section costs 5% in every round while
+ * the rounds' speeds move by 20%; the per-round ratio is 0.950 with an
+ * interval that excludes 1 (ratios of independent samples could not).
+ */
+static void kfpu_ratios_pair_rounds(void **state)
+{
+	static const double f[] = { 1.0, 1.2, 0.9, 1.1, 0.85, 1.15, 1.05 };
+	struct fpl_result *r = fpl_result_new();
+	static const char *const sec[] = { "no section", "MXCSR", "387|MXCSR" };
+	static const double cost[] = { 1, 0.95, 0.70 };
+	struct fpl_metric *m[3];
+	char *buf;
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xor");
+
+		fpl_run_param_str(run, "mode", "calibrate");
+		fpl_run_param_str(run, "template", "avx");
+		fpl_run_param_str(run, "section", sec[k]);
+		m[k] = fpl_run_add_metric(run, "speed", "MB/s", "synthetic");
+		for (int i = 0; i < 7; i++)
+			fpl_metric_add(m[k], 40000 * f[i] * (cost[k] + (k && i % 2 ? 1e-3 : 0)));
+	}
+	buf = repro_text(fpl_repro_kfpu_write, r, 0);
+	assert_non_null(strstr(buf, "avx              0.950 [0.950, 0.951]"));
+	assert_non_null(strstr(buf, "0.700 [0.700, 0.701]"));
+	assert_non_null(strstr(buf, "per-round ratios, paired"));
+	assert_non_null(strstr(buf, "costs avx 30% here, and LDMXCSR alone still 5%."));
+	free(buf);
+	fpl_result_free(r);
+}
+
 static void calib(struct fpl_result *r, const char *tmpl, const char *sec, double mbs)
 {
 	struct fpl_run *run = fpl_result_add_run(r, "xor");
@@ -735,6 +827,8 @@ int main(void)
 		cmocka_unit_test(plot_script_of_handmade_result),
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
 		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
+		cmocka_unit_test(rfbm_table_pairs_runs),
+		cmocka_unit_test(kfpu_ratios_pair_rounds),
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),
 		cmocka_unit_test(run_bad_input_exits_2_and_writes_nothing),

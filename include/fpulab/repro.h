@@ -23,10 +23,24 @@ int fpl_repro_add_case(struct fpl_result *r, const char *table, int case_no, con
 		       const char *unit, const char *method, const double *v, size_t n);
 
 /*
+ * The same for a case measured in the same runs as its baseline: base[i]
+ * is the baseline's figure from the run that gave v[i] (metric "baseline",
+ * base_method saying how the two shared the run), so that the table tests
+ * the per-run differences (fpl_paired_t). 0 or -ENOMEM.
+ */
+int fpl_repro_add_paired_case(struct fpl_result *r, const char *table, int case_no,
+			      const char *label, const char *unit, const char *method,
+			      const double *v, const double *base, const char *base_method,
+			      size_t n);
+
+/*
  * Write the RFBM tables of r: per table, each case's trimmed mean (10% from
  * each end), as a percentage of case 1, the difference with its 95%
- * interval (Yuen's t through fpulab compare, Holm over the table) and a
- * sentence on what the figures mean. 0; -EINVAL with diag when r has no
+ * interval and a sentence on what the figures mean. A case with a
+ * "baseline" metric is tested paired (Yuen's trimmed t over the per-run
+ * differences in percent of the baseline); one without (files written
+ * before pairing) by Yuen's two-sample t through fpulab compare. Holm over
+ * the table's comparisons. 0; -EINVAL with diag when r has no
  * RFBM cases or a case has too few values; -ENOMEM; -EIO.
  */
 int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *diag);
@@ -46,10 +60,16 @@ int fpl_repro_kfpu_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
  */
 int fpl_repro_lazy_write(const struct fpl_result *r, FILE *f, struct fpl_diag *diag);
 
-/* RFBM's context-switch cases: state init, then each wider state the CPU has. */
+/*
+ * RFBM's context-switch cases: state init, then each wider state the CPU
+ * has. A wider state is measured against init in one interleaved run per
+ * round (ctxsw --ab init,STATE: their batches alternate), so each round
+ * gives a pair; init's own figure per round is the mean of its arms.
+ */
 struct fpl_repro_ctx_case {
-	const char *state, *label;	/* ctxsw --state, the case's label */
+	const char *state, *label;	/* ctxsw state, the case's label */
 	double *v;			/* one switches-per-second figure per round */
+	double *base;			/* init's figure in the same run (wider states) */
 	size_t n;
 	bool skip;			/* not on this CPU (or the benchmark said so) */
 };
@@ -73,6 +93,8 @@ void fpl_repro_xs_free(struct fpl_repro_xs_case *xc, size_t nx);
 
 /* A ctxsw run's figure for RFBM: 1e9 / its median ns per switch (NaN without samples). */
 double fpl_repro_ctx_value(const struct fpl_run *run);
+/* The same for the two arms of a ctxsw --ab run (switch_a, switch_b). */
+void fpl_repro_ctx_ab_values(const struct fpl_run *run, double *a, double *b);
 
 /*
  * Take one round's figures from the xsave --part rfbm runs [from, nruns) of
@@ -84,9 +106,10 @@ void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repr
 			size_t nx);
 
 /*
- * The RFBM cases into out (fpl_repro_add_case): one table of the context
- * switch cases that have figures (budget: seconds per run, for the method),
- * two cases per xsave case. 0 or -ENOMEM.
+ * The RFBM cases into out: one table of the context switch cases that have
+ * figures (budget: seconds per run, for the method), two cases per xsave
+ * case; every case after the first paired with its baseline's figures of
+ * the same runs (fpl_repro_add_paired_case). 0 or -ENOMEM.
  */
 int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc, size_t nc,
 			 const struct fpl_repro_xs_case *xc, size_t nx, double budget);

@@ -193,6 +193,12 @@ double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work);
  * FPL_MIN_RUNS; 0 when cv is not finite; SIZE_MAX beyond 10^7.
  */
 size_t fpl_runs_needed(double cv, double target, double conf);
+/*
+ * The same for a paired comparison: runs for n per-run differences of
+ * standard deviation sd (t with n - 1 df before any trimming) to give a
+ * half-width of at most target, in the unit of sd.
+ */
+size_t fpl_runs_needed_paired(double sd, double target, double conf);
 
 /*
  * Repeatability across runs. One metric: the largest distance of one run's

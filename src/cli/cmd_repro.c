@@ -31,28 +31,39 @@ static void say(const struct fpl_session *s, const char *text)
 	fflush(stderr);
 }
 
-/* One context_switch1-style run of every case, in an order that rotates each round. */
+/*
+ * One round of the context-switch cases: each wider state against init in
+ * one interleaved run (ctxsw --ab init,STATE, batches alternating), in an
+ * order that rotates each round; init's figure of the round is the mean of
+ * its arms.
+ */
 static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s,
 			  struct fpl_repro_ctx_case *cc, size_t nc,
 			  long round)
 {
 	const struct fpl_bench *b = fpl_bench_find("ctxsw");
+	double init_sum = 0;
+	size_t init_n = 0;
 
-	for (size_t j = 0; j < nc; j++) {
-		struct fpl_repro_ctx_case *c = &cc[(j + (size_t)round) % nc];
-		struct fpl_optval o[] = { { "state", c->state } };
+	for (size_t j = 0; j + 1 < nc; j++) {
+		struct fpl_repro_ctx_case *c = &cc[1 + (j + (size_t)round) % (nc - 1)];
+		char ab[48];
+		struct fpl_optval o[] = { { "ab", ab } };
 		size_t from = s->result->nruns;
 		int rc;
 
 		if (c->skip)
 			continue;
+		snprintf(ab, sizeof(ab), "%s,%s", cc[0].state, c->state);
 		rc = fpl_session_run(s, b, o, 1);
 		if (rc == FPL_EXIT_UNSUPPORTED) {
 			c->skip = true;
 		} else if (rc) {
 			return rc;
-		} else {
-			c->v[c->n++] = fpl_repro_ctx_value(s->result->runs[from]);
+		} else if (s->result->nruns > from) {
+			fpl_repro_ctx_ab_values(s->result->runs[from], &c->base[c->n], &c->v[c->n]);
+			init_sum += c->base[c->n++];
+			init_n++;
 		}
 		/* The first round's traced runs are kept for the kernel's xcomp_bv line. */
 		if (!round && rp->traced && s->result->nruns > from &&
@@ -62,6 +73,8 @@ static int rfbm_ctx_round(struct repro *rp, struct fpl_session *s,
 		} else if (fpl_result_move_runs(NULL, s->result, from))
 			return FPL_EXIT_FAIL;
 	}
+	if (init_n)
+		cc[0].v[cc[0].n++] = init_sum / (double)init_n;
 	return FPL_EXIT_OK;
 }
 
@@ -83,11 +96,13 @@ static int rfbm_xsave_round(struct fpl_session *s, struct fpl_repro_xs_case *xc,
 static int rfbm(struct repro *rp, struct fpl_session *s)
 {
 	long n = rp->runs ? rp->runs : s->quick ? 5 : 10;
-	double budget = s->budget_s > 0 ? s->budget_s : s->quick ? 0.25 : 0.5;
+	double given = s->budget_s, budget = given > 0 ? given : s->quick ? 0.25 : 0.5;
+	/* two A/B runs per round take the time three single-state runs took */
+	double ctx_budget = given > 0 ? given : 1.5 * budget;
 	struct fpl_repro_ctx_case cc[] = {
-		{ "init", "state init", NULL, 0, false },
-		{ "avx", "AVX registers live", NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
-		{ "avx512", "AVX-512 registers live", NULL, 0,
+		{ "init", "state init", NULL, NULL, 0, false },
+		{ "avx", "AVX registers live", NULL, NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
+		{ "avx512", "AVX-512 registers live", NULL, NULL, 0,
 		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F) },
 	};
 	struct fpl_repro_xs_case xc[] = {
@@ -98,27 +113,31 @@ static int rfbm(struct repro *rp, struct fpl_session *s)
 	int rc = FPL_EXIT_OK;
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
-		if (!(cc[i].v = calloc((size_t)n, sizeof(double))))
+		if (!(cc[i].v = calloc((size_t)n, sizeof(double))) ||
+		    (i && !(cc[i].base = calloc((size_t)n, sizeof(double)))))
 			rc = FPL_EXIT_FAIL;
 	if (fpl_repro_xs_alloc(xc, FPL_ARRAY_SIZE(xc), (size_t)n))
 		rc = FPL_EXIT_FAIL;
-	s->budget_s = budget;
 	for (long r = 0; r < n && rc == FPL_EXIT_OK && !*s->stop; r++) {
 		char line[64];
 
 		snprintf(line, sizeof(line), "repro rfbm: round %ld of %ld", r + 1, n);
 		say(s, line);
+		s->budget_s = ctx_budget;
 		if (ctx)
 			rc = rfbm_ctx_round(rp, s, cc, FPL_ARRAY_SIZE(cc), r);
+		s->budget_s = budget;
 		if (xs && rc == FPL_EXIT_OK)
 			rc = rfbm_xsave_round(s, xc, FPL_ARRAY_SIZE(xc), false);
 	}
 	say(s, NULL);
 	if (rc == FPL_EXIT_OK || *s->stop)
 		rc = fpl_repro_rfbm_cases(rp->out, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc),
-					  budget) || *s->stop ? FPL_EXIT_FAIL : FPL_EXIT_OK;
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
+					  ctx_budget) || *s->stop ? FPL_EXIT_FAIL : FPL_EXIT_OK;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++) {
 		free(cc[i].v);
+		free(cc[i].base);
+	}
 	fpl_repro_xs_free(xc, FPL_ARRAY_SIZE(xc));
 	return rc;
 }
@@ -367,14 +386,18 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"same shape, with a sentence on what the figures mean and how sure they are:\n"
 	"  rfbm          2024, CET supervisor state: will-it-scale context_switch1, ten\n"
 	"                runs per kernel, trimmed 10%, case 1 = 100%. Here: context\n"
-	"                switches with state init, AVX live, AVX-512 live; and XSAVEC and\n"
-	"                XRSTOR with the highest component in RFBM or not (init state).\n"
-	"                Where AMX exists, last (it asks for AMX permission): XSAVE and\n"
-	"                XSAVEC with AMX tile data (8 KiB, init) in RFBM or not.\n"
-	"                Cases compared by fpulab compare's code (Yuen's t, Holm).\n"
+	"                switches with state init, AVX live, AVX-512 live (each wider\n"
+	"                state against init in one ctxsw --ab run per round); and XSAVEC\n"
+	"                and XRSTOR with the highest component in RFBM or not (init\n"
+	"                state), both in the same rounds. Where AMX exists, last (it asks\n"
+	"                for AMX permission): XSAVE and XSAVEC with AMX tile data (8 KiB,\n"
+	"                init) in RFBM or not. Each case is paired with its baseline of\n"
+	"                the same run: Yuen's trimmed t over the per-run differences,\n"
+	"                Holm over each table.\n"
 	"  kfpu-mask     2021, FNINIT and LDMXCSR in kernel_fpu_begin: the kernel's xor\n"
 	"                calibration per template without a section, with KFPU_MXCSR and\n"
-	"                with KFPU_387|KFPU_MXCSR; MB/s and ratios with intervals.\n"
+	"                with KFPU_387|KFPU_MXCSR; MB/s, and ratios to no section paired\n"
+	"                by round (each round calibrates every template and mask).\n"
 	"  lazy-restore  2018: kernel_fpu_begin/end inside a loop versus outside, 256-bit\n"
 	"                and 512-bit xor and ChaCha20, eager and lazy restore.\n"
 	"  all           the three, one after the other.\n"
@@ -382,9 +405,11 @@ const struct fpl_cmd fpl_cmd_repro = {
 	"Options:\n"
 	"  --runs N          runs per case (rfbm, default 10) or calibrations (kfpu-mask,\n"
 	"                    default 21); at least 3\n"
-	"  --budget SECONDS  seconds per run (rfbm, default 0.5) or for the section\n"
-	"                    benchmark (lazy-restore)\n"
-	"  --quick           fewer and shorter runs (rfbm 5 x 0.25 s, kfpu-mask 7)\n"
+	"  --budget SECONDS  seconds per run (rfbm, default 0.75 per ctxsw A/B run and\n"
+	"                    0.5 per xsave run) or for the section benchmark\n"
+	"                    (lazy-restore)\n"
+	"  --quick           fewer and shorter runs (rfbm 5 rounds, half as long;\n"
+	"                    kfpu-mask 7)\n"
 	"  -o FILE           save the figures (JSON, atomically): run the same command on\n"
 	"                    another kernel and compare the two with\n"
 	"                    fpulab compare --trim 10 OLD.json NEW.json\n"

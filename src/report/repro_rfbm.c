@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fpulab/compare.h"
 #include "fpulab/repro.h"
 #include "pick.h"
 
@@ -29,6 +27,20 @@ int fpl_repro_add_case(struct fpl_result *r, const char *table, int case_no, con
 	if (!m || fpl_metric_add_many(m, v, n))
 		return -ENOMEM;
 	return 0;
+}
+
+int fpl_repro_add_paired_case(struct fpl_result *r, const char *table, int case_no,
+			      const char *label, const char *unit, const char *method,
+			      const double *v, const double *base, const char *base_method,
+			      size_t n)
+{
+	struct fpl_metric *m;
+	int err = fpl_repro_add_case(r, table, case_no, label, unit, method, v, n);
+
+	if (err)
+		return err;
+	m = fpl_run_add_metric(r->runs[r->nruns - 1], "baseline", unit, base_method);
+	return !m || fpl_metric_add_many(m, base, n) ? -ENOMEM : 0;
 }
 
 static bool rfbm_run(const struct fpl_run *run)
@@ -68,113 +80,244 @@ static size_t table_cases(const struct fpl_result *r, const char *table,
 	return n;
 }
 
-/* Each case's values as a file of numbers, compared by the code of `fpulab compare`. */
-static int compare_cases(const struct fpl_run **cases, size_t n, struct fpl_cmp **c,
-			 struct fpl_diag *diag)
-{
-	const char *tmp = getenv("TMPDIR");
-	char dir[256], *paths[MAX_CASES] = { NULL };
-	struct fpl_cmp_opts o = { .trim = TRIM_PCT, .confidence = CONF_PCT, .seed = 1 };
-	int err = 0;
-
-	snprintf(dir, sizeof(dir), "%s/fpulab-repro.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return fpl_diag_set(diag, -errno, "%s: %s", dir, strerror(errno));
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct fpl_metric *m = fpl_run_find_metric(cases[i], "value");
-		FILE *f;
-
-		if (asprintf(&paths[i], "%s/case%zu", dir, i + 1) < 0) {
-			paths[i] = NULL;
-			err = -ENOMEM;
-			break;
-		}
-		f = fopen(paths[i], "w");
-		if (!f) {
-			err = fpl_diag_set(diag, -errno, "%s: %s", paths[i], strerror(errno));
-			break;
-		}
-		for (size_t k = 0; m && k < m->n; k++)
-			fprintf(f, "%.17g\n", m->samples[k]);
-		if (fclose(f))
-			err = fpl_diag_set(diag, -EIO, "%s: write error", paths[i]);
-	}
-	if (!err)
-		err = fpl_cmp_run(paths, n, &o, c, diag);
-	for (size_t i = 0; i < n; i++) {
-		if (paths[i])
-			unlink(paths[i]);
-		free(paths[i]);
-	}
-	rmdir(dir);
-	return err;
-}
-
 static int decimals(double v)
 {
 	return fabs(v) >= 1000 ? 2 : fabs(v) >= 10 ? 3 : 4;
 }
 
-/* What the figures say, in words, with the confidence they deserve. */
-static void meaning(const struct fpl_cmp *c, FILE *f)
+/* One case against case 1: the interval of the difference in percent, and its verdict. */
+struct case_test {
+	double center;		/* the case's trimmed mean */
+	double of_base;		/* it in percent of case 1's: paired, of its own baseline's */
+	double pct, half;	/* difference to case 1 and its 95% half-width, percent */
+	double p, p_holm;
+	double sd;		/* paired: the spread of the per-run differences, percent */
+	size_t nruns;
+	bool verdict, proven;
+};
+
+/* A table's tests: paired where every case after the first has its baseline of the same runs. */
+struct table_tests {
+	bool paired;
+	size_t n, family;
+	struct case_test t[MAX_CASES];
+};
+
+static bool all_paired(const struct fpl_run **cases, size_t n)
 {
-	const struct fpl_cmp_metric *m = &c->m[0];
+	for (size_t i = 1; i < n; i++)
+		if (!fpl_run_find_metric(cases[i], "baseline"))
+			return false;
+	return true;
+}
+
+static double center_of(const struct fpl_metric *m)
+{
+	struct fpl_summary s;
+
+	return m && !fpl_metric_summary(m, TRIM_PCT, &s) ? s.trimmed_mean : NAN;
+}
+
+/* Case i's value against its own baseline, run by run, in percent of the baseline. */
+static void paired_case(const struct fpl_run *run, struct case_test *t)
+{
+	const struct fpl_metric *v = fpl_run_find_metric(run, "value");
+	const struct fpl_metric *b = fpl_run_find_metric(run, "baseline");
+	struct fpl_paired pr;
+
+	t->center = center_of(v);
+	t->p = NAN;
+	if (!v || !b || fpl_paired_t(b->samples, v->samples, v->n < b->n ? v->n : b->n,
+				     FPL_PAIR_PCT, TRIM_PCT, CONF_PCT, 0, &pr))
+		return;
+	t->nruns = pr.n;
+	t->of_base = 100 * pr.t.center_b / pr.t.center_a;
+	t->verdict = pr.n >= FPL_MIN_RUNS;
+	t->pct = pr.t.diff;
+	t->half = pr.t.tcrit * pr.t.se;
+	t->p = pr.t.p;
+	t->sd = pr.t.se * sqrt((double)pr.n);
+}
+
+/* Holm over the cases that have a verdict: p_holm, proven and the family's size. */
+static int holm_over(struct table_tests *tt)
+{
+	double p[MAX_CASES], adj[MAX_CASES];
+	size_t k = 0;
+
+	for (size_t i = 1; i < tt->n; i++)
+		if (tt->t[i].verdict)
+			p[k++] = tt->t[i].p;
+	if (fpl_holm(p, k, adj))
+		return -ENOMEM;
+	tt->family = k;
+	k = 0;
+	for (size_t i = 1; i < tt->n; i++)
+		if (tt->t[i].verdict) {
+			tt->t[i].p_holm = adj[k++];
+			tt->t[i].proven = tt->t[i].p_holm < 1 - CONF_PCT / 100;
+		}
+	return 0;
+}
+
+static int paired_tests(const struct fpl_run **cases, size_t n, struct table_tests *tt)
+{
+	const struct fpl_metric *m0 = fpl_run_find_metric(cases[0], "value");
+
+	tt->t[0].center = center_of(m0);
+	tt->t[0].nruns = m0 ? m0->n : 0;
+	for (size_t i = 1; i < n; i++)
+		paired_case(cases[i], &tt->t[i]);
+	return holm_over(tt);
+}
+
+/* Yuen's two-sample t of case i against case 1, in percent of case 1's trimmed mean. */
+static int yuen_case(const struct fpl_metric *m0, const struct fpl_metric *mi,
+		     struct case_test *t)
+{
+	double *a = malloc((m0->n + mi->n) * sizeof(*a)), *b = a + m0->n;
+	struct fpl_ttest y;
+	int err;
+
+	if (!a)
+		return -ENOMEM;
+	memcpy(a, m0->samples, m0->n * sizeof(*a));
+	memcpy(b, mi->samples, mi->n * sizeof(*b));
+	fpl_sort(a, m0->n);
+	fpl_sort(b, mi->n);
+	err = fpl_yuen_sorted(a, m0->n, b, mi->n, TRIM_PCT, CONF_PCT, &y);
+	free(a);
+	t->p = NAN;
+	if (err)
+		return 0;
+	t->center = y.center_b;
+	t->of_base = 100 * y.center_b / y.center_a;
+	t->pct = 100 * y.diff / y.center_a;
+	t->half = 100 * y.tcrit * y.se / y.center_a;
+	t->p = y.p;
+	t->nruns = mi->n;
+	t->verdict = m0->n >= FPL_MIN_RUNS && mi->n >= FPL_MIN_RUNS;
+	return 0;
+}
+
+/*
+ * Files written before pairing: the cases as independent samples (Yuen's
+ * t on the trimmed means, what fpulab compare --trim 10 tests).
+ */
+static int unpaired_tests(const struct fpl_run **cases, size_t n, struct table_tests *tt)
+{
+	const struct fpl_metric *m0 = fpl_run_find_metric(cases[0], "value");
+	int err = 0;
+
+	tt->t[0].center = center_of(m0);
+	tt->t[0].nruns = m0 ? m0->n : 0;
+	for (size_t i = 1; i < n && !err && m0; i++) {
+		const struct fpl_metric *mi = fpl_run_find_metric(cases[i], "value");
+
+		tt->t[i].sd = NAN;
+		if (mi)
+			err = yuen_case(m0, mi, &tt->t[i]);
+	}
+	return err ? err : holm_over(tt);
+}
+
+/* How many runs a 0.2% effect needs at the spread measured, in words. */
+static void runs_for_02(const struct table_tests *tt, FILE *f)
+{
+	double sd = 0;
+
+	for (size_t i = 1; i < tt->n; i++)
+		if (isfinite(tt->t[i].sd) && tt->t[i].sd > sd)
+			sd = tt->t[i].sd;
+	if (!tt->paired || !(sd > 0))
+		return;
+	fprintf(f, " At the spread of the per-run differences measured here (standard deviation "
+		"%.2f%%), a 95%% interval of +/- 0.2%% needs about %zu runs.", sd,
+		fpl_runs_needed_paired(sd, 0.2, CONF_PCT));
+}
+
+/* What the figures say, in words, with the confidence they deserve. */
+static void meaning(const struct table_tests *tt, FILE *f)
+{
 	double widest = 0;
 	size_t proven = 0;
 
-	for (size_t i = 1; i < c->ncases; i++) {
-		proven += m->t[i].proven;
-		if (isfinite(m->t[i].pct_half) && m->t[i].pct_half > widest)
-			widest = m->t[i].pct_half;
+	for (size_t i = 1; i < tt->n; i++) {
+		proven += tt->t[i].proven;
+		if (isfinite(tt->t[i].half) && tt->t[i].half > widest)
+			widest = tt->t[i].half;
 	}
 	fprintf(f, "Meaning: ");
-	for (size_t i = 1; i < c->ncases; i++) {
-		const struct fpl_cmp_test *t = &m->t[i];
+	for (size_t i = 1; i < tt->n; i++) {
+		const struct case_test *t = &tt->t[i];
 
 		if (t->proven)
 			fprintf(f,
 				"case %zu is %s than case 1 by %.2f%% (95%% interval %+.2f%% .. "
 				"%+.2f%%, Holm p = %.2g): a real difference on this machine. ",
 				i + 1, t->pct > 0 ? "higher" : "lower", fabs(t->pct),
-				t->pct - t->pct_half, t->pct + t->pct_half, t->p_holm);
+				t->pct - t->half, t->pct + t->half, t->p_holm);
 	}
-	if (proven < c->ncases - 1)
+	if (proven < tt->n - 1)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
 			proven ? "For the other cases" : "For every case");
-	fprintf(f, "With %zu runs per case the intervals are +/- %.2f%% wide at most, so an "
-		"effect the size of the 2024 report's 0.2%% %s.\n", m->s[0].nruns, widest,
+	fprintf(f, "With %zu runs %s the intervals are +/- %.2f%% wide at most, so an effect the "
+		"size of the 2024 report's 0.2%% %s.", tt->t[0].nruns,
+		tt->paired ? "(each a pair)" : "per case", widest,
 		widest < 0.2 ? "would show here" :
 			       "could not be told from noise here: take more runs (--runs) or "
 			       "longer ones (--budget)");
+	runs_for_02(tt, f);
+	fputc('\n', f);
 }
 
-static void one_table(const char *table, const struct fpl_run **cases, const struct fpl_cmp *c,
-		      FILE *f)
+static void legend(const struct table_tests *tt, const struct fpl_run **cases, FILE *f)
 {
-	const struct fpl_cmp_metric *m = &c->m[0];
+	const struct fpl_metric *b = tt->paired ? fpl_run_find_metric(cases[1], "baseline") : NULL;
+
+	if (!tt->paired) {
+		fprintf(f, "(+/-: 95%% interval of the difference to case 1, Yuen's t on the "
+			"trimmed means, Holm over %zu comparison%s; the runs are taken as "
+			"independent samples: this file has no baseline of the same runs.)\n",
+			tt->family, tt->family == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "(+/-: 95%% interval of the difference to case 1, paired: each run's value "
+		"in percent of case 1's figure in the same run (%s), so the run's own level "
+		"cancels; Yuen's trimmed t (10%%) over the %zu per-run differences, Holm over "
+		"%zu comparison%s. ~: the case's trimmed mean in percent of that of case 1's "
+		"figures in the same runs.)\n", b && b->method ? b->method : "baseline",
+		tt->t[1].nruns, tt->family, tt->family == 1 ? "" : "s");
+}
+
+static void one_table(const char *table, const struct fpl_run **cases,
+		      const struct table_tests *tt, FILE *f)
+{
 	const struct fpl_metric *v = fpl_run_find_metric(cases[0], "value");
-	int d = decimals(m->s[0].center);
+	int d = decimals(tt->t[0].center);
 
 	fprintf(f, "%s\n  %s\n  %zu runs per case; of each case's runs the top and bottom 10%% "
 		"are dropped and the rest averaged (%s); case 1 = 100%%.\n\n", table,
-		v && v->method ? v->method : "", m->s[0].nruns, v && v->unit ? v->unit : "no unit");
-	for (size_t i = 0; i < c->ncases; i++) {
+		v && v->method ? v->method : "", tt->t[0].nruns, v && v->unit ? v->unit : "no unit");
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct case_test *t = &tt->t[i];
 		char b[96];
 		const char *label = fpl_pick_param(cases[i], "label", b, sizeof(b));
 
 		if (!i) {
-			fprintf(f, "case 1: %-34s %14.*f  Set as 1\n", label, d, m->s[0].center);
+			fprintf(f, "case 1: %-34s %14.*f  Set as 1\n", label, d, t->center);
 			continue;
 		}
-		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   %+.2f%% +/- %.2f%% %s\n", i + 1,
-			label, d, m->s[i].center, 100 * m->s[i].center / m->s[0].center,
-			m->t[i].pct, m->t[i].pct_half,
-			m->t[i].proven ? "(proven)" : "(not proven)");
+		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   ", i + 1, label, d, t->center,
+			t->of_base);
+		if (t->verdict)
+			fprintf(f, "%+.2f%% +/- %.2f%% %s\n", t->pct, t->half,
+				t->proven ? "(proven)" : "(not proven)");
+		else
+			fprintf(f, "(no verdict: fewer than %d runs)\n", FPL_MIN_RUNS);
 	}
-	fprintf(f, "(+/-: 95%% interval of the difference to case 1, %s's t on the trimmed "
-		"means, Holm over %zu comparison%s.)\n", fpl_cmp_test_name(c), c->family,
-		c->family == 1 ? "" : "s");
-	meaning(c, f);
+	legend(tt, cases, f);
+	meaning(tt, f);
 }
 
 int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *diag)
@@ -187,7 +330,7 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 		return fpl_diag_set(diag, -EINVAL, "no RFBM cases in the result");
 	for (size_t i = 0; i < r->nruns && !err; i++) {
 		const struct fpl_run *cases[MAX_CASES];
-		struct fpl_cmp *c = NULL;
+		struct table_tests tt;
 		const char *table;
 		char b[160];
 		bool seen = false;
@@ -206,12 +349,12 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 			fprintf(f, "%s: fewer than two cases, nothing to compare\n\n", table);
 			continue;
 		}
-		err = compare_cases(cases, n, &c, diag);
+		tt = (struct table_tests){ .paired = all_paired(cases, n), .n = n };
+		err = tt.paired ? paired_tests(cases, n, &tt) : unpaired_tests(cases, n, &tt);
 		if (!err) {
-			one_table(fpl_pick_param(cases[0], "table", b, sizeof(b)), cases, c, f);
+			one_table(fpl_pick_param(cases[0], "table", b, sizeof(b)), cases, &tt, f);
 			fputc('\n', f);
 		}
-		fpl_cmp_free(c);
 	}
 	return err ? err : ferror(f) ? -EIO : 0;
 }

@@ -14,6 +14,12 @@ double fpl_repro_ctx_value(const struct fpl_run *run)
 	return 1e9 / fpl_metric_median(fpl_run_find_metric(run, "switch"));
 }
 
+void fpl_repro_ctx_ab_values(const struct fpl_run *run, double *a, double *b)
+{
+	*a = 1e9 / fpl_metric_median(fpl_run_find_metric(run, "switch_a"));
+	*b = 1e9 / fpl_metric_median(fpl_run_find_metric(run, "switch_b"));
+}
+
 static void copy_param(char *dst, size_t n, const struct fpl_run *run, const char *key)
 {
 	const char *v = fpl_run_param_get_str(run, key);
@@ -68,22 +74,40 @@ void fpl_repro_xs_round(const struct fpl_result *r, size_t from, struct fpl_repr
 	}
 }
 
+static int ctx_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc, size_t nc,
+		     double budget)
+{
+	static const char table[] = "Context switches, context_switch1-style";
+	char method[512], base[256];
+	int err = 0, k = 1;
+
+	for (size_t i = 0; i < nc && !err; i++) {
+		if (!cc[i].n)
+			continue;
+		snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU, "
+			 "each wider state against init in one run per round (fpulab ctxsw --ab "
+			 "init,STATE: their batches alternate), %.2g s per run; value: switches per "
+			 "second, 1e9 / the run's median ns per switch of the state (will-it-scale's "
+			 "count / time is the mean: the median resists the host's preemptions); "
+			 "init: the mean of its arms in the round's runs", budget);
+		snprintf(base, sizeof(base), "init's switches per second in the same ctxsw --ab "
+			 "run as each value, their batches alternating");
+		err = k == 1 || !cc[i].base ?
+			fpl_repro_add_case(out, table, k, cc[i].label, "ops/s", method, cc[i].v,
+					   cc[i].n) :
+			fpl_repro_add_paired_case(out, table, k, cc[i].label, "ops/s", method,
+						  cc[i].v, cc[i].base, base, cc[i].n);
+		k++;
+	}
+	return err;
+}
+
 int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc, size_t nc,
 			 const struct fpl_repro_xs_case *xc, size_t nx, double budget)
 {
-	char method[384], label[96], table[200];
-	int err = 0;
-	int k = 1;
+	char method[384], label[96], table[200], base[160];
+	int err = ctx_cases(out, cc, nc, budget);
 
-	snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU "
-		 "(fpulab ctxsw --state S), %.2g s per run; value: switches per second, 1e9 / the "
-		 "run's median ns per switch (will-it-scale's count / time is the mean: the median "
-		 "resists the host's preemptions)", budget);
-	for (size_t i = 0; i < nc && !err; i++)
-		if (cc[i].n)
-			err =
-			    fpl_repro_add_case(out, "Context switches, context_switch1-style",
-					       k++, cc[i].label, "ops/s", method, cc[i].v, cc[i].n);
 	for (size_t x = 0; x < nx && !err; x++) {
 		if (!xc[x].n)
 			continue;
@@ -96,9 +120,11 @@ int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case
 		err = fpl_repro_add_case(out, table, 1, label, "cycles", method, xc[x].v[0],
 					 xc[x].n);
 		snprintf(label, sizeof(label), "RFBM %s, with %s", xc[x].with, xc[x].comp);
+		snprintf(base, sizeof(base), "RFBM %s (without %s) in the same run as each value, "
+			 "its rounds interleaved with the value's", xc[x].without, xc[x].comp);
 		if (!err)
-			err = fpl_repro_add_case(out, table, 2, label, "cycles", method,
-						 xc[x].v[1], xc[x].n);
+			err = fpl_repro_add_paired_case(out, table, 2, label, "cycles", method,
+							xc[x].v[1], xc[x].v[0], base, xc[x].n);
 	}
 	return err;
 }

@@ -11,8 +11,6 @@
 #include "fpulab/stats.h"
 #include "pick.h"
 
-#define BOOT_REPS 2000
-
 /* Rounded to a whole number without printing "-0". */
 static double whole(double v)
 {
@@ -109,48 +107,55 @@ static void kfpu_block(const struct fpl_result *r, const char **t, size_t nt, si
 			(int)((bestv - floor(bestv)) * 1000));
 }
 
-/* Ratio of trimmed means, section over none, with a percentile bootstrap interval. */
-static bool ratio(const struct fpl_run *none, const struct fpl_run *with, struct fpl_boot *bt)
+/* A ratio with section over without, and its 95% interval. */
+struct kratio {
+	double ratio, lo, hi;
+	size_t n;
+};
+
+/*
+ * Section over none, round by round: every template and mask is calibrated
+ * once per round in turn (xor --calibrate --repeat), so calibration i of
+ * both ran in round i and shares its conditions. The 10%-trimmed mean of
+ * the per-round ratios, with Yuen's trimmed t over them (fpl_paired_t).
+ */
+static bool ratio(const struct fpl_run *none, const struct fpl_run *with, struct kratio *k)
 {
 	const struct fpl_metric *a = none ? fpl_run_find_metric(none, "speed") : NULL;
 	const struct fpl_metric *b = with ? fpl_run_find_metric(with, "speed") : NULL;
-	double *sa, *sb;
-	bool ok = false;
+	struct fpl_paired pr;
 
-	if (!a || !b || !a->n || !b->n)
+	if (!a || !b || fpl_paired_t(a->samples, b->samples, a->n < b->n ? a->n : b->n,
+				     FPL_PAIR_PCT, 10, 95, 0, &pr))
 		return false;
-	sa = malloc(a->n * sizeof(*sa));
-	sb = malloc(b->n * sizeof(*sb));
-	if (sa && sb) {
-		memcpy(sa, a->samples, a->n * sizeof(*sa));
-		memcpy(sb, b->samples, b->n * sizeof(*sb));
-		fpl_sort(sa, a->n);
-		fpl_sort(sb, b->n);
-		ok = !fpl_bootstrap_ratio_sorted(sa, a->n, sb, b->n, 10, 95, BOOT_REPS, 1, bt);
-	}
-	free(sa);
-	free(sb);
-	return ok;
+	k->ratio = 1 + pr.t.diff / 100;
+	k->lo = 1 + pr.t.lo / 100;
+	k->hi = 1 + pr.t.hi / 100;
+	k->n = pr.n;
+	return true;
 }
 
 static void kfpu_ratios(const struct fpl_result *r, const char **t, size_t nt, FILE *f)
 {
 	const struct fpl_metric *m0 = NULL;
-	struct fpl_boot avx387 = { 0 }, avxmx = { 0 };
+	struct kratio avx387 = { 0 }, avxmx = { 0 };
+	size_t pairs = 0;
 	bool have_avx = false;
 
 	fprintf(f, "%-16s %-26s %-26s\n", "template", "MXCSR / none [95%]",
 		"387|MXCSR / none [95%]");
 	for (size_t i = 0; i < nt; i++) {
 		const struct fpl_run *none = calib(r, t[i], "no section");
-		struct fpl_boot mx, both;
+		struct kratio mx, both;
 		bool a = ratio(none, calib(r, t[i], "MXCSR"), &mx);
 		bool b = ratio(none, calib(r, t[i], "387|MXCSR"), &both);
 		char x[40] = "-", y[40] = "-";
 
 		m0 = m0 ? m0 : none ? fpl_run_find_metric(none, "speed") : NULL;
-		if (a)
+		if (a) {
 			snprintf(x, sizeof(x), "%.3f [%.3f, %.3f]", mx.ratio, mx.lo, mx.hi);
+			pairs = mx.n;
+		}
 		if (b)
 			snprintf(y, sizeof(y), "%.3f [%.3f, %.3f]", both.ratio, both.lo, both.hi);
 		fprintf(f, "%-16s %-26s %-26s\n", t[i], x, y);
@@ -160,8 +165,10 @@ static void kfpu_ratios(const struct fpl_result *r, const char **t, size_t nt, F
 			avx387 = both;
 		}
 	}
-	fprintf(f, "(ratio of 10%%-trimmed means of %zu calibrations each; percentile bootstrap, "
-		"%d resamples)\n", m0 ? m0->n : (size_t)0, BOOT_REPS);
+	fprintf(f, "(per-round ratios, paired: each round calibrates every template and mask in "
+		"turn, so a round's calibrations share its conditions; 10%%-trimmed mean of %zu "
+		"ratios with Yuen's trimmed t interval over them; %zu calibrations without a "
+		"section)\n", pairs, m0 ? m0->n : (size_t)0);
 	fprintf(f, "In 2021 (Xeon E3-1280 V2), avx fell to 0.624 of the revert with FNINIT+LDMXCSR "
 		"and came back to 0.698 with LDMXCSR alone.");
 	if (have_avx) {
