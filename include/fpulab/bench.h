@@ -64,6 +64,10 @@ struct fpl_bench_env {
 	 * x86_fpu events in the run's observed.kernel. NULL: not traced.
 	 */
 	struct fpl_ktrace *ktrace;
+	/* What .check parsed the options into (bench->cfg_size bytes); NULL: none. */
+	const void *cfg;
+	/* Where .run says why it refused its options when it returns -EINVAL. */
+	struct fpl_diag *diag;
 };
 
 struct fpl_bench {
@@ -72,13 +76,20 @@ struct fpl_bench {
 	const struct fpl_opt *opts;	/* terminated by an entry with name NULL */
 	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. NULL: every CPU. */
 	int (*supported)(const struct fpl_cpu *cpu, const char **why);
+	/* Bytes of the configuration .check parses the options into (env->cfg); 0: none. */
+	size_t cfg_size;
 	/*
 	 * Optional: check option values against env->cpu before the session
-	 * calibrates anything. -EINVAL with diag naming the option; 0 otherwise
+	 * calibrates anything, and parse them into cfg (cfg_size bytes, zeroed)
+	 * when cfg_size is not 0: the options are parsed once, here, and .run
+	 * reads env->cfg. -EINVAL with diag naming the option; 0 otherwise
 	 * (what this CPU lacks is left to run(), which skips).
 	 */
-	int (*check)(const struct fpl_bench_env *env, struct fpl_diag *diag);
-	/* Records runs into result; never prints. 0 or -errno. */
+	int (*check)(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag);
+	/*
+	 * Records runs into result; never prints. 0 or -errno; -EINVAL with
+	 * env->diag set for options it refuses only once running.
+	 */
 	int (*run)(const struct fpl_bench_env *env, struct fpl_result *result);
 };
 
@@ -94,6 +105,15 @@ const struct fpl_opt *fpl_bench_find_opt(const struct fpl_bench *b, const char *
  */
 int fpl_bench_check_opts(const struct fpl_bench *b, const struct fpl_optval *v,
 			 size_t n, struct fpl_diag *diag);
+
+/*
+ * Check opts against the descriptor (fpl_bench_check_opts), then the
+ * benchmark's own .check on cpu, parsing into cfg (cfg_size bytes, zeroed
+ * by the caller; NULL: a scratch one). 0, -EINVAL with diag, -ENOMEM.
+ */
+int fpl_bench_prepare(const struct fpl_bench *b, const struct fpl_cpu *cpu,
+		      const struct fpl_optval *opts, size_t nopts, void *cfg,
+		      struct fpl_diag *diag);
 
 /* The value given on the command line, else the default (NULL if neither). */
 const char *fpl_bench_opt(const struct fpl_bench_env *env, const char *name);

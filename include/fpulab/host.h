@@ -34,6 +34,22 @@ json_t *fpl_host_masks_json(const struct fpl_xstate *xs, const struct fpl_xstate
 /* The AMX palette as the host object's "amx": supported, why, tiles, rows, bytes_per_row, ... */
 json_t *fpl_host_amx_json(const struct fpl_xstate *xs);
 
+struct fpl_clock;
+
+/*
+ * The host object of a measuring run: fpl_host_json() with the kernel's
+ * facts read now, plus "clock" (fpl_clock_json). 0 and a new reference in
+ * *out; -ENOMEM.
+ */
+int fpl_host_measured_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock,
+			   json_t **out);
+/*
+ * What this process is, for telling runs apart (host.process): its pid,
+ * whether its address space is randomised, where its stack, heap and a
+ * fresh mapping landed, the CPUs it may run on. NULL on -ENOMEM.
+ */
+json_t *fpl_host_process_json(void);
+
 /* The hypervisor's CPUID 0x40000000 signature, trailing blanks removed; false when not a VM. */
 bool fpl_host_hypervisor(const struct fpl_cpu *cpu, char name[13]);
 

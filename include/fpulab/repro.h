@@ -121,6 +121,44 @@ int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case
  */
 void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool amx, FILE *f);
 
+/* ---- measuring them (src/bench/repro.c) ---- */
+
+struct fpl_session;
+
+/* The experiments, as bits of what fpl_repro_measure runs. */
+enum {
+	FPL_REPRO_RFBM = 1,	/* 2024: RFBM and context switches (AMX last, where it exists) */
+	FPL_REPRO_KFPU = 2,	/* 2021: FNINIT and MXCSR in kernel_fpu_begin */
+	FPL_REPRO_LAZY = 4,	/* 2018: lazy restore inside versus outside a loop */
+	FPL_REPRO_ALL = 7,
+};
+
+struct fpl_repro_cfg {
+	long runs;			/* rfbm: rounds; kfpu-mask: calibrations; 0: the default */
+	double budget_s;		/* seconds per run (rfbm), the section budget (lazy); 0 */
+	struct fpl_result *traced;	/* NULL, or where the first rfbm round's traced runs go */
+	/* Optional: a line on how far it is ("repro rfbm: round 3 of 10"); NULL: done. */
+	void (*say)(void *arg, const char *line);
+	void *arg;
+};
+
+/*
+ * Why an experiment of what cannot run with the benchmarks built in (NULL:
+ * it can): "rfbm needs the ctxsw and xsave benchmarks".
+ */
+const char *fpl_repro_missing(unsigned what);
+
+/*
+ * Measure the experiments of what through the started session s, one after
+ * the other (AMX's RFBM rows last: tile use changes the process for good),
+ * the figures into out (repro cases, the xor and section runs), *done the
+ * experiments measured. One this CPU cannot run is left out with its
+ * reason as a warning of out. 0; -EINTR when s->cfg.stop was set (what was
+ * measured is in out); other -errno with diag.
+ */
+int fpl_repro_measure(struct fpl_session *s, unsigned what, const struct fpl_repro_cfg *cfg,
+		      struct fpl_result *out, unsigned *done, struct fpl_diag *diag);
+
 /* Whether r holds runs of each experiment. */
 bool fpl_repro_has_rfbm(const struct fpl_result *r);
 bool fpl_repro_has_kfpu(const struct fpl_result *r);

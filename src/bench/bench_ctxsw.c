@@ -40,12 +40,20 @@ static const struct fpl_opt ctxsw_opts[] = {
 };
 
 
+/*
+ * The configuration: the states (--state, --ab) parsed once by .check into
+ * names, masks and, where this CPU lacks a state, why (states_err
+ * -ENOTSUP: the run is skipped); the rest read when the run starts.
+ */
 struct ctxsw_cfg {
 	bool threads, ab;
 	const char *placement;
-	const char *state_name[FPL_LIVE_MAX];
+	const char *state_name[FPL_LIVE_MAX];	/* into names */
+	char names[FPL_LIVE_MAX][64];
 	uint64_t mask[FPL_LIVE_MAX];
 	bool none;
+	int states_err;
+	char why[sizeof(((struct fpl_diag *)0)->msg)];
 	unsigned long batch;
 	double budget_s;
 };
@@ -61,32 +69,45 @@ static int prefix(struct fpl_diag *diag, int err, const char *opt)
 	return fpl_diag_set(diag, err, "%s: %s", opt, why);
 }
 
-/* The states of --state or --ab; -EINVAL (bad value) or -ENOTSUP (not here) with diag. */
-static int parse_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, char *buf, size_t len,
-		     struct fpl_diag *diag)
+/* One state name into the configuration's own buffer. */
+static int name_state(struct ctxsw_cfg *c, unsigned i, const char *name, size_t len,
+		      struct fpl_diag *diag)
 {
-	const char *ab = fpl_bench_opt(env, "ab");
+	if (len >= sizeof(c->names[i]))
+		return fpl_diag_set(diag, -EINVAL, "'%.*s': not a state (too long)", (int)len, name);
+	memcpy(c->names[i], name, len);
+	c->names[i][len] = 0;
+	c->state_name[i] = c->names[i];
+	return 0;
+}
+
+/* The states of --state or --ab; -EINVAL (bad value) or -ENOTSUP (not here) with diag. */
+static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
+			struct fpl_diag *diag)
+{
+	const char *ab = fpl_bench_opt(env, "ab"), *comma;
 	struct fpl_xstate xs;
-	char *comma;
 	int err;
 
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)
 		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
 	if (!ab) {
-		c->state_name[0] = fpl_bench_opt(env, "state");
-		err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
+		const char *st = fpl_bench_opt(env, "state");
+
+		err = name_state(c, 0, st, strlen(st), diag);
+		if (!err)
+			err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
 		return prefix(diag, err, "--state");
 	}
-	snprintf(buf, len, "%s", ab);
-	comma = strchr(buf, ',');
+	comma = strchr(ab, ',');
 	if (!comma || strchr(comma + 1, ','))
 		return fpl_diag_set(diag, -EINVAL, "--ab '%s': give two states as A,B (join "
 				    "components with '+')", ab);
-	*comma = 0;
 	c->ab = true;
-	c->state_name[0] = buf;
-	c->state_name[1] = comma + 1;
+	err = name_state(c, 0, ab, (size_t)(comma - ab), diag);
+	if (!err)
+		err = name_state(c, 1, comma + 1, strlen(comma + 1), diag);
 	for (unsigned i = 0; i < 2 && !err; i++) {
 		bool none;
 
@@ -98,27 +119,21 @@ static int parse_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, char 
 	return prefix(diag, err, "--ab");
 }
 
-static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
-			struct fpl_run *run, char *buf, size_t len)
+/*
+ * Before anything runs: a value no CPU accepts is a usage error now, not
+ * after calibration; a state this CPU lacks is kept for the run to skip.
+ */
+static int ctxsw_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	struct fpl_diag diag = { "" };
-	int err = parse_cfg(env, c, buf, len, &diag);
+	struct ctxsw_cfg *c = cfg;
+	int err = parse_states(env, c, diag);
 
-	if (err == -ENOTSUP)
-		fpl_run_skip(run, "%s", diag.msg);
-	else if (err)
-		fpl_run_warn(run, "%s", diag.msg);
-	return err;
-}
-
-/* Before anything runs: a value no CPU accepts is a usage error now, not after calibration. */
-static int ctxsw_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
-{
-	struct ctxsw_cfg c = { 0 };
-	char buf[256];
-	int err = parse_cfg(env, &c, buf, sizeof(buf), diag);
-
-	return err == -EINVAL ? err : 0;
+	if (err == -EINVAL)
+		return err;
+	c->states_err = err;
+	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
+	diag->msg[0] = 0;
+	return 0;
 }
 
 /* Both tasks' CPU sets for the placement, and the first two usable CPUs. */
@@ -535,21 +550,44 @@ static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const st
 	return 0;
 }
 
-static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run,
-		    char *buf, size_t len)
+/* The states .check parsed (env->cfg), or parsed now for a caller that gave none. */
+static int states(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run)
 {
-	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 20) : (env->quick ? 0.5 : 3);
+	struct fpl_diag diag = { "" };
 	int err;
 
+	if (env->cfg) {
+		*c = *(const struct ctxsw_cfg *)env->cfg;
+		for (unsigned i = 0; i < FPL_LIVE_MAX; i++)
+			if (c->state_name[i])
+				c->state_name[i] = c->names[i];
+		err = c->states_err;
+		snprintf(diag.msg, sizeof(diag.msg), "%s", c->why);
+	} else {
+		err = parse_states(env, c, &diag);
+	}
+	if (err == -ENOTSUP)
+		fpl_run_skip(run, "%s", diag.msg);
+	else if (err == -EINVAL && env->diag)
+		fpl_diag_set(env->diag, err, "%s", diag.msg);
+	else if (err)
+		fpl_run_warn(run, "%s", diag.msg);
+	return err;
+}
+
+static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run)
+{
+	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 20) : (env->quick ? 0.5 : 3);
+	int err = states(env, c, run);
+
+	if (err)
+		return err;
 	c->threads = !strcmp(fpl_bench_opt(env, "mode"), "threads");
 	c->placement = fpl_bench_opt(env, "placement");
 	c->batch = (unsigned long)fpl_bench_opt_int(env, "batch", 0);
 	c->budget_s = env->budget_s > 0 ? env->budget_s : def;
 	fpl_run_param_str(run, "mode", c->threads ? "threads" : "processes");
 	fpl_run_param_str(run, "placement", c->placement);
-	err = parse_states(env, c, run, buf, len);
-	if (err)
-		return err;
 	if (c->ab) {
 		fpl_run_param_str(run, "state_a", c->state_name[0]);
 		fpl_run_param_str(run, "state_b", c->state_name[1]);
@@ -647,12 +685,11 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct ctxsw_cfg c = { 0 };
 	struct fpl_pp pp = { .p1 = { -1, -1 }, .p2 = { -1, -1 } };
 	cpu_set_t old;
-	char abbuf[128];
 	int err;
 
 	if (!run)
 		return -ENOMEM;
-	err = read_cfg(env, &c, run, abbuf, sizeof(abbuf));
+	err = read_cfg(env, &c, run);
 	if (err)
 		return err == -ENOTSUP ? 0 : err;
 	pp.each = !strcmp(fpl_bench_opt(env, "refresh"), "write");
@@ -674,6 +711,7 @@ const struct fpl_bench fpl_bench_ctxsw = {
 	.name = "ctxsw",
 	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
 	.opts = ctxsw_opts,
+	.cfg_size = sizeof(struct ctxsw_cfg),
 	.check = ctxsw_check,
 	.run = ctxsw_run,
 };

@@ -195,7 +195,7 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 	return plan_works(env, p, diag);
 }
 
-static int section_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+static int section_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	struct plan *p = malloc(sizeof(*p));
 	int err;

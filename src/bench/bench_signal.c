@@ -420,8 +420,8 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	return err;
 }
 
-/* Before anything runs: a --state no CPU accepts is a usage error now. */
-static int signal_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+/* Before anything runs: an --altstack or a --state no CPU accepts is a usage error now. */
+static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	const char *state = fpl_bench_opt(env, "state");
 	struct fpl_xstate xs;
@@ -429,6 +429,10 @@ static int signal_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
 	bool none;
 	int err;
 
+	/* A too small alternate stack is bad input: said before anything runs. */
+	err = fpl_signal_check_altstack(fpl_bench_opt_int(env, "altstack", 0), diag);
+	if (err)
+		return err;
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (!err)
 		err = fpl_live_parse(&xs, state, &none, &mask, diag);
@@ -462,9 +466,11 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 		goto out;
 	fpl_run_param_int(run, "altstack", altsize);
 	fpl_run_param_int(run, "batch", (long long)n);
-	err = fpl_signal_check_altstack(altsize, &diag);
+	/* .check refused it before anything ran; a caller without .check hears it here */
+	err = fpl_signal_check_altstack(altsize, env->diag ? env->diag : &diag);
 	if (err) {
-		fpl_run_warn(run, "%s", diag.msg);
+		if (!env->diag)
+			fpl_run_warn(run, "%s", diag.msg);
 		goto out;
 	}
 	s.pid = getpid();

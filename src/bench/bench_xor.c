@@ -129,7 +129,7 @@ static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct 
 	return parse_arities(fpl_bench_opt(env, "arities"), p, diag);
 }
 
-static int xor_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+static int xor_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	struct xplan *p = malloc(sizeof(*p));
 	int err;

@@ -210,7 +210,7 @@ out:
 }
 
 /* --mask parsed before any calibration: a bad name is a usage error at once. */
-static int xsave_check(const struct fpl_bench_env *env, struct fpl_diag *diag)
+static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	const char *s = fpl_bench_opt(env, "mask");
 	struct fpl_xstate xs;

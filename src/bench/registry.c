@@ -2,6 +2,7 @@
 /* The list of benchmarks (generated from file names) and their declared options. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,31 @@ int fpl_bench_check_opts(const struct fpl_bench *b, const struct fpl_optval *v,
 			return err;
 	}
 	return 0;
+}
+
+int fpl_bench_prepare(const struct fpl_bench *b, const struct fpl_cpu *cpu,
+		      const struct fpl_optval *opts, size_t nopts, void *cfg,
+		      struct fpl_diag *diag)
+{
+	struct fpl_bench_env env = { .bench = b, .cpu = cpu, .opts = opts, .nopts = nopts };
+	void *scratch = NULL;
+	int err = fpl_bench_check_opts(b, opts, nopts, diag);
+
+	if (err || !b->check)
+		return err;
+	if (!cfg && b->cfg_size && !(cfg = scratch = calloc(1, b->cfg_size)))
+		return fpl_diag_set(diag, -ENOMEM, "out of memory");
+	env.cfg = cfg;
+	err = b->check(&env, cfg, diag);
+	free(scratch);
+	/* Named as the descriptor's checks name it: "BENCH: --opt ...". */
+	if (err == -EINVAL) {
+		char why[sizeof(diag->msg)];
+
+		snprintf(why, sizeof(why), "%s", diag->msg);
+		fpl_diag_set(diag, err, "%s: %s", b->name, why);
+	}
+	return err;
 }
 
 const char *fpl_bench_opt(const struct fpl_bench_env *env, const char *name)

@@ -12,31 +12,31 @@
  * --NAME[=V] that is not the benchmark's: named before anything after it is
  * read as its value. A common flag given a value (--json=1) says so.
  */
-static int unknown_opt(const struct fpl_bench *b, struct fpl_session *s, const char *a,
+static int unknown_opt(const struct fpl_bench *b, struct fpl_cli *s, const char *a,
 		       const char *eq)
 {
 	int len = eq ? (int)(eq - a) : (int)strlen(a), i = 0, rc;
 	char *bare = strndup(a, (size_t)len);
-	struct fpl_session scratch = *s;
+	struct fpl_cli scratch = *s;
 
 	if (!bare)
 		return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
 	/* Alone, with nothing after it: only a flag of the common options takes it. */
-	rc = eq ? fpl_session_common_opt(&scratch, 1, &bare, &i) : 0;
+	rc = eq ? fpl_cli_common_opt(&scratch, 1, &bare, &i) : 0;
 	free(bare);
 	if (rc > 0)
 		return fpl_cli_usage_error(b->name, "%.*s takes no value ('%s')", len, a, a);
 	return fpl_cli_usage_error(b->name, "unknown option '%.*s'", len, a);
 }
 
-static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, char **argv,
+static int parse(const struct fpl_bench *b, struct fpl_cli *s, int argc, char **argv,
 		 struct fpl_optval *opts, size_t *nopts)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq;
 		const struct fpl_opt *o;
 		char *name;
-		int rc = fpl_session_common_opt(s, argc, argv, &i);
+		int rc = fpl_cli_common_opt(s, argc, argv, &i);
 
 		if (rc < 0)
 			return -rc;
@@ -60,63 +60,38 @@ static int parse(const struct fpl_bench *b, struct fpl_session *s, int argc, cha
 		else if (o && o->type != FPL_OPT_FLAG)
 			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
 		/* Naming tile state asks for AMX permission, as --amx does. */
-		fpl_session_amx_implied(s, NULL, name, opts[*nopts - 1].value);
+		fpl_cli_amx_implied(s, NULL, name, opts[*nopts - 1].value);
 	}
 	return FPL_EXIT_OK;
-}
-
-int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
-			const struct fpl_optval *opts, size_t nopts)
-{
-	struct fpl_bench_env env = { .bench = b, .opts = opts, .nopts = nopts };
-	struct fpl_cpu *cpu;
-	struct fpl_diag diag = { "" };
-	int rc = FPL_EXIT_OK;
-
-	if (!b->check)
-		return FPL_EXIT_OK;
-	cpu = malloc(sizeof(*cpu));
-	if (!cpu)
-		return fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
-	fpl_cpu_read(cpu);
-	env.cpu = cpu;
-	if (b->check(&env, &diag))
-		rc = strcmp(cmd, b->name) ? fpl_cli_usage_error(cmd, "%s: %s", b->name, diag.msg)
-					  : fpl_cli_usage_error(cmd, "%s", diag.msg);
-	free(cpu);
-	return rc;
 }
 
 static int bench_cmd_once(const struct fpl_bench_cmd *cmd, int argc, char **argv)
 {
 	const struct fpl_bench *b = fpl_bench_find(cmd->bench);
 	struct fpl_optval *opts = calloc((size_t)argc + 1, sizeof(*opts));
-	struct fpl_diag diag = { "" };
-	struct fpl_session s;
+	struct fpl_bench_call call;
+	struct fpl_cli c;
 	size_t nopts = 0;
 	int rc;
 
-	fpl_session_init(&s, cmd->bench);
-	s.print_table = cmd->print;
-	s.table = cmd->table;
+	fpl_cli_init(&c, cmd->bench);
+	c.print_table = cmd->print;
+	c.table = cmd->table;
 	if (!b || !opts) {
 		free(opts);
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");
 	}
-	rc = parse(b, &s, argc, argv, opts, &nopts);
-	/* Before the benchmark's check reads the permitted mask, and before any sigaltstack. */
+	rc = parse(b, &c, argc, argv, opts, &nopts);
+	/* AMX asked before the benchmark's check reads the permitted mask, and before any sigaltstack. */
 	if (rc == FPL_EXIT_OK)
-		fpl_session_amx(&s);
-	if (rc == FPL_EXIT_OK && fpl_bench_check_opts(b, opts, nopts, &diag))
-		rc = fpl_cli_usage_error(cmd->bench, "%s", fpl_cli_unprefix(cmd->bench, diag.msg));
-	if (rc == FPL_EXIT_OK)
-		rc = fpl_cli_bench_check(cmd->bench, b, opts, nopts);
+		rc = fpl_cli_prepare(&c, b->name, opts, nopts, &call);
 	if (rc == FPL_EXIT_OK) {
-		rc = fpl_session_start(&s);
+		rc = fpl_cli_start(&c);
 		if (rc == FPL_EXIT_OK)
-			rc = fpl_session_run(&s, b, opts, nopts);
-		rc = fpl_session_end(&s, rc);
+			rc = fpl_cli_call(&c, &call);
+		fpl_bench_call_free(&call);
 	}
+	rc = fpl_cli_end(&c, rc);
 	for (size_t k = 0; k < nopts; k++)
 		free((char *)opts[k].name);
 	free(opts);

@@ -11,11 +11,10 @@
 
 #include "fpulab/base.h"
 #include "fpulab/bench.h"
-#include "fpulab/clock.h"
 #include "fpulab/cpu.h"
-#include "fpulab/harness.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
+#include "fpulab/session.h"
 
 struct fpl_cmd {
 	const char *name;
@@ -74,31 +73,22 @@ void fpl_cli_default_end(void);
  * is created and removed)? Exit code: OK, or USAGE after naming the path.
  */
 int fpl_cli_check_out_path(const char *cmd, const char *path);
-/*
- * Where a result goes: s->out_path, or, when the run was interrupted and a
- * file is already there, "<out_path>.interrupted" beside it (the existing
- * file is kept). Into buf (n bytes); NULL when there is no -o.
- */
-struct fpl_session;
-const char *fpl_session_out_file(const struct fpl_session *s, bool interrupted, char *buf,
-				 size_t n);
 /* msg without a leading "CMD: " (library messages name the benchmark; the prefix already does). */
 const char *fpl_cli_unprefix(const char *cmd, const char *msg);
 
 /*
- * Running benchmarks from a command. A session holds what every result
- * needs once per process: the CPU snapshot, the pinned clock, the host
- * object, the self-checks and the common flags. A benchmark command is
- * FPL_BENCH_CMD(name, summary); a command running several (fpulab run) uses
- * the session functions directly:
+ * A measuring command: its common flags and the library session it opens
+ * (fpulab/session.h: the one way to run a benchmark). Only argv, output
+ * destinations, terminal progress, signals and exit codes are handled here:
  *
- *	fpl_session_init(&s, "run");
- *	for each arg: fpl_session_common_opt(&s, argc, argv, &i) ...
- *	rc = fpl_session_start(&s);		  clock, pin, host, self-checks
- *	rc = fpl_session_run(&s, bench, opts, n); as often as needed
- *	rc = fpl_session_end(&s, rc);		  clock end, emit, free
+ *	fpl_cli_init(&c, "run");
+ *	for each arg: fpl_cli_common_opt(&c, argc, argv, &i) ...
+ *	rc = fpl_cli_prepare(&c, bench, opts, n, &call);  AMX asked, options checked
+ *	rc = fpl_cli_start(&c);			  pin, clock, self-checks (said on stderr)
+ *	rc = fpl_cli_call(&c, &call);		  as often as needed
+ *	rc = fpl_cli_end(&c, rc);		  clock end, emit, free
  */
-struct fpl_session {
+struct fpl_cli {
 	const char *cmd;		/* for messages: "xsave" */
 	/* common flags */
 	enum fpl_format format;		/* --format, --json */
@@ -106,8 +96,6 @@ struct fpl_session {
 	bool json_stdout;		/* --json */
 	const char *out_path;		/* -o FILE (written atomically) */
 	int cpu_id;			/* --cpu N, -1: the current CPU */
-	cpu_set_t cpus_start;		/* the affinity it started with (before the pin) */
-	bool have_cpus_start;
 	bool quick;			/* --quick */
 	double budget_s;		/* --budget SECONDS, 0: the benchmark's default */
 	bool quiet;			/* -q: no self-check lines, no progress */
@@ -115,89 +103,80 @@ struct fpl_session {
 	/* --amx, or implied by naming amx/tilecfg/tiledata in an option value */
 	bool amx;
 	char amx_by[96];		/* "--amx" or "--mask tiledata" */
-	bool amx_asked;
-	int amx_err;			/* fpl_amx_request_perm(): 0 or -errno */
-	char amx_msg[sizeof(((struct fpl_diag *)0)->msg)];
-	uint64_t amx_perm_before, amx_perm_after;
 	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
 	/* The command's own table for people (section, xor); NULL: the generic one. */
 	void (*print_table)(const struct fpl_result *r, FILE *f);
 	/* The same from the report layer, with the table options (xsave); NULL: generic. */
 	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 	/* state */
-	struct fpl_cpu *cpu;
-	struct fpl_clock *clock;
-	struct fpl_result *result;
-	struct fpl_selfcheck selfcheck;
+	struct fpl_session *ls;		/* the library session: CPU, clock, result */
 	bool progress_tty;
-	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM */
-	struct fpl_ktrace *ktrace;	/* open from start to end with --kernel-trace */
-	char ktrace_skip[512];		/* why not, when it could not be opened */
+	volatile sig_atomic_t *stop;	/* set by an ending signal */
 	/*
 	 * fpl_cli_end_own prints the result's warnings on stderr too: a report
 	 * without a warnings section of its own (repro), quiet or not.
 	 */
 	bool warn_stderr;
-	/* Optional, set after fpl_session_start: progress on a terminal (fpulab run). */
+	/* Optional, set before fpl_cli_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
 };
 
-void fpl_session_init(struct fpl_session *s, const char *cmd);
+void fpl_cli_init(struct fpl_cli *c, const char *cmd);
 /* `fpulab --amx COMMAND ...`: main() saw it before the command. */
 extern bool fpl_cli_amx_global;
 /* A value naming AMX state: a token amx, tilecfg, tiledata (or AMX_TILECFG...) split on , + : / space. */
 bool fpl_cli_names_amx(const char *value);
 /*
  * A benchmark option --name value that names tile state implies --amx:
- * s->amx_by becomes "--name value", "BENCH --name value" when bench is
+ * c->amx_by becomes "--name value", "BENCH --name value" when bench is
  * given (fpulab run). Nothing when --amx is already given or implied.
  */
-void fpl_session_amx_implied(struct fpl_session *s, const char *bench, const char *name,
-			     const char *value);
+void fpl_cli_amx_implied(struct fpl_cli *c, const char *bench, const char *name,
+			 const char *value);
 /*
- * If --amx was given or implied (s->amx), ask ARCH_REQ_XCOMP_PERM once, now:
- * before any benchmark installs a sigaltstack. A refusal is a warning on
- * stderr and in the result, not an error: cells needing tiles then skip.
+ * The library session made (the CPU read) and, if --amx was given or
+ * implied, ARCH_REQ_XCOMP_PERM asked once, now: before any benchmark
+ * installs a sigaltstack. A refusal is a warning, not an error: cells
+ * needing tiles then skip. Exit code.
  */
-void fpl_session_amx(struct fpl_session *s);
+int fpl_cli_amx(struct fpl_cli *c);
 /*
  * If argv[*i] is a common flag, consume it (and its value: *i advances) and
  * return 1; 0 if it is not one; -FPL_EXIT_USAGE after printing the error.
  */
-int fpl_session_common_opt(struct fpl_session *s, int argc, char **argv, int *i);
-/* Exit code: FPL_EXIT_OK, or an error after printing it. Installs the SIGINT handler. */
-int fpl_session_start(struct fpl_session *s);
+int fpl_cli_common_opt(struct fpl_cli *c, int argc, char **argv, int *i);
 /*
- * Run one benchmark into s->result with options already checked (or NULL, 0).
- * A benchmark the CPU cannot run becomes a skipped run with its reason.
- * Exit code: OK, FAIL, UNSUPPORTED (skipped); USAGE when its options are bad.
+ * A benchmark's options checked and parsed before anything is measured
+ * (fpl_session_prepare): the usage error naming the option, from c->cmd.
+ * Exit code; fpl_bench_call_free(call) after FPL_EXIT_OK.
  */
-int fpl_session_run(struct fpl_session *s, const struct fpl_bench *b,
-		    const struct fpl_optval *opts, size_t nopts);
+int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+		    size_t nopts, struct fpl_bench_call *call);
+/* Exit code: FPL_EXIT_OK, or an error after printing it. Installs the ending-signal handler. */
+int fpl_cli_start(struct fpl_cli *c);
 /*
- * Measure the clock again, record drift, emit the result unless interrupted
- * (SIGINT: what was measured so far is emitted, marked interrupted), print
- * warnings, free. Returns the final exit code (rc unless emitting failed).
+ * Run a prepared benchmark into the session's result with c->budget_s.
+ * Exit code: OK, FAIL, UNSUPPORTED (skipped); USAGE when it refused its
+ * options while running (said on stderr).
  */
-int fpl_session_end(struct fpl_session *s, int rc);
+int fpl_cli_call(struct fpl_cli *c, const struct fpl_bench_call *call);
+/* prepare, call, free. */
+int fpl_cli_run(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+		size_t nopts);
 /*
- * The end of a session's measurement: clock drift, the self-check and the
- * load again (host.clock.selfcheck_end, host.loadavg_end), warnings.
+ * The session finished (clock drift, self-check again), the result emitted
+ * unless interrupted (then what was measured so far, marked), warnings
+ * printed, everything freed. Returns the final exit code (rc unless
+ * emitting failed).
  */
-void fpl_session_clock_end(struct fpl_session *s);
-
-/*
- * Close the --kernel-trace session (its tracefs instance removed); the
- * session's end does it, and commands with their own end call it first.
- */
-void fpl_session_ktrace_end(struct fpl_session *s);
+int fpl_cli_end(struct fpl_cli *c, int rc);
 
 /* Prints the command's report of r to f. 0 or -errno. */
 typedef int (*fpl_cli_print_fn)(const struct fpl_result *r, FILE *f, void *arg);
 
 /*
- * The other end of a session (the same teardown as fpl_session_end),
+ * The other end of a session (the same teardown as fpl_cli_end),
  * except for what goes to stdout: --json and --format json|csv emit r;
  * --format table emits the generic table then print(); otherwise print()
  * alone. The -o file is written atomically (JSON unless --format) before
@@ -208,11 +187,9 @@ typedef int (*fpl_cli_print_fn)(const struct fpl_result *r, FILE *f, void *arg);
  * is FPL_EXIT_USAGE. Frees the session. Returns rc, or FPL_EXIT_FAIL when
  * writing failed.
  */
-int fpl_cli_end_own(struct fpl_session *s, int rc, struct fpl_result *print_result,
+int fpl_cli_end_own(struct fpl_cli *c, int rc, struct fpl_result *print_result,
 		    fpl_cli_print_fn print, void *arg);
 
-/* The host object every result carries: fpl_host_json() plus "tool" and "clock". */
-int fpl_cli_host_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out);
 
 /* A whole benchmark command: its options (--name value), the common flags, run, emit. */
 int fpl_cli_bench_main(const char *bench, int argc, char **argv);
@@ -229,14 +206,6 @@ struct fpl_bench_cmd {
 	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
 	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
-
-/*
- * The benchmark's own check of its option values (descriptor .check), on
- * the CPU read now, before any calibration: the usage error (exit 2) naming
- * the option, from cmd (the benchmark's command, or "run").
- */
-int fpl_cli_bench_check(const char *cmd, const struct fpl_bench *b,
-			const struct fpl_optval *opts, size_t nopts);
 
 /* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
 int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);

@@ -24,6 +24,8 @@ struct entry {
 	double took_s;
 	int rc;
 	bool ran;
+	struct fpl_bench_call call;	/* its options checked and parsed, before any measurement */
+	bool prepared;
 };
 
 struct plan {
@@ -137,14 +139,34 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu, bool tiles)
 
 static void plan_free(struct plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		for (size_t k = 0; k < MAX_OPTS; k++) /* one past nopts when it was refused */
 			free(p->e[i].names[k]);
+		if (p->e[i].prepared)
+			fpl_bench_call_free(&p->e[i].call);
+	}
 	free(p->e);
 }
 
+/* Every entry's options checked and parsed (fpl_cli_prepare); the first refusal is the exit code. */
+static int prepare(struct plan *p, struct fpl_cli *c)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		int rc;
+
+		if (p->e[i].prepared)
+			continue;
+		rc = fpl_cli_prepare(c, p->e[i].b->name, p->e[i].opts, p->e[i].nopts,
+				     &p->e[i].call);
+		if (rc)
+			return rc;
+		p->e[i].prepared = true;
+	}
+	return FPL_EXIT_OK;
+}
+
 /* One benchmark option "--name[=value]" [value] for the entry being read. */
-static int bench_opt(struct entry *e, struct fpl_session *s, int argc, char **argv, int *i)
+static int bench_opt(struct entry *e, struct fpl_cli *s, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *eq = strchr(a, '=');
 	const struct fpl_opt *o;
@@ -168,12 +190,12 @@ static int bench_opt(struct entry *e, struct fpl_session *s, int argc, char **ar
 	else if (o->type != FPL_OPT_FLAG)
 		return fpl_cli_usage_error("run", "%s: --%s needs a value", e->b->name, name);
 	/* Naming tile state asks for AMX permission, as it does in the benchmark's command. */
-	fpl_session_amx_implied(s, e->b->name, name, e->opts[e->nopts].value);
+	fpl_cli_amx_implied(s, e->b->name, name, e->opts[e->nopts].value);
 	e->nopts++;
 	return FPL_EXIT_OK;
 }
 
-static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
+static int parse(struct plan *p, struct fpl_cli *s, int argc, char **argv)
 {
 	struct entry *cur = NULL;
 	int rc;
@@ -185,7 +207,7 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 			cur = NULL;
 			continue;
 		}
-		rc = fpl_session_common_opt(s, argc, argv, &i);
+		rc = fpl_cli_common_opt(s, argc, argv, &i);
 		if (rc < 0)
 			return -rc;
 		if (rc)
@@ -211,18 +233,8 @@ static int parse(struct plan *p, struct fpl_session *s, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	/* Before the benchmarks' checks read the permitted mask, and before any sigaltstack. */
-	fpl_session_amx(s);
-	for (size_t i = 0; i < p->n; i++) {
-		struct fpl_diag diag = { "" };
-
-		if (fpl_bench_check_opts(p->e[i].b, p->e[i].opts, p->e[i].nopts, &diag))
-			return fpl_cli_usage_error("run", "%s", diag.msg);
-		rc = fpl_cli_bench_check("run", p->e[i].b, p->e[i].opts, p->e[i].nopts);
-		if (rc)
-			return rc;
-	}
-	return FPL_EXIT_OK;
+	/* AMX asked before the benchmarks' checks read the permitted mask, and before any sigaltstack. */
+	return prepare(p, s);
 }
 
 static void progress(void *arg, const char *bench, double frac, const char *what)
@@ -251,7 +263,7 @@ static double est_after(const struct plan *p, size_t i)
 	return sum;
 }
 
-static int run_all(struct plan *p, struct fpl_session *s)
+static int run_all(struct plan *p, struct fpl_cli *s)
 {
 	double sum = 0, t0;
 	bool fail = false;
@@ -277,7 +289,7 @@ static int run_all(struct plan *p, struct fpl_session *s)
 		fpl_progress_step(&p->prog, e->est_s, est_after(p, i), t0);
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
-		e->rc = fpl_session_run(s, e->b, e->opts, e->nopts);
+		e->rc = fpl_cli_call(s, &e->call);
 		e->ran = true;
 		e->took_s = now_s() - t0;
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
@@ -341,20 +353,22 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 static int run_once(int argc, char **argv)
 {
 	struct plan p = { 0 };
-	struct fpl_session s;
+	struct fpl_cli s;
 	int rc;
 
-	fpl_session_init(&s, "run");
+	fpl_cli_init(&s, "run");
+	if (!isatty(STDERR_FILENO))
+		s.quiet = true;
 	rc = parse(&p, &s, argc, argv);
 	if (rc)
 		goto out;
-	if (!isatty(STDERR_FILENO))
-		s.quiet = true;
 	if (!p.named)
 		s.quick = true;
-	rc = fpl_session_start(&s);
-	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.cpu, s.amx_by[0] != 0))
+	rc = fpl_cli_start(&s);
+	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.ls->cpu, s.amx_by[0] != 0))
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+	if (rc == FPL_EXIT_OK)
+		rc = prepare(&p, &s);
 	if (rc == FPL_EXIT_OK)
 		rc = run_all(&p, &s);
 	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */

@@ -1,39 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab signal: signal round trip, frame size, live state; will-it-scale's signal1 with --wis. */
-#include <string.h>
-
 #include "fpulab/sigframe.h"
 #include "cli.h"
 #include "wis_cli.h"
 
-/* A too small alternate stack is bad input: say so before anything runs. */
-static int check_altstack(int argc, char **argv)
-{
-	struct fpl_diag diag = { "" };
-	const char *v = NULL;
-	long long size;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--altstack=", 11))
-			v = argv[i] + 11;
-		else if (!strcmp(argv[i], "--altstack") && i + 1 < argc)
-			v = argv[++i];
-	}
-	if (!v || fpl_parse_int(v, &size))
-		return FPL_EXIT_OK;	/* the option checker names a malformed value */
-	if (fpl_signal_check_altstack(size, &diag))
-		return fpl_cli_usage_error("signal", "%s", diag.msg);
-	return FPL_EXIT_OK;
-}
-
 static int signal_main(int argc, char **argv)
 {
-	int rc;
-
 	if (fpl_cli_wis_wanted(argc, argv))
 		return fpl_cli_wis_main("signal", FPL_WIS_SIGNAL1, -1, argc, argv);
-	rc = check_altstack(argc, argv);
-	return rc ? rc : fpl_cli_bench_main("signal", argc, argv);
+	return fpl_cli_bench_main("signal", argc, argv);
 }
 
 static void signal_help(FILE *f)

@@ -111,7 +111,7 @@ int fpl_runs_take(const char *cmd, int *argc, char **argv, struct fpl_runs_opt *
 /* What the parent needs of the common flags, and the arguments each child gets. */
 struct runs_ctx {
 	const char *cmd;
-	struct fpl_session s;		/* the common flags only: parsed, never started */
+	struct fpl_cli s;		/* the common flags only: parsed, never started */
 	char **child_argv;
 	const struct fpl_runs_opt *o;
 	struct fpl_result *merged;
@@ -156,7 +156,7 @@ static int parse(struct runs_ctx *c, int argc, char **argv)
 	c->child_argv[k++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		bool value;
-		int j = i, rc = fpl_session_common_opt(&c->s, argc, argv, &j);
+		int j = i, rc = fpl_cli_common_opt(&c->s, argc, argv, &j);
 
 		if (rc < 0)
 			return -rc;
@@ -902,10 +902,10 @@ static void print_warnings(const struct runs_ctx *c)
 static int emit(struct runs_ctx *c)
 {
 	struct fpl_diag diag = { "" };
-	const struct fpl_session *s = &c->s;
+	const struct fpl_cli *s = &c->s;
 	char alt[4096];
 	/* An interrupted series never replaces a good file: it goes beside it. */
-	const char *path = fpl_session_out_file(s, runs_stop, alt, sizeof(alt));
+	const char *path = fpl_session_out_file(s->out_path, runs_stop, alt, sizeof(alt));
 	/* A file that cannot be written: the runs go to stdout, as nowhere else has them. */
 	int saved = FPL_EXIT_OK;
 
@@ -1004,7 +1004,7 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	long skipped = 0;
 	json_t *info;
 
-	fpl_session_init(&c.s, cmd);
+	fpl_cli_init(&c.s, cmd);
 	rc = parse(&c, argc, argv);
 	if (!rc)
 		rc = check_out_path(&c);

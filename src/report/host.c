@@ -2,10 +2,17 @@
 /* The host object shared by `fpulab info --json` and every results document. */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <unistd.h>
 
 #include "fpulab/amx.h"
+#include "fpulab/clock.h"
 #include "fpulab/host.h"
 #include "fpl_version.h"
 
@@ -293,4 +300,84 @@ int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 	}
 	*out = h;
 	return 0;
+}
+
+int fpl_host_measured_json(const struct fpl_cpu *cpu, const struct fpl_clock *clock, json_t **out)
+{
+	struct fpl_xstate *xs = malloc(sizeof(*xs));
+	struct fpl_sysinfo *si = malloc(sizeof(*si));
+	json_t *h = NULL;
+	int err = -ENOMEM;
+
+	if (!xs || !si)
+		goto out;
+	fpl_sysinfo_read(si);
+	err = fpl_xstate_init(xs, cpu);
+	if (!err)
+		err = fpl_host_json(cpu, xs, si, &h);
+	if (err)
+		goto out;
+	if (json_object_set_new(h, "clock", fpl_clock_json(clock))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*out = h;
+	h = NULL;
+out:
+	json_decref(h);
+	free(xs);
+	free(si);
+	return err;
+}
+
+/* The CPUs this process may run on, as a list ("0-1"), before the clock pins it. */
+static void cpus_allowed(char *buf, size_t n)
+{
+	cpu_set_t set;
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && len < n; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+			e++;
+		len += (size_t)snprintf(buf + len, n - len, e > c ? "%s%d-%d" : "%s%d",
+					len ? "," : "", c, e);
+		c = e;
+	}
+}
+
+json_t *fpl_host_process_json(void)
+{
+	int pers = personality(0xffffffff), local = 0;
+	long long rva = -1;
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	void *heap = malloc(4096), *map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+						MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char st[24], hp[24], mp[24], cpus[256];
+	json_t *o;
+
+	if (f) {
+		if (fscanf(f, "%lld", &rva) != 1)
+			rva = -1;
+		fclose(f);
+	}
+	snprintf(st, sizeof(st), "0x%" PRIxPTR, (uintptr_t)&local);
+	snprintf(hp, sizeof(hp), "0x%" PRIxPTR, (uintptr_t)heap);
+	snprintf(mp, sizeof(mp), "0x%" PRIxPTR, map == MAP_FAILED ? (uintptr_t)0 : (uintptr_t)map);
+	cpus_allowed(cpus, sizeof(cpus));
+	o = json_pack("{s:I, s:b, s:I, s:b, s:s, s:s, s:s, s:s}", "pid", (json_int_t)getpid(),
+		      "aslr", pers >= 0 && !(pers & ADDR_NO_RANDOMIZE) && rva != 0,
+		      "randomize_va_space", (json_int_t)rva,
+		      "addr_no_randomize", pers >= 0 && (pers & ADDR_NO_RANDOMIZE),
+		      "addr_stack", st, "addr_heap", hp, "addr_mmap", mp, "cpus_allowed", cpus);
+	free(heap);
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	return o;
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpulab/kernelview.h"
 #include "fpulab/repro.h"
+#include "fpulab/xstate.h"
 #include "pick.h"
 
 #define MAX_CASES 8
@@ -357,4 +359,30 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 		}
 	}
 	return err ? err : ferror(f) ? -EIO : 0;
+}
+
+/* What the kernel's XSAVES covered for the measured tasks (--kernel-trace). */
+void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool amx, FILE *f)
+{
+	char line[512];
+	bool any = false;
+
+	if (cet_s && fpl_kview_xcomp_line(traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
+					       sizeof(line)) > 0) {
+		fprintf(f, "%s\n", line);
+		any = true;
+	}
+	if (amx && fpl_kview_xcomp_line(traced, FPL_XFEATURE_XTILE_DATA, "AMX_TILEDATA",
+					     line, sizeof(line)) > 0) {
+		fprintf(f, "%s\n", line);
+		any = true;
+	}
+	if (!any && fpl_kview_xcomp_line(traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
+					 sizeof(line)) > 0)
+		fprintf(f, "%s (CET_S is not enumerated on this CPU)\n", line);
+	else if (!any)
+		fprintf(f, "kernel xcomp_bv: not traced (%s)\n",
+			traced->nruns ? "the traced runs saw no x86_fpu event" :
+			"--kernel-trace found no tracefs or no x86_fpu events: see the run's "
+			"observed.kernel");
 }
