@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report/views.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "fpulab/stats.h"
@@ -137,7 +138,7 @@ static char *table_by(table_fn *fn, const struct fpl_result *r, enum fpl_units u
 
 static char *table(const struct fpl_result *r, enum fpl_units u, bool warnings, bool xsave)
 {
-	return table_by(xsave ? fpl_table_xsave : fpl_emit_table, r, u, warnings);
+	return table_by(xsave ? fpl_table_xsave : fpl_view_generic_table, r, u, warnings);
 }
 
 /* The line that starts with start (after a newline). */

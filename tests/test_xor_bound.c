@@ -320,7 +320,7 @@ static void test_table_marks(void **state)
 	sweep_row(r, "memcpy", 4, 8192, 0, 0, NULL);
 	f = open_memstream(&out, &n);
 	assert_non_null(f);
-	fpl_table_xor(r, f);
+	fpl_table_xor(r, NULL, f);
 	fclose(f);
 	/* in L1D: the plain percentage; beyond: >L1D and not 48; anomaly: marked */
 	assert_non_null(strstr(out, " 91\n"));
@@ -361,7 +361,7 @@ static char *table_of(const struct fpl_result *r)
 	FILE *f = open_memstream(&out, &n);
 
 	assert_non_null(f);
-	fpl_table_xor(r, f);
+	fpl_table_xor(r, NULL, f);
 	fclose(f);
 	return out;
 }

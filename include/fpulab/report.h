@@ -51,6 +51,8 @@ struct fpl_table_opts {
 	 * only their count, for a terminal that also shows them on stderr.
 	 */
 	bool warnings;
+	/* Lines under each run of the generic table (its benchmark's view's); NULL: none. */
+	void (*run_lines)(const struct fpl_run *run, FILE *f);
 };
 
 /* The generic table for people with these options. 0 or -EIO. */
@@ -82,8 +84,23 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 		   const struct fpl_sysinfo *si, const json_t *kview);
 
+/*
+ * A --runs series merged into r, for people: one line per run (pid, CPU,
+ * core clock, drift, load, wall time, preemptions), then each metric's run
+ * medians with their spread, series(r, f) when given (what the benchmarks'
+ * views say of the runs together: ctxsw --ab's B - A over the runs) and
+ * the repeatability. done of requested runs completed. 0, -ENOMEM, -EIO.
+ */
+int fpl_table_runs(const struct fpl_result *r, long done, long requested,
+		   int (*series)(const struct fpl_result *r, FILE *f), FILE *f);
+/*
+ * The warnings of a series, once each with the runs that had them, as
+ * "fpulab CMD: warning: ..." lines into f.
+ */
+void fpl_table_runs_warnings(const struct fpl_result *r, const char *cmd, long done, FILE *f);
+
 /* The xor benchmark's tables: calibration lines per section mask, or the size sweep. */
-void fpl_table_xor(const struct fpl_result *r, FILE *f);
+int fpl_table_xor(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 
 /*
  * Repeatability of a result holding several runs (--runs N): every metric

@@ -22,6 +22,8 @@
  * bench's warning, the summary and compare's note.
  */
 #define FPL_QUIET_SHARE_SUSPECT 0.5
+/* The most runs of one series (--runs N): each a fresh process. */
+#define FPL_RUNS_MAX 1000
 
 /*
  * One measured quantity. unit is one of "cycles" (core cycles; say in method

@@ -75,8 +75,6 @@ static int bench_cmd_once(const struct fpl_bench_cmd *cmd, int argc, char **argv
 	int rc;
 
 	fpl_cli_init(&c, cmd->bench);
-	c.print_table = cmd->print;
-	c.table = cmd->table;
 	if (!b || !opts) {
 		free(opts);
 		return fpl_cli_error(cmd->bench, FPL_EXIT_FAIL, b ? "out of memory" : "not built in");

@@ -104,10 +104,6 @@ struct fpl_cli {
 	bool amx;
 	char amx_by[96];		/* "--amx" or "--mask tiledata" */
 	bool kernel_trace;		/* --kernel-trace: the kernel's x86_fpu events per run */
-	/* The command's own table for people (section, xor); NULL: the generic one. */
-	void (*print_table)(const struct fpl_result *r, FILE *f);
-	/* The same from the report layer, with the table options (xsave); NULL: generic. */
-	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 	/* state */
 	struct fpl_session *ls;		/* the library session: CPU, clock, result */
 	bool progress_tty;
@@ -198,23 +194,17 @@ void fpl_cli_bench_help(const char *bench, FILE *f);
 /* The common flags' help lines. */
 void fpl_cli_common_help(FILE *f);
 
-/* A benchmark command whose checks or table are its own (section, xor). */
+/* A benchmark command: its table for people is its view's (src/report/views.c). */
 struct fpl_bench_cmd {
 	const char *bench;
-	/* The table for people (--format table, the default); other formats use the emitters. */
-	void (*print)(const struct fpl_result *r, FILE *f);
-	/* Or the report layer's table for this benchmark (fpl_table_xsave). */
-	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 };
 
-/* Parse, check, run the benchmark once, print or emit. Returns the exit code. */
+/* Parse, check, run the benchmark once (or --runs N times), print or emit. Returns the exit code. */
 int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);
 
-/* The command fpulab NAME for benchmark NAME; the rest initialises its .print or .table. */
-#define FPL_BENCH_CMD_WITH(n, sum, ...)						\
-	static const struct fpl_bench_cmd fpl_bench_cmd_##n = {			\
-		.bench = #n, __VA_ARGS__					\
-	};									\
+/* The command fpulab NAME for benchmark NAME: the one line of CLI wiring a benchmark needs. */
+#define FPL_BENCH_CMD(n, sum)							\
+	static const struct fpl_bench_cmd fpl_bench_cmd_##n = { .bench = #n };	\
 	static int fpl_cmd_main_##n(int argc, char **argv)			\
 	{									\
 		return fpl_bench_cmd_main(&fpl_bench_cmd_##n, argc, argv);	\
@@ -227,11 +217,5 @@ int fpl_bench_cmd_main(const struct fpl_bench_cmd *cmd, int argc, char **argv);
 		.name = #n, .summary = sum, .usage = "",			\
 		.help = fpl_cmd_help_##n, .main = fpl_cmd_main_##n,		\
 	}
-
-/* With its own table printer, or NULL for the generic table. */
-#define FPL_BENCH_CMD_TABLE(n, sum, prt) FPL_BENCH_CMD_WITH(n, sum, .print = prt)
-
-/* A benchmark command with the generic checks and table. */
-#define FPL_BENCH_CMD(n, sum) FPL_BENCH_CMD_TABLE(n, sum, NULL)
 
 #endif

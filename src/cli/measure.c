@@ -17,6 +17,7 @@
 
 #include "fpulab/kernelview.h"
 #include "fpulab/session.h"
+#include "report/views.h"
 #include "cli.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -362,8 +363,7 @@ struct table_arg {
 static int table_cb(FILE *f, void *arg, struct fpl_diag *diag)
 {
 	const struct table_arg *a = arg;
-	int err = a->s->table ? a->s->table(a->s->ls->result, &a->o, f) :
-				fpl_emit_table(a->s->ls->result, &a->o, f);
+	int err = fpl_view_table(a->s->ls->result, &a->o, f);
 
 	return err ? fpl_diag_set(diag, err, "writing the table: %s", strerror(-err)) : 0;
 }
@@ -400,11 +400,6 @@ static int print_stdout(struct fpl_cli *s, struct table_arg *ta)
 {
 	struct fpl_diag diag = { "" };
 
-	if (s->print_table && !s->json_stdout && s->format == FPL_FMT_TABLE) {
-		s->print_table(s->ls->result, stdout);
-		return fflush(stdout) ? fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table "
-						      "failed") : FPL_EXIT_OK;
-	}
 	if (!s->json_stdout && s->format == FPL_FMT_TABLE) {
 		ta->o.warnings = !isatty(STDOUT_FILENO) && !same_sink();
 		if (table_cb(stdout, ta, &diag) || fflush(stdout))
@@ -432,7 +427,7 @@ static int emit_all(struct fpl_cli *s, bool intr)
 
 	if (path)
 		saved = save(s, path, s->ls->result, file_fmt,
-			     file_fmt == FPL_FMT_TABLE && !s->print_table ? &ta : NULL);
+			     file_fmt == FPL_FMT_TABLE ? &ta : NULL);
 	/* -q -o: nothing on stdout, unless the file could not be written */
 	if (!saved && s->out_path && !s->json_stdout && !s->format_given && s->quiet)
 		return FPL_EXIT_OK;
@@ -495,7 +490,7 @@ static int own_print(struct fpl_cli *s, struct fpl_result *r, fpl_cli_print_fn p
 	if (s->format_given) {
 		struct fpl_table_opts o = { .units = s->units, .warnings = true };
 
-		if (fpl_emit_table(r, &o, stdout))
+		if (fpl_view_generic_table(r, &o, stdout))
 			return fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "writing the table failed");
 	}
 	if (s->format_given)

@@ -5,8 +5,6 @@
 
 #include <stdbool.h>
 
-#define FPL_RUNS_MAX 1000
-
 struct fpl_runs_opt {
 	long n;			/* --runs N; 1 when absent */
 	bool no_aslr;		/* --no-aslr */

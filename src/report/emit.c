@@ -254,54 +254,6 @@ static bool units_pick(const struct fpl_run *run, enum fpl_units u, FILE *f)
 	return has[u] && other;
 }
 
-/*
- * "    label: verdict (key)" with the verdict never broken: a wide interval
- * (-12.079% .. +15.684% on a loaded machine) wrapped inside its CI would
- * read as two figures. The verdict or the key that would pass the
- * 100-column terminal goes to the next line, at 8.
- */
-static void ab_verdict_line(FILE *f, const char *label, const char *verdict, const char *key)
-{
-	const char *part[2] = { verdict, key };
-	size_t col = 4 + strlen(label) + 1;
-
-	fprintf(f, "    %s:", label);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(part); i++) {
-		size_t n = strlen(part[i]) + (i ? 2 : 0);
-
-		if (col + 1 + n > FPL_TBL_WIDTH + 4) {
-			fprintf(f, "\n%8s", "");
-			col = 8;
-		} else {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, i ? "(%s)" : "%s", part[i]);
-		col += n;
-	}
-	fputc('\n', f);
-}
-
-/*
- * An A/B run's verdicts (observed b_minus_a_*), whole, each on its own
- * lines: the batch medians' first, the figure docs/ctxsw-signal.md says to quote.
- */
-static void ab_verdicts(FILE *f, const struct fpl_run *run)
-{
-	static const char *const keys[][2] = {
-		{ "b_minus_a_median", "B - A, batch medians (the figure to quote)" },
-		{ "b_minus_a_welch", "B - A, all batches (Welch)" },
-		{ "b_minus_a_yuen", "B - A, 20% trimmed (Yuen)" },
-	};
-
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(keys); i++) {
-		const char *v = fpl_run_obs_get_str(run, keys[i][0]);
-
-		if (v)
-			ab_verdict_line(f, keys[i][1], v, keys[i][0]);
-	}
-}
-
 int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	struct gen_table g = { { NULL, 0 }, { NULL, 0 }, false };
@@ -336,7 +288,8 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 				continue;
 			table_metric(f, &g, m, NULL, NULL, o->units);
 		}
-		ab_verdicts(f, run);
+		if (o->run_lines)
+			o->run_lines(run, f);
 	}
 	if (g.methods.n) {
 		fputc('\n', f);

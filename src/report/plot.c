@@ -10,6 +10,7 @@
 #include "fpulab/stats.h"
 #include "pick.h"
 #include "plot_internal.h"
+#include "views.h"
 #include "table_internal.h"
 
 #define MAX_COLS 12
@@ -128,8 +129,14 @@ static bool ctxsw_run(const struct fpl_run *run)
 
 unsigned fpl_plot_available(const struct fpl_result *r)
 {
-	unsigned m = 0;
+	unsigned m = 0, offered = 0;
 
+	/* What the benchmarks' views offer (src/report/views.c), where the runs have the data. */
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_view *v = fpl_view_find(r->runs[i]->bench);
+
+		offered |= v ? v->plots : 0;
+	}
 	if (xsave_method(r))
 		m |= FPL_PLOT_XSAVE;
 	if (has_sweep(r))
@@ -137,7 +144,7 @@ unsigned fpl_plot_available(const struct fpl_result *r)
 	for (size_t i = 0; i < r->nruns; i++)
 		if (ctxsw_run(r->runs[i]))
 			m |= FPL_PLOT_CTXSW;
-	return m;
+	return m & offered;
 }
 
 /* Every instruction of the matrix, so that one has one colour in both panels. */

@@ -67,4 +67,25 @@ void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep)
 /* extra.estimate, ci95_lo, ci95_hi of a metric; false when absent. */
 bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 
+/* "142 [139, 150]": median [q1, q3] of s into buf, digits chosen by size. */
+const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
+/*
+ * The line under a summary block on the FXSAVE64 reference of the run's
+ * cell (bench/interference.h): how often it read its floor, or the rounds
+ * kept; nothing when the run has no observed.interference.
+ */
+void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f);
+
+/* The key that groups runs of one configuration: bench, params (sorted, compact), metric name. */
+char *fpl_tbl_group_key(const struct fpl_run *run, const struct fpl_metric *m);
+/* The configuration in a few words: the params that tell this benchmark's runs of r apart, k=v. */
+void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n);
+/*
+ * The medians of metric name in the runs [from, nruns) of r whose
+ * configuration key is key: the same metric of the same configuration in
+ * every run of a series. Their count, at most FPL_RUNS_MAX into v.
+ */
+size_t fpl_tbl_run_medians(const struct fpl_result *r, size_t from, const char *name,
+			   const char *key, double *v);
+
 #endif

@@ -8,7 +8,9 @@
 
 #include "fpulab/section_work.h"
 #include "fpulab/report.h"
+#include "pick.h"
 #include "table_internal.h"
+#include "views.h"
 
 static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,
 		     const char *fmt_ci, int width)
@@ -156,4 +158,62 @@ int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o
 	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
 	fpl_tbl_notes_free(&units);
 	return ferror(f) ? -EIO : 0;
+}
+
+static const struct fpl_run *section_run(const struct fpl_result *r, const char *policy)
+{
+	static const char *const isas[] = { "AVX-512F", "AVX-512", "AVX2", "AVX", "SSE2", "C" };
+	const struct fpl_run *run;
+	char spec[160];
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(isas); i++) {
+		snprintf(spec, sizeof(spec), "workload=xor chunk=4096 mask=MXCSR insn=xsavec "
+			 "owner=init policy=%s isa=%s", policy, isas[i]);
+		run = fpl_pick_run(r, "section", spec);
+		if (run && fpl_run_find_metric(run, "section_cycles"))
+			return run;
+	}
+	snprintf(spec, sizeof(spec), "policy=%s", policy);
+	for (size_t i = 0; i < r->nruns; i++) {
+		run = r->runs[i];
+		if (!run->skipped && fpl_pick_match(run, "section", spec) &&
+		    fpl_run_find_metric(run, "section_cycles"))
+			return run;
+	}
+	return NULL;
+}
+
+void fpl_summary_section(const struct fpl_result *r, FILE *f)
+{
+	static const char *const pols[] = { "eager", "lazy" };
+	bool head = false;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(pols); i++) {
+		const struct fpl_run *run = section_run(r, pols[i]);
+		double est = fpl_pick_extra(run, "section_cycles", "estimate");
+		double lo = fpl_pick_extra(run, "section_cycles", "ci95_lo");
+		double hi = fpl_pick_extra(run, "section_cycles", "ci95_hi");
+		char b[5][32];
+		struct fpl_summary s;
+
+		if (!run || (!isfinite(est) && !fpl_pick_stat(run, "section_cycles", &s)))
+			continue;
+		if (!head)
+			fprintf(
+			    f,
+			    "\nFPU section (kernel_fpu_begin_mask(%s) .. kernel_fpu_end, %s "
+			    "saves; %s %s over %s-byte chunks), core cycles per extra section:\n",
+			    fpl_pick_param(run, "mask", b[0], 32),
+			    fpl_pick_param(run, "insn", b[1], 32),
+			    fpl_pick_param(run, "workload", b[2], 32),
+			    fpl_pick_param(run, "impl", b[3], 32),
+			    fpl_pick_param(run, "chunk", b[4], 32));
+		head = true;
+		if (isfinite(est))
+			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]%s\n", pols[i], est, lo,
+				hi, hi < 0 ? ": an anomaly, a cost below zero cannot be true "
+				"(see the run's warning)" : "");
+		else if (fpl_pick_stat(run, "section_cycles", &s))
+			fprintf(f, "  %-5s restore %s\n", pols[i], fpl_tbl_mq(b[0], 32, &s));
+	}
 }

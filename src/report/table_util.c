@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pick.h"
 #include "table_internal.h"
 
 int fpl_tbl_slot(const char **list, size_t *n, size_t max, const char *s)
@@ -220,4 +221,43 @@ bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, doub
 	*lo = json_real_value(json_object_get(m->extra, "ci95_lo"));
 	*hi = json_real_value(json_object_get(m->extra, "ci95_hi"));
 	return json_object_get(m->extra, "estimate") != NULL;
+}
+
+/* "142 [139, 150]": median [q1, q3], digits chosen by size. */
+const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s)
+{
+	int d = fabs(s->median) >= 100 ? 0 : fabs(s->median) >= 10 ? 1 : 2;
+
+	snprintf(buf, size, "%.*f [%.*f, %.*f]", d, s->median, d, s->q1, d, s->q3);
+	return buf;
+}
+
+/* How often the FXSAVE64 reference of the run's cell read its floor (bench/interference.h). */
+void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f)
+{
+	const json_t *o = run ? fpl_run_obs_get(run, "interference") : NULL;
+	double q = json_number_value(json_object_get(o, "quiet_share"));
+	double fl = json_number_value(json_object_get(o, "floor_tsc"));
+
+	if (!o || !(q >= 0 && q <= 1) || !(fl > 0))
+		return;
+	if (!strcmp(json_string_value(json_object_get(o, "kept_by")) ?: "", "round")) {
+		/* the xor sweep waits for quiet rounds: its share says how long, not how far off */
+		double quiet = fpl_pick_extra(run, "tsc", "interference.samples_quiet");
+		double taken = fpl_pick_extra(run, "tsc", "interference.samples_taken");
+		const struct fpl_metric *m = fpl_run_find_metric(run, "tsc");
+
+		/* too few quiet ones: none dropped (the samples are all that were taken) */
+		if (m && quiet < taken && (double)m->n == taken)
+			fprintf(f, "  (too few rounds between quiet readings of an FXSAVE64 "
+				"reference, floor %.1f TSC ticks: %.0f of %.0f, so every round kept, "
+				"the slow ones with them)\n", fl, quiet, taken);
+		else
+			fprintf(f, "  (rounds kept between quiet readings of an FXSAVE64 reference, "
+				"floor %.1f TSC ticks: %.0f of %.0f)\n", fl, quiet, taken);
+		return;
+	}
+	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
+		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
+		q < FPL_QUIET_SHARE_SUSPECT ? "; under half: a suspect run" : "");
 }

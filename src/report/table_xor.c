@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* xor's tables for people: the kernel's calibration lines per section mask, the size sweep. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 #include "fpulab/xor.h"
 #include "fpulab/xorlines.h"
 #include "fpulab/report.h"
+#include "pick.h"
 #include "table_internal.h"
+#include "views.h"
 
 #define MAX_COLS 3
 
@@ -426,14 +429,57 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 	sweep_notes(marks, bound, l1d, floor, f);
 }
 
-void fpl_table_xor(const struct fpl_result *r, FILE *f)
+int fpl_table_xor(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	bool cal = false;
 
+	(void)o;
 	for (size_t i = 0; i < r->nruns; i++)
 		cal |= is_mode(r->runs[i], "calibrate");
 	if (cal)
 		print_calibrate(r, f);
 	else
 		print_sweep(r, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The fastest template by median: the 4 KiB do_2 sweep, else the calibration without a section. */
+void fpl_summary_xor(const struct fpl_result *r, FILE *f)
+{
+	const struct fpl_run *best = NULL, *ref = NULL;
+	struct fpl_summary bs = { 0 }, rs = { 0 }, s;
+	bool sweep = fpl_pick_run(r, "xor", "mode=sweep size=4096 arity=2") != NULL;
+	char b1[32], b2[32], x[64], y[64];
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const char *t;
+
+		if (run->skipped ||
+		    !fpl_pick_match(run, "xor",
+				    sweep ? "mode=sweep size=4096 arity=2" : "mode=calibrate") ||
+		    (!sweep &&
+		     strcmp(fpl_pick_param(run, "section", b1, sizeof(b1)), "no section")) ||
+		    !fpl_pick_stat(run, "speed", &s))
+			continue;
+		t = fpl_pick_param(run, "template", b2, sizeof(b2));
+		if (!strcmp(t, "memcpy")) {
+			ref = run;
+			rs = s;
+		} else if (!best || s.median > bs.median) {
+			best = run;
+			bs = s;
+		}
+	}
+	if (!best)
+		return;
+	fprintf(f, "\nBest xor routine, %s, MB/s (decimal, of destination):\n  %s %s",
+		sweep ? "do_2 over 4 KiB as the kernel calibrates" :
+			"the kernel's calibration without a section",
+		fpl_pick_param(best, "template", b1, sizeof(b1)), fpl_tbl_mq(x, sizeof(x), &bs));
+	if (ref)
+		fprintf(f, "; memcpy of the same size %s", fpl_tbl_mq(y, sizeof(y), &rs));
+	fprintf(f, "\n");
+	fpl_tbl_interference_line(best, f);
+	(void)b2;
 }

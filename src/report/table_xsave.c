@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pick.h"
 #include "table_internal.h"
+#include "views.h"
 
 #define MAXCOL 12	/* XSAVEOPT with AMX in RFBM: five states, two methods */
 #define CELL 40
@@ -494,7 +496,8 @@ static int others(struct xs_table *t, FILE *f)
 	}
 	fputc('\n', f);
 	err = fpl_emit_table(&sub, &(struct fpl_table_opts){ .units = t->o->units,
-							     .warnings = false }, f);
+							     .warnings = false,
+							     .run_lines = t->o->run_lines }, f);
 	free(sub.runs);
 	return err;
 }
@@ -537,4 +540,52 @@ int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, 
 	if (!err && ferror(f))
 		err = -EIO;
 	return err;
+}
+
+/* Its block of the suite summary: the full state's four instructions, live and init. */
+void fpl_summary_xsave(const struct fpl_result *r, FILE *f)
+{
+	static const char *const insns[] = { "xsave", "xsaveopt", "xsavec", "xrstor" };
+	const char *xcr0 = fpl_pick_host_str(r, "xcr0");
+	const char *perm = fpl_pick_host_str(r, "masks.permitted");
+	const struct fpl_run *any = fpl_pick_run(r, "xsave", "mask_name=all");
+	const char *rfbm = any ? json_string_value(json_object_get(any->params, "mask")) : NULL;
+	bool head = false;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(insns); i++) {
+		struct fpl_summary live, init;
+		char spec[128], a[64], b[64];
+		bool hl, hi;
+
+		snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=live method=throughput",
+			 insns[i]);
+		hl = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &live);
+		if (!hl) {
+			/* XSAVEOPT's live case: a component modified since the XRSTOR. */
+			snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=modified "
+				 "method=throughput", insns[i]);
+			hl = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &live);
+		}
+		snprintf(spec, sizeof(spec), "insn=%s mask_name=all state=init method=throughput",
+			 insns[i]);
+		hi = fpl_pick_stat(fpl_pick_run(r, "xsave", spec), "cycles", &init);
+		if (!hl && !hi)
+			continue;
+		/* "all" is the permitted mask: XCR0 only when nothing is held back (AMX). */
+		if (!head && rfbm && xcr0 && strcmp(rfbm, xcr0))
+			fprintf(f,
+				"\nXSAVE family, full state (RFBM = the permitted mask %s, XCR0 %s%s), "
+				"core cycles per instruction, back to back:\n", rfbm, xcr0,
+				perm && !strcmp(perm, rfbm) ? ": AMX tile data not permitted" : "");
+		else if (!head)
+			fprintf(f,
+				"\nXSAVE family, full state (RFBM = XCR0%s%s), core cycles per "
+				"instruction, back to back:\n",
+				rfbm ? " = " : xcr0 ? " = " : "", rfbm ? rfbm : xcr0 ? xcr0 : "");
+		head = true;
+		fprintf(f, "  %-9s registers live %-22s in init state %s\n", insns[i],
+			hl ? fpl_tbl_mq(a, sizeof(a), &live) : "-", hi ? fpl_tbl_mq(b, sizeof(b), &init) : "-");
+	}
+	if (head)
+		fpl_tbl_interference_line(any, f);
 }

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The views of each benchmark, one row each, that every command looks up (src/report/views.c). */
+#ifndef FPULAB_REPORT_VIEWS_H
+#define FPULAB_REPORT_VIEWS_H
+
+#include <stdio.h>
+
+#include "fpulab/report.h"
+#include "fpulab/result.h"
+
+/*
+ * One benchmark's views. A benchmark without a row (or a NULL member) is
+ * shown by the generic table alone. Each function reads only the runs of
+ * r that are its benchmark's.
+ */
+struct fpl_view {
+	const char *bench;
+	/* Its table for people (fpulab BENCH, --format table); NULL: the generic table. */
+	int (*table)(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+	/* Lines under each of its runs in the generic table (ctxsw's A/B verdicts). */
+	void (*run_lines)(const struct fpl_run *run, FILE *f);
+	/* Its block of the suite's summary (fpulab run). */
+	void (*summary)(const struct fpl_result *r, FILE *f);
+	/*
+	 * Its lines under the table of a --runs series: what the runs show
+	 * together (ctxsw --ab: B - A over the runs). 0 or -ENOMEM.
+	 */
+	int (*series)(const struct fpl_result *r, FILE *f);
+	/* The charts fpulab plot offers for it (FPL_PLOT_* bits of fpulab/plot.h). */
+	unsigned plots;
+};
+
+/* Every row, in the order the summary shows them. */
+extern const struct fpl_view fpl_views[];
+extern const size_t fpl_nviews;
+/* The row of a benchmark; NULL when it has none. */
+const struct fpl_view *fpl_view_find(const char *bench);
+
+/*
+ * What a benchmark's command prints of r: its view's table when every run
+ * of r is of one benchmark that has one, else the generic table
+ * (fpl_emit_table, with each run's run_lines).
+ */
+int fpl_view_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+/*
+ * A --runs series for people: its first run (observed.run_index 1) in its
+ * benchmark's own table, headed as such, when it has one (the table the
+ * benchmark's command shows for one run); then fpl_table_runs with every
+ * view's series lines. 0, -ENOMEM, -EIO.
+ */
+int fpl_view_series(const struct fpl_result *r, const struct fpl_table_opts *o, long done,
+		    long requested, FILE *f);
+/* The generic table (fpl_emit_table) with each run's view's lines under it. */
+int fpl_view_generic_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
+/* The generic table's lines under one run (its view's run_lines); nothing without. */
+void fpl_view_run_lines(const struct fpl_run *run, FILE *f);
+/* Every view's summary block, in the rows' order. */
+void fpl_views_summary(const struct fpl_result *r, FILE *f);
+/* Every view's series lines, in the rows' order. 0 or -ENOMEM. */
+int fpl_views_series(const struct fpl_result *r, FILE *f);
+
+/* The rows' functions, each in its benchmark's table file. */
+void fpl_summary_xsave(const struct fpl_result *r, FILE *f);
+void fpl_summary_ctxsw(const struct fpl_result *r, FILE *f);
+void fpl_summary_signal(const struct fpl_result *r, FILE *f);
+void fpl_summary_xor(const struct fpl_result *r, FILE *f);
+void fpl_summary_section(const struct fpl_result *r, FILE *f);
+void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f);
+int fpl_series_ctxsw(const struct fpl_result *r, FILE *f);
+
+#endif

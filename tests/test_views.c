@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/report/views.c: one row per benchmark, looked up by every command's output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/bench.h"
+#include "fpulab/result.h"
+#include "report/views.h"
+
+/* Every row names a benchmark that is built in, once. */
+static void test_rows_name_benchmarks(void **state)
+{
+	(void)state;
+	assert_true(fpl_nviews >= 5);
+	for (size_t i = 0; i < fpl_nviews; i++) {
+		if (!fpl_bench_find(fpl_views[i].bench))
+			fail_msg("view %s: no such benchmark", fpl_views[i].bench);
+		assert_ptr_equal(fpl_view_find(fpl_views[i].bench), &fpl_views[i]);
+	}
+	assert_null(fpl_view_find("nosuch"));
+	assert_null(fpl_view_find(NULL));
+}
+
+static struct fpl_run *run_of(struct fpl_result *r, const char *bench, long index)
+{
+	struct fpl_run *run = fpl_result_add_run(r, bench);
+
+	assert_non_null(run);
+	assert_int_equal(fpl_run_obs_int(run, "run_index", index), 0);
+	return run;
+}
+
+/* An xor sweep row of run index with the given MB/s. */
+static void xor_row(struct fpl_result *r, long index, const char *tmpl, double mbs)
+{
+	struct fpl_run *run = run_of(r, "xor", index);
+	struct fpl_metric *m;
+
+	assert_int_equal(fpl_run_param_str(run, "mode", "sweep") ||
+			 fpl_run_param_str(run, "template", tmpl) ||
+			 fpl_run_param_str(run, "isa", "AVX") ||
+			 fpl_run_param_int(run, "size", 4096) ||
+			 fpl_run_param_int(run, "arity", 2), 0);
+	m = fpl_run_add_metric(run, "speed", "MB/s", "synthetic");
+	assert_non_null(m);
+	assert_int_equal(fpl_metric_add(m, mbs), 0);
+}
+
+static char *text_of(int (*fn)(const struct fpl_result *, const struct fpl_table_opts *,
+			       FILE *), const struct fpl_result *r)
+{
+	struct fpl_table_opts o = { .warnings = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(r, &o, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* One benchmark with a table of its own: that table; several benchmarks: the generic one. */
+static void test_table_by_benchmark(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *t;
+
+	(void)state;
+	xor_row(r, 1, "avx", 123456);
+	t = text_of(fpl_view_table, r);
+	assert_non_null(strstr(t, "do_N template"));
+	assert_non_null(strstr(t, "123456"));
+	free(t);
+	run_of(r, "signal", 1);
+	t = text_of(fpl_view_table, r);
+	assert_null(strstr(t, "do_N template"));
+	assert_non_null(strstr(t, "xor mode=sweep template=avx"));
+	assert_non_null(strstr(t, "signal"));
+	free(t);
+	fpl_result_free(r);
+}
+
+/* ctxsw's A/B verdicts come under its run in the generic table, through its view only. */
+static void test_run_lines(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = run_of(r, "ctxsw", 1);
+	struct fpl_table_opts bare = { .warnings = true };
+	char *t, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(fpl_run_obs_str(run, "b_minus_a_median", "+1.000% (95% CI +0.5% .. "
+					 "+1.5%)"), 0);
+	t = text_of(fpl_view_generic_table, r);
+	assert_non_null(strstr(t, "B - A, batch medians (the figure to quote): +1.000%"));
+	free(t);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_emit_table(r, &bare, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "ctxsw"));
+	assert_null(strstr(buf, "B - A"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/* A series shows its first run in the benchmark's own table, then the runs' table. */
+static void test_series_first_run(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_table_opts o = { .warnings = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	xor_row(r, 1, "avx", 111111);
+	xor_row(r, 2, "avx", 222222);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_view_series(r, &o, 2, 2, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "xor's own table, run 1"));
+	assert_non_null(strstr(buf, "111111"));
+	assert_null(strstr(buf, "222222"));	/* run 2 is in the runs' table as a median */
+	assert_non_null(strstr(buf, "2 of 2 runs"));
+	assert_true(strstr(buf, "xor's own table") < strstr(buf, "2 of 2 runs"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_name_benchmarks),
+		cmocka_unit_test(test_table_by_benchmark),
+		cmocka_unit_test(test_run_lines),
+		cmocka_unit_test(test_series_first_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
