@@ -141,6 +141,25 @@ static void test_runs_needed(void **state)
 	assert_int_equal(fpl_runs_needed(1e9, 1e-9, 95), SIZE_MAX);
 }
 
+/*
+ * Pairs: a one-sample interval t(n-1) sd / sqrt(n). sd 1%, 0.2% wants
+ * 1.96^2 / 0.04 = 96 pairs by the normal quantile, a few more by t; the
+ * answer meets the target (by GSL's t quantile) and one fewer does not.
+ */
+static void test_pairs_needed(void **state)
+{
+	size_t n = fpl_pairs_needed(1, 0.2, 95);
+
+	(void)state;
+	assert_true(n >= 96 && n < 102);
+	assert_true(gsl_cdf_tdist_Qinv(0.025, n - 1.0) / sqrt((double)n) <= 0.2);
+	assert_true(gsl_cdf_tdist_Qinv(0.025, n - 2.0) / sqrt(n - 1.0) > 0.2);
+	assert_int_equal(fpl_pairs_needed(0, 0.2, 95), FPL_MIN_RUNS);
+	assert_int_equal(fpl_pairs_needed(NAN, 0.2, 95), 0);
+	/* a run-level spread that cancels in the pairs: far fewer runs than two cases need */
+	assert_true(fpl_pairs_needed(0.2, 0.2, 95) < fpl_runs_needed(5, 0.2, 95) / 100);
+}
+
 /* A run's value is its median (or its trimmed mean); the robust CV ignores one outlier. */
 static void test_run_value(void **state)
 {
@@ -293,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_trimmed),
 		cmocka_unit_test(test_pooled_samples_mislead),
 		cmocka_unit_test(test_runs_needed),
+		cmocka_unit_test(test_pairs_needed),
 		cmocka_unit_test(test_run_value),
 		cmocka_unit_test(test_paired_coverage),
 		cmocka_unit_test(test_paired_aa),

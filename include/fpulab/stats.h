@@ -193,6 +193,12 @@ double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work);
  * FPL_MIN_RUNS; 0 when cv is not finite; SIZE_MAX beyond 10^7.
  */
 size_t fpl_runs_needed(double cv, double target, double conf);
+/*
+ * Pairs (runs that time both variants) for a paired interval, t(n - 1)
+ * sd / sqrt(n), to reach a half-width of target, sd the per-run
+ * differences' stddev in the same unit (percent). Bounds as above.
+ */
+size_t fpl_pairs_needed(double sd, double target, double conf);
 
 /*
  * Repeatability across runs. One metric: the largest distance of one run's

@@ -115,6 +115,15 @@ static int one_opt(int opt, int argc, char **argv, struct fpl_cmp_opts *o,
 	case 'W':
 		o->within_run = true;
 		break;
+	case 'A':
+		o->paired = true;
+		break;
+	case 'V':
+		if (!strchr(optarg, ','))
+			return USAGE("--variants wants two words joined by a comma (without,with or "
+				     "_a,_b), not '%s'", optarg);
+		o->variants = optarg;
+		break;
 	case 'I':
 		if (!*optarg)
 			return fpl_cli_usage_error("compare", "--ignore-param: a params key, "
@@ -144,6 +153,8 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "per-metric", no_argument, NULL, 'P' },
 		{ "within-run", no_argument, NULL, 'W' },
 		{ "ignore-param", required_argument, NULL, 'I' },
+		{ "paired", no_argument, NULL, 'A' },
+		{ "variants", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -153,8 +164,15 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMvC:", longopts, NULL)) != -1)
 		if ((rc = one_opt(opt, argc, argv, o, fmt)))
 			return rc;
-	if (argc - optind < 2)
+	if (o->variants && argc - optind != 1)
+		return USAGE("--variants makes two cases of one results file: give one file, "
+			     "not %d", argc - optind);
+	if (!o->variants && argc - optind < 2)
 		return USAGE("at least two cases are needed (the first is the baseline)");
+	if ((o->paired || o->variants) && (*fmt == FPL_CMP_MINISTAT || o->within_run))
+		return USAGE("%s pairs run values by run: not with %s", o->variants ?
+			     "--variants" : "--paired", o->within_run ? "--within-run (every "
+			     "sample pooled)" : "--ministat (ministat's unpaired t)");
 	if (*fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o->confidence, 2)))
 		return USAGE("--ministat knows the confidence levels 80, 90, 95, 98, 99 and 99.5,"
 			     " not %g", o->confidence);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The run as the unit of replication: a run's value, its spreads, the runs a target needs. */
-#include <math.h>
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,37 +34,53 @@ double fpl_robust_cv_sorted(const double *sorted, size_t n, double *work)
 	return 100 * 1.4826 * fpl_quantile_sorted(work, n, 0.5) / fabs(med);
 }
 
-/* Welch's half-width for two cases of n runs each, equal spread: t(df = 2n - 2) cv sqrt(2/n). */
-static double half_width(double cv, size_t n, double conf)
+/*
+ * Welch's half-width for two cases of n runs each, equal spread: t(df = 2n - 2)
+ * cv sqrt(2/n); paired, one-sample over n per-run differences of spread cv:
+ * t(n - 1) cv / sqrt(n).
+ */
+static double half_width(double cv, size_t n, double conf, bool paired)
 {
 	double alpha = 1 - conf / 100;
 
+	if (paired)
+		return gsl_cdf_tdist_Qinv(alpha / 2, n - 1.0) * cv / sqrt((double)n);
 	return gsl_cdf_tdist_Qinv(alpha / 2, 2.0 * n - 2) * cv * sqrt(2.0 / n);
 }
 
 #define RUNS_MAX 10000000
 
-size_t fpl_runs_needed(double cv, double target, double conf)
+static size_t needed(double cv, double target, double conf, bool paired)
 {
 	size_t lo = FPL_MIN_RUNS, hi;
 
 	if (!isfinite(cv) || cv < 0 || !(target > 0) || !(conf > 0 && conf < 100))
 		return 0;
-	if (half_width(cv, lo, conf) <= target)
+	if (half_width(cv, lo, conf, paired) <= target)
 		return lo;
 	/* the half-width falls with n: double to a bracket, then bisect */
-	for (hi = lo * 2; half_width(cv, hi, conf) > target; hi *= 2)
+	for (hi = lo * 2; half_width(cv, hi, conf, paired) > target; hi *= 2)
 		if (hi > RUNS_MAX)
 			return SIZE_MAX;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (half_width(cv, mid, conf) <= target)
+		if (half_width(cv, mid, conf, paired) <= target)
 			hi = mid;
 		else
 			lo = mid;
 	}
 	return hi;
+}
+
+size_t fpl_runs_needed(double cv, double target, double conf)
+{
+	return needed(cv, target, conf, false);
+}
+
+size_t fpl_pairs_needed(double sd, double target, double conf)
+{
+	return needed(sd, target, conf, true);
 }
 
 double fpl_max_dev_pct(double *v, size_t n)
