@@ -242,6 +242,7 @@ const struct fpl_cmd fpl_cmd_compare = {
 	.summary = "A/B/C comparison of cases of runs: run-level tests, Holm, verdicts",
 	.usage =
 	"Usage: fpulab compare [OPTIONS] CASE CASE...\n"
+	"       fpulab compare [OPTIONS] --variants W1,W2 RESULTS\n"
 	"Compare cases of runs; the first CASE is the baseline. A CASE is a set of runs:\n"
 	"a file, a directory (its files), or files joined by commas (a.json,b.json).\n"
 	"Files are read by content:\n"
@@ -282,6 +283,17 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"                         so that one configuration setting is what the cases\n"
 	"                         differ in: --ignore-param state compares a ctxsw\n"
 	"                         --state init file with a --state avx512 one\n"
+	"      --paired           the cases are variants from the same runs: pair each\n"
+	"                         run of case 1 with the run of case N that has its run\n"
+	"                         identity (observed run_index, run_pid, run_started,\n"
+	"                         from --runs) and test the per-run differences (paired\n"
+	"                         t; paired Yuen with --trim): the run's level cancels.\n"
+	"                         Runs that do not match: refused. Two kernels or boots\n"
+	"                         are different runs: leave them unpaired\n"
+	"      --variants W1,W2   one results file, two cases: each metric whose name\n"
+	"                         contains W1 against its run's metric named with W2 in\n"
+	"                         its place, as pairs: without,with (xsave --part rfbm),\n"
+	"                         _a,_b (ctxsw --ab)\n"
 	"  -f, --format FMT       table (default), json or csv (both carry everything,\n"
 	"                         a 'different' flag per metric and case)\n"
 	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"
@@ -296,6 +308,7 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 bad usage or bad input (a line that is not a\n"
 	"number, an empty case, fewer than 2 values after trimming, a pattern that\n"
-	"matches nothing, mixed units or input kinds).\n",
+	"matches nothing, mixed units or input kinds, --paired files whose runs do not\n"
+	"match, --variants words that pair no metric).\n",
 	.main = compare_main,
 };
