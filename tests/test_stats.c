@@ -429,17 +429,6 @@ static void test_paired_edges(void **state)
 	near(r.t.se, sqrt(2.0 * 100 / 12 / 3), 1e-12);	/* q = 10% of a */
 }
 
-/* t(0.975, 17) / sqrt(18) = 0.4973 <= 0.5 < t(0.975, 16) / sqrt(17) = 0.5141: 18 runs. */
-static void test_runs_needed_paired(void **state)
-{
-	(void)state;
-	assert_int_equal(fpl_runs_needed_paired(1, 0.5, 95), 18);
-	assert_int_equal(fpl_runs_needed_paired(0, 0.2, 95), FPL_MIN_RUNS);
-	assert_int_equal(fpl_runs_needed_paired(NAN, 0.2, 95), 0);
-	/* fewer than two unpaired cases of the same spread need */
-	assert_true(fpl_runs_needed_paired(1, 0.5, 95) < fpl_runs_needed(1, 0.5, 95));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,7 +450,6 @@ int main(void)
 		cmocka_unit_test(test_paired_sleep),
 		cmocka_unit_test(test_paired_trimmed),
 		cmocka_unit_test(test_paired_edges),
-		cmocka_unit_test(test_runs_needed_paired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "fpulab/base.h"
@@ -47,6 +48,26 @@ struct fpl_cmp_opts {
 	 * `--state avx512` one. The label keeps the other params.
 	 */
 	const char *ignore_params;
+	/*
+	 * Pairs (docs/compare.md "Paired comparisons"): variants timed in the
+	 * same runs share each run's level, which cancels in their per-run
+	 * difference. paired: each run of case 1 is paired with the run of case
+	 * N that has the same run identity (observed run_index, run_pid and
+	 * run_started, which --runs writes); files whose runs differ are
+	 * refused. variants "W1,W2": one results document (paths[0], the only
+	 * case) makes two cases: each metric whose name contains W1 (case 1)
+	 * against the metric of its run, bench and params named with W2 in its
+	 * place (case 2), paired by run.
+	 */
+	bool paired;
+	const char *variants;
+};
+
+/* How the cases' runs were compared. */
+enum fpl_cmp_pairing {
+	FPL_CMP_UNPAIRED,	/* Welch/Yuen on the run values as independent cases */
+	FPL_CMP_PAIRED_RUNS,	/* --paired: runs matched by run identity across files */
+	FPL_CMP_PAIRED_VARIANTS,	/* --variants: two metrics of the same runs */
 };
 
 /*
@@ -59,6 +80,14 @@ struct fpl_cmp_series {
 	size_t *run_len;	/* samples of each run */
 	size_t nruns;
 	double *run_values;	/* one per run, input order */
+	/*
+	 * Per run: its identity in words ("run_index 3, run_pid 4242,
+	 * run_started ...", from observed; NULL when its file has none), and
+	 * where it lay in the case (file, run, sample), which pairs variants.
+	 * NULL arrays for input other than results JSON.
+	 */
+	char **run_ids;
+	uint64_t *run_pos;
 	double *values;		/* tested, input order: run_values, or raw with within_run */
 	double *sorted;		/* values sorted */
 	size_t nv;
@@ -88,6 +117,19 @@ struct fpl_cmp_test {
 	bool below_resolution;
 	double cv;		/* between-run CV of the two cases together, percent */
 	size_t runs_needed[2];	/* per case, for half-widths of 0.5% and 0.2%; 0 unknown */
+	/*
+	 * Paired: t above is the paired t (Yuen's trimmed form with --trim) on
+	 * the per-run differences, case - case 1 in the same run, of `pairs`
+	 * runs, and runs_needed counts pairs; unpaired is Welch/Yuen on the
+	 * same run values as independent cases, and its half-width in percent
+	 * of case 1's centre, for comparison. diff_sd_pct: the per-run
+	 * differences' stddev in percent of case 1's centre.
+	 */
+	bool paired;
+	size_t pairs;
+	struct fpl_ttest unpaired;
+	double unpaired_pct_half;
+	double diff_sd_pct;
 };
 
 struct fpl_cmp_metric {
@@ -113,14 +155,17 @@ struct fpl_cmp {
 	size_t different;	/* comparisons proven different */
 	char **notes;		/* metrics left out and why */
 	size_t nnotes;
+	enum fpl_cmp_pairing pairing;
+	char *variant[2];	/* --variants' two words, NULL without */
 };
 
 /*
  * Read every case (paths[0] is the baseline), match metrics across cases,
  * summarise and test. 0; -EINVAL with diag for bad input (a non-numeric line
  * with file and line, an empty case, fewer than 2 values after trimming, a
- * pattern matching nothing, mixed units or input kinds, unreadable files);
- * -ENOMEM.
+ * pattern matching nothing, mixed units or input kinds, unreadable files;
+ * opts->paired with runs that do not match or carry no identity, bad or
+ * unmatched --variants words); -ENOMEM. With opts->variants, ncases is 1.
  */
 int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *opts,
 		struct fpl_cmp **out, struct fpl_diag *diag);
@@ -133,8 +178,10 @@ void fpl_cmp_free(struct fpl_cmp *c);
  * a centre near 0 made a 1-cycle change +990000%).
  */
 double fpl_cmp_pct_of_base(const struct fpl_cmp_metric *m, double v);
-/* The name of the test that fpl_cmp_run() used: "Welch" or "Yuen". */
+/* The name of the test that fpl_cmp_run() used: "Welch" or "Yuen", "paired t" or "paired Yuen". */
 const char *fpl_cmp_test_name(const struct fpl_cmp *c);
+/* The unpaired test's name, "Welch" or "Yuen", whatever the pairing. */
+const char *fpl_cmp_unpaired_name(const struct fpl_cmp *c);
 /* Write c to out in a format. FPL_CMP_MINISTAT needs a confidence ministat knows. */
 int fpl_cmp_emit(const struct fpl_cmp *c, enum fpl_cmp_format format, FILE *out);
 

@@ -227,21 +227,28 @@ int fpl_repeatability(const double *dev, size_t n, double tol_pct, struct fpl_re
  * samples is preempted (-3 times its value). Metric 0 of case 2 is `effect`
  * percent higher. Welch (Yuen with trim) on the run values (every sample
  * pooled when `pooled`), Holm over the metrics, a claim at Holm p < 1 - conf.
+ * `paired`: the two cases are variants timed in the same runs: run k's
+ * offset is drawn once and shared by its a and b samples (each sample still
+ * its own noise), and the test is fpl_paired_t on the run values paired by
+ * run (FPL_PAIR_DIFF, trim as given); the unpaired test on the same values
+ * is taken alongside, for its width.
  */
 struct fpl_sim_opts {
 	size_t trials, runs, samples, metrics;
 	double between_cv, within_cv, effect, outliers;	/* percent, fraction */
 	double trim, conf;
-	bool pooled;
+	bool pooled, paired;
 	unsigned long seed;
 };
 struct fpl_sim_result {
 	size_t trials;
 	size_t false_claims;	/* trials with a claim on a metric without an effect */
 	size_t found;		/* trials that claimed the planted effect, right sign */
+	size_t covered;		/* trials whose metric-0 interval holds the planted difference */
 	double half_pct;	/* mean interval half-width of metric 0, percent */
+	double half_unpaired_pct;	/* paired: the same of Welch/Yuen on the same values */
 };
-/* 0; -EINVAL for runs < 2, no samples or metrics, conf outside (0, 100); -ENOMEM. */
+/* 0; -EINVAL for runs < 2, no samples or metrics, conf outside (0, 100), paired and pooled; -ENOMEM. */
 int fpl_sim_runs(const struct fpl_sim_opts *o, struct fpl_sim_result *r);
 
 /*

@@ -115,6 +115,15 @@ static int one_opt(int opt, int argc, char **argv, struct fpl_cmp_opts *o,
 	case 'W':
 		o->within_run = true;
 		break;
+	case 'A':
+		o->paired = true;
+		break;
+	case 'V':
+		if (!strchr(optarg, ','))
+			return USAGE("--variants wants two words joined by a comma (without,with or "
+				     "_a,_b), not '%s'", optarg);
+		o->variants = optarg;
+		break;
 	case 'I':
 		if (!*optarg)
 			return fpl_cli_usage_error("compare", "--ignore-param: a params key, "
@@ -144,6 +153,8 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 		{ "per-metric", no_argument, NULL, 'P' },
 		{ "within-run", no_argument, NULL, 'W' },
 		{ "ignore-param", required_argument, NULL, 'I' },
+		{ "paired", no_argument, NULL, 'A' },
+		{ "variants", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -153,8 +164,15 @@ static int parse_opts(int argc, char **argv, struct fpl_cmp_opts *o, enum fpl_cm
 	while ((opt = getopt_long(argc, argv, ":m:t:c:b::s:f:kMvC:", longopts, NULL)) != -1)
 		if ((rc = one_opt(opt, argc, argv, o, fmt)))
 			return rc;
-	if (argc - optind < 2)
+	if (o->variants && argc - optind != 1)
+		return USAGE("--variants makes two cases of one results file: give one file, "
+			     "not %d", argc - optind);
+	if (!o->variants && argc - optind < 2)
 		return USAGE("at least two cases are needed (the first is the baseline)");
+	if ((o->paired || o->variants) && (*fmt == FPL_CMP_MINISTAT || o->within_run))
+		return USAGE("%s pairs run values by run: not with %s", o->variants ?
+			     "--variants" : "--paired", o->within_run ? "--within-run (every "
+			     "sample pooled)" : "--ministat (ministat's unpaired t)");
 	if (*fmt == FPL_CMP_MINISTAT && isnan(fpl_ministat_t(o->confidence, 2)))
 		return USAGE("--ministat knows the confidence levels 80, 90, 95, 98, 99 and 99.5,"
 			     " not %g", o->confidence);
@@ -224,6 +242,7 @@ const struct fpl_cmd fpl_cmd_compare = {
 	.summary = "A/B/C comparison of cases of runs: run-level tests, Holm, verdicts",
 	.usage =
 	"Usage: fpulab compare [OPTIONS] CASE CASE...\n"
+	"       fpulab compare [OPTIONS] --variants W1,W2 RESULTS\n"
 	"Compare cases of runs; the first CASE is the baseline. A CASE is a set of runs:\n"
 	"a file, a directory (its files), or files joined by commas (a.json,b.json).\n"
 	"Files are read by content:\n"
@@ -264,6 +283,17 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"                         so that one configuration setting is what the cases\n"
 	"                         differ in: --ignore-param state compares a ctxsw\n"
 	"                         --state init file with a --state avx512 one\n"
+	"      --paired           the cases are variants from the same runs: pair each\n"
+	"                         run of case 1 with the run of case N that has its run\n"
+	"                         identity (observed run_index, run_pid, run_started,\n"
+	"                         from --runs) and test the per-run differences (paired\n"
+	"                         t; paired Yuen with --trim): the run's level cancels.\n"
+	"                         Runs that do not match: refused. Two kernels or boots\n"
+	"                         are different runs: leave them unpaired\n"
+	"      --variants W1,W2   one results file, two cases: each metric whose name\n"
+	"                         contains W1 against its run's metric named with W2 in\n"
+	"                         its place, as pairs: without,with (xsave --part rfbm),\n"
+	"                         _a,_b (ctxsw --ab)\n"
 	"  -f, --format FMT       table (default), json or csv (both carry everything,\n"
 	"                         a 'different' flag per metric and case)\n"
 	"  -k, --kernel-style     'case 1: 16444675.45 Set as 1' / 'case 2: ..., 99.80%'\n"
@@ -278,6 +308,7 @@ const struct fpl_cmd fpl_cmd_compare = {
 	"\n"
 	"Exit status: 0 ok, 1 failure, 2 bad usage or bad input (a line that is not a\n"
 	"number, an empty case, fewer than 2 values after trimming, a pattern that\n"
-	"matches nothing, mixed units or input kinds).\n",
+	"matches nothing, mixed units or input kinds, --paired files whose runs do not\n"
+	"match, --variants words that pair no metric).\n",
 	.main = compare_main,
 };

@@ -3,25 +3,12 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fpulab/result.h"
 #include "compare_internal.h"
-
-double fpl_cmp_pct_of_base(const struct fpl_cmp_metric *m, double v)
-{
-	double base = m->s[0].center;
-
-	return base > 0 && !fpl_metric_is_difference(m->name) ? 100 * v / base : NAN;
-}
-
-const char *fpl_cmp_test_name(const struct fpl_cmp *c)
-{
-	return c->opts.trim > 0 ? "Yuen" : "Welch";
-}
 
 static void metric_free(struct fpl_cmp_metric *m, size_t ncases)
 {
@@ -36,6 +23,10 @@ static void metric_free(struct fpl_cmp_metric *m, size_t ncases)
 		free(m->s[i].run_len);
 		free(m->s[i].run_values);
 		free(m->s[i].sorted);
+		for (size_t k = 0; m->s[i].run_ids && k < m->s[i].nruns; k++)
+			free(m->s[i].run_ids[k]);
+		free(m->s[i].run_ids);
+		free(m->s[i].run_pos);
 	}
 	free(m->s);
 	free(m->t);
@@ -55,26 +46,9 @@ void fpl_cmp_free(struct fpl_cmp *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	free(c->variant[0]);
+	free(c->variant[1]);
 	free(c);
-}
-
-static int note(struct fpl_cmp *c, const char *fmt, ...) FPL_PRINTF(2, 3);
-static int note(struct fpl_cmp *c, const char *fmt, ...)
-{
-	char **n = realloc(c->notes, (c->nnotes + 1) * sizeof(*n));
-	va_list ap;
-	int len;
-
-	if (!n)
-		return -ENOMEM;
-	c->notes = n;
-	va_start(ap, fmt);
-	len = vasprintf(&c->notes[c->nnotes], fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return -ENOMEM;
-	c->nnotes++;
-	return 0;
 }
 
 /*
@@ -90,7 +64,7 @@ static int note_interference(struct fpl_cmp *c, const struct fpl_cmp_case *cases
 
 		if (!cs->nquiet || cs->quiet_lo >= FPL_QUIET_SHARE_SUSPECT)
 			continue;
-		if (note(c, "case %zu (%s): its xsave runs' FXSAVE64 reference was quiet in "
+		if (fpl_cmp_note(c, "case %zu (%s): its xsave runs' FXSAVE64 reference was quiet in "
 			 "%.0f-%.0f%% of readings; runs under %.0f%% read 3-5%% high on a shared "
 			 "host (observed.interference.quiet_share), so a difference with another "
 			 "case may be the host's", i + 1, c->paths[i], 100 * cs->quiet_lo,
@@ -110,7 +84,7 @@ static int note_state(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 {
 	for (size_t i = 1; i < c->ncases; i++)
 		if (cases[i].state_differ &&
-		    note(c, "case %zu (%s): %zu metric%s measured in another task state than "
+		    fpl_cmp_note(c, "case %zu (%s): %zu metric%s measured in another task state than "
 			 "case 1's (%s): not the same measurement, though the params match (tile "
 			 "data used earlier in the process, as after xsave's tile cells in fpulab "
 			 "--amx run)", i + 1, cases[i].path, cases[i].state_differ,
@@ -134,16 +108,16 @@ static int note_hosts(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 			int err = 0;
 
 			if (v && !strcmp(v, "mixed"))
-				err = note(c, "case %zu (%s): its files differ in their %s: the runs "
+				err = fpl_cmp_note(c, "case %zu (%s): its files differ in their %s: the runs "
 					   "of one case should share it", i + 1, c->paths[i],
 					   fpl_cmp_host_words[k]);
 			else if (!i || !v || !base || !strcmp(base, "mixed") || !strcmp(v, base))
 				continue;
 			else if (k == FPL_CMP_HOST_KERNEL)
-				err = note(c, "case %zu (%s): kernel %s, case 1's %s", i + 1,
+				err = fpl_cmp_note(c, "case %zu (%s): kernel %s, case 1's %s", i + 1,
 					   c->paths[i], v, base);
 			else
-				err = note(c, "case %zu (%s): another %s than case 1's (%s against "
+				err = fpl_cmp_note(c, "case %zu (%s): another %s than case 1's (%s against "
 					   "%s): a difference may be that, not what you changed",
 					   i + 1, c->paths[i], fpl_cmp_host_words[k], v, base);
 			if (err)
@@ -182,8 +156,10 @@ static int case_notes_first(struct fpl_cmp *c, const struct fpl_cmp_case *cases)
 {
 	size_t before = c->nnotes, k;
 	char **moved;
-	int err = note_interference(c, cases);
+	int err = fpl_cmp_note_same_runs(c, cases);
 
+	if (!err)
+		err = note_interference(c, cases);
 	if (!err)
 		err = note_state(c, cases);
 	if (!err)
@@ -220,11 +196,55 @@ static bool selected(const struct fpl_cmp_raw *r, const char *pattern)
 	       (r->bench && !fnmatch(pattern, both, 0));
 }
 
+/*
+ * A run with no sample left (all null) is no run: the runs of r kept, with
+ * their identities and positions, into s; how many were empty.
+ */
+static size_t keep_runs(struct fpl_cmp_raw *r, struct fpl_cmp_series *s)
+{
+	size_t kept = 0, empty = 0;
+
+	for (size_t k = 0; k < r->nruns; k++) {
+		if (!r->runlen[k]) {
+			empty++;
+			if (r->runid)
+				free(r->runid[k]);
+			continue;
+		}
+		r->runlen[kept] = r->runlen[k];
+		if (r->runid) {
+			r->runid[kept] = r->runid[k];
+			r->runpos[kept] = r->runpos[k];
+		}
+		kept++;
+	}
+	s->raw = r->v;
+	s->n = r->n;
+	s->run_len = r->runlen;
+	s->run_ids = r->runid;
+	s->run_pos = r->runpos;
+	s->nruns = kept;
+	r->v = NULL;
+	r->runlen = NULL;
+	r->runid = NULL;
+	r->runpos = NULL;
+	r->nruns = 0;
+	return empty;
+}
+
 /* Move a matched metric's text and values out of the cases into c->m[c->nm]. */
-static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_raw *base)
+static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_raw *base,
+		struct fpl_diag *diag)
 {
 	struct fpl_cmp_metric *m = &c->m[c->nm];
+	int err = 0;
 
+	/* whether the runs pair up: before any run is moved or left out */
+	for (size_t i = 1; i < c->ncases && !err && c->pairing != FPL_CMP_PAIRED_VARIANTS; i++)
+		err = fpl_cmp_runs_match(c, cases, i, base, find(&cases[i], base->key),
+					 base->label, diag);
+	if (err)
+		return err;
 	memset(m, 0, sizeof(*m));
 	m->s = calloc(c->ncases, sizeof(*m->s));
 	m->t = calloc(c->ncases, sizeof(*m->t));
@@ -244,26 +264,13 @@ static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_ra
 #undef MOVE
 	for (size_t i = 0; i < c->ncases; i++) {
 		struct fpl_cmp_raw *r = i ? find(&cases[i], base->key) : base;
+		size_t empty = keep_runs(r, &m->s[i]);
 
-		size_t kept = 0, empty = 0;
-
-		/* a run with no sample left (all null) is no run */
-		for (size_t k = 0; k < r->nruns; k++)
-			if (r->runlen[k])
-				r->runlen[kept++] = r->runlen[k];
-			else
-				empty++;
-		m->s[i].raw = r->v;
-		m->s[i].n = r->n;
-		m->s[i].run_len = r->runlen;
-		m->s[i].nruns = kept;
-		r->v = NULL;
-		r->runlen = NULL;
-		if (r->dropped && note(c, "%s: case %zu: %zu null samples left out", m->label,
-				       i + 1, r->dropped))
+		if (r->dropped && fpl_cmp_note(c, "%s: case %zu: %zu null samples left out",
+					       m->label, i + 1, r->dropped))
 			return -ENOMEM;
-		if (empty && note(c, "%s: case %zu: %zu run%s without a sample left out", m->label,
-				  i + 1, empty, empty == 1 ? "" : "s"))
+		if (empty && fpl_cmp_note(c, "%s: case %zu: %zu run%s without a sample left out",
+					  m->label, i + 1, empty, empty == 1 ? "" : "s"))
 			return -ENOMEM;
 	}
 	return 0;
@@ -298,10 +305,10 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 				return -ENOMEM;
 		}
 		if (missing) {
-			err = note(c, "%s: not in case %zu (%s), not compared", r->label,
+			err = fpl_cmp_note(c, "%s: not in case %zu (%s), not compared", r->label,
 				   missing + 1, cases[missing].path);
 		} else {
-			err = take(c, cases, r);
+			err = take(c, cases, r, diag);
 		}
 		if (err)
 			return err;
@@ -310,7 +317,7 @@ static int match(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag 
 		for (size_t k = 0; k < cases[i].nr; k++)
 			if (selected(&cases[i].r[k], c->opts.metric) &&
 			    !find(&cases[0], cases[i].r[k].key) &&
-			    note(c, "%s: not in case 1 (%s), not compared", cases[i].r[k].label,
+			    fpl_cmp_note(c, "%s: not in case 1 (%s), not compared", cases[i].r[k].label,
 				 cases[0].path))
 				return -ENOMEM;
 	if (!nsel)
@@ -521,6 +528,9 @@ static int test(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i)
 							 c->opts.trim, c->opts.confidence,
 							 c->opts.bootstrap, c->opts.seed, &t->boot);
 	}
+	/* variants of the same runs: the per-run differences are the replicates */
+	if (!err && c->pairing != FPL_CMP_UNPAIRED)
+		err = fpl_cmp_pair_test(c, m, i, t);
 	t->below_resolution = !c->opts.within_run && isfinite(t->resolution) &&
 			      fabs(t->t.diff) <= t->resolution * (1 + 1e-9);
 	/* n/a (null in JSON) where a percentage means nothing, with the absolute difference */
@@ -569,22 +579,49 @@ out:
 }
 
 static int setup(struct fpl_cmp **out, char *const *paths, size_t ncases,
-		 const struct fpl_cmp_opts *opts)
+		 const struct fpl_cmp_opts *opts, struct fpl_diag *diag)
 {
 	struct fpl_cmp *c = calloc(1, sizeof(*c));
+	size_t n = opts->variants ? 2 : ncases;
+	int err = 0;
 
 	*out = c;
 	if (!c)
 		return -ENOMEM;
 	c->opts = *opts;
-	c->ncases = ncases;
-	c->paths = calloc(ncases, sizeof(*c->paths));
-	c->nfiles = calloc(ncases, sizeof(*c->nfiles));
+	c->ncases = n;
+	c->pairing = opts->variants ? FPL_CMP_PAIRED_VARIANTS :
+		     opts->paired ? FPL_CMP_PAIRED_RUNS : FPL_CMP_UNPAIRED;
+	c->paths = calloc(n, sizeof(*c->paths));
+	c->nfiles = calloc(n, sizeof(*c->nfiles));
 	if (!c->paths || !c->nfiles)
 		return -ENOMEM;
-	for (size_t i = 0; i < ncases; i++)
+	/* --variants: the one document's two cases are "x.json:without" and "x.json:with" */
+	if (opts->variants && !(err = fpl_cmp_variant_words(c, opts->variants, diag)))
+		for (size_t i = 0; i < 2 && !err; i++)
+			if (asprintf(&c->paths[i], "%s:%s", paths[0], c->variant[i]) < 0) {
+				c->paths[i] = NULL;
+				err = -ENOMEM;
+			}
+	for (size_t i = 0; i < n && !err && !opts->variants; i++)
 		if (!(c->paths[i] = strdup(paths[i])))
-			return -ENOMEM;
+			err = -ENOMEM;
+	return err;
+}
+
+static int check_opts(size_t ncases, const struct fpl_cmp_opts *opts, struct fpl_diag *diag)
+{
+	if (opts->variants && ncases != 1)
+		return fpl_diag_set(diag, -EINVAL, "--variants %s makes two cases of one results "
+				    "document: give one case, not %zu", opts->variants, ncases);
+	if (!opts->variants && ncases < 2)
+		return fpl_diag_set(diag, -EINVAL, "at least two cases are needed");
+	if (!(opts->trim >= 0 && opts->trim < 50) ||
+	    !(opts->confidence > 0 && opts->confidence < 100))
+		return fpl_diag_set(diag, -EINVAL, "trim must be in [0, 50) and confidence in (0, 100)");
+	if ((opts->paired || opts->variants) && opts->within_run)
+		return fpl_diag_set(diag, -EINVAL, "%s pairs run values; --within-run pools every "
+				    "sample instead", opts->paired ? "--paired" : "--variants");
 	return 0;
 }
 
@@ -612,47 +649,47 @@ static int check_ignored(const struct fpl_cmp_case *cases, size_t ncases, const 
 int fpl_cmp_run(char *const *paths, size_t ncases, const struct fpl_cmp_opts *opts,
 		struct fpl_cmp **out, struct fpl_diag *diag)
 {
-	struct fpl_cmp_case *cases = calloc(ncases ? ncases : 1, sizeof(*cases));
+	size_t nc = ncases < 2 ? 2 : ncases;
+	struct fpl_cmp_case *cases = calloc(nc, sizeof(*cases));
 	struct fpl_cmp *c = NULL;
 	int err;
 
 	*out = NULL;
 	if (!cases)
 		return -ENOMEM;
-	if (ncases < 2 || !(opts->trim >= 0 && opts->trim < 50) ||
-	    !(opts->confidence > 0 && opts->confidence < 100)) {
-		err = fpl_diag_set(diag, -EINVAL, ncases < 2 ? "at least two cases are needed" :
-				   "trim must be in [0, 50) and confidence in (0, 100)");
-		goto out;
-	}
-	err = setup(&c, paths, ncases, opts);
+	err = check_opts(ncases, opts, diag);
+	if (!err)
+		err = setup(&c, paths, ncases, opts, diag);
 	for (size_t i = 0; !err && i < ncases; i++)
 		err = fpl_cmp_read_case(&cases[i], paths[i], i, opts, diag);
+	if (!err && opts->variants)
+		err = fpl_cmp_split_variants(c, cases, diag);
 	if (!err)
-		err = check_ignored(cases, ncases, opts->ignore_params, diag);
-	for (size_t i = 1; !err && i < ncases; i++)
+		err = check_ignored(cases, c->ncases, opts->ignore_params, diag);
+	for (size_t i = 1; !err && i < c->ncases; i++)
 		if (cases[i].kind != cases[0].kind)
 			err = fpl_diag_set(diag, -EINVAL, "case %zu (%s) is %s but case 1 (%s) is %s",
-					   i + 1, paths[i], fpl_cmp_kind_names[cases[i].kind],
-					   paths[0], fpl_cmp_kind_names[cases[0].kind]);
+					   i + 1, c->paths[i], fpl_cmp_kind_names[cases[i].kind],
+					   c->paths[0], fpl_cmp_kind_names[cases[0].kind]);
 	if (!err) {
 		c->kind = cases[0].kind;
-		for (size_t i = 0; i < ncases; i++)
+		for (size_t i = 0; i < c->ncases; i++) {
 			c->nfiles[i] = cases[i].nfiles;
+			cases[i].same_runs = i > 0;
+		}
 		err = match(c, cases, diag);
 	}
 	if (!err)
 		err = case_notes_first(c, cases);
 	for (size_t j = 0; !err && j < c->nm; j++)
-		for (size_t i = 0; !err && i < ncases; i++)
+		for (size_t i = 0; !err && i < c->ncases; i++)
 			err = summarise(c, &c->m[j], i, diag);
 	for (size_t j = 0; !err && j < c->nm; j++)
-		for (size_t i = 1; !err && i < ncases; i++)
+		for (size_t i = 1; !err && i < c->ncases; i++)
 			err = test(c, &c->m[j], i);
 	if (!err)
 		err = holm(c);
-out:
-	for (size_t i = 0; i < ncases; i++)
+	for (size_t i = 0; i < nc; i++)
 		fpl_cmp_case_free(&cases[i]);
 	free(cases);
 	if (err)

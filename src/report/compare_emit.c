@@ -128,8 +128,13 @@ static void table_summary(const struct fpl_cmp *c, const struct fpl_cmp_metric *
 
 static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, FILE *out)
 {
-	fprintf(out, "difference from case 1 (%s of case - %s of case 1), %g%% confidence:\n",
-		center_name(c), center_name(c), c->opts.confidence);
+	if (c->pairing != FPL_CMP_UNPAIRED)
+		fprintf(out, "difference from case 1 (%s of the per-run differences, case - case "
+			"1 in the same run), %g%% confidence:\n", center_name(c),
+			c->opts.confidence);
+	else
+		fprintf(out, "difference from case 1 (%s of case - %s of case 1), %g%% confidence:\n",
+			center_name(c), center_name(c), c->opts.confidence);
 	for (size_t i = 1; i < c->ncases; i++) {
 		const struct fpl_cmp_test *t = &m->t[i];
 		int d = pct_decimals(t->pct_half), a = abs_decimals((t->t.hi - t->t.lo) / 2);
@@ -145,16 +150,22 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 			pct_str(p[0], sizeof(p[0]), d, t->pct, true),
 			pct_str(p[1], sizeof(p[1]), d, t->pct - t->pct_half, true),
 			pct_str(p[2], sizeof(p[2]), d, t->pct + t->pct_half, true));
-		fprintf(out, "    %s's t = %.4g, df = %.4g, p = %.4g", fpl_cmp_test_name(c), t->t.t,
-			t->t.df, t->t.p);
+		fprintf(out, "    %s%s t = %.4g, df = %.4g, p = %.4g", fpl_cmp_test_name(c),
+			t->paired ? ":" : "'s", t->t.t, t->t.df, t->t.p);
 		if (c->family > 1 && t->verdict)
 			fprintf(out, ", Holm p = %.4g", t->p_holm);
-		fprintf(out, "; Mann-Whitney U = %g, p = %.4g (normal approximation)\n", t->mw.u,
-			t->mw.p);
+		if (t->paired)
+			fprintf(out, "; %zu pairs, differences' stddev %.2g%%\n    unpaired: %s's t "
+				"[%.*f, %.*f], +/- %.*f%%, p = %.4g", t->pairs, t->diff_sd_pct,
+				fpl_cmp_unpaired_name(c), a, t->unpaired.lo, a, t->unpaired.hi,
+				d, t->unpaired_pct_half, t->unpaired.p);
+		fprintf(out, "; Mann-Whitney U = %g, p = %.4g (normal approximation%s)\n", t->mw.u,
+			t->mw.p, t->paired ? ", unpaired" : "");
 		if (c->opts.bootstrap)
-			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g]"
-				" (%zu resamples, seed %lu, percentile)\n", center_name(c), t->boot.ratio, t->boot.lo, t->boot.hi, t->boot.reps,
-				t->boot.seed);
+			fprintf(out, "    bootstrap ratio of %ss %.6g [%.6g, %.6g] (%zu resamples, "
+				"seed %lu, percentile%s)\n", center_name(c), t->boot.ratio,
+				t->boot.lo, t->boot.hi, t->boot.reps, t->boot.seed,
+				t->paired ? ", cases resampled as unpaired" : "");
 	}
 }
 
@@ -260,6 +271,7 @@ static int no_verdict_line(const struct fpl_cmp *c, FILE *out)
 {
 	size_t n = c->nm * (c->ncases - 1), k = 0;
 	double *cv = malloc((n ? n : 1) * sizeof(*cv)), med;
+	bool paired = c->pairing != FPL_CMP_UNPAIRED;
 	char r5[32], r2[32];
 
 	if (!cv)
@@ -267,12 +279,17 @@ static int no_verdict_line(const struct fpl_cmp *c, FILE *out)
 	for (size_t j = 0; j < c->nm; j++)
 		for (size_t i = 1; i < c->ncases; i++)
 			if (!c->m[j].t[i].verdict)
-				cv[k++] = c->m[j].t[i].cv;
+				cv[k++] = paired ? c->m[j].t[i].diff_sd_pct : c->m[j].t[i].cv;
 	med = finite_median(cv, k);
 	free(cv);
-	fprintf(out, "No verdict for %zu of %zu comparisons: fewer than %d runs per case. ",
-		c->no_verdict, n, FPL_MIN_RUNS);
-	if (isfinite(med)) {
+	fprintf(out, "No verdict for %zu of %zu comparisons: fewer than %d %s. ", c->no_verdict,
+		n, FPL_MIN_RUNS, paired ? "pairs of runs" : "runs per case");
+	if (isfinite(med) && paired) {
+		runs_needed_str(fpl_runs_needed_paired(med, 0.5, c->opts.confidence), r5, sizeof(r5));
+		runs_needed_str(fpl_runs_needed_paired(med, 0.2, c->opts.confidence), r2, sizeof(r2));
+		fprintf(out, "The per-run differences' spread seen (stddev median %.2g%%) needs "
+			"about %s runs to resolve 0.5%% and %s to resolve 0.2%%.\n", med, r5, r2);
+	} else if (isfinite(med)) {
 		runs_needed_str(fpl_runs_needed(med, 0.5, c->opts.confidence), r5, sizeof(r5));
 		runs_needed_str(fpl_runs_needed(med, 0.2, c->opts.confidence), r2, sizeof(r2));
 		fprintf(out, "The between-run spread seen (CV median %.2g%%) needs about %s runs "
@@ -314,9 +331,13 @@ static int table_head(const struct fpl_cmp *c, FILE *out)
 		free(half);
 		return -ENOMEM;
 	}
-	fprintf(out, "%zu cases, case 1 the baseline; %zu metric%s; %s; %s's t on them",
-		c->ncases, c->nm, c->nm == 1 ? "" : "s", values_name(c),
-		c->opts.trim > 0 ? "Yuen" : "Welch");
+	fprintf(out, "%zu cases, case 1 the baseline; %zu metric%s; %s; ", c->ncases, c->nm,
+		c->nm == 1 ? "" : "s", values_name(c));
+	if (c->pairing == FPL_CMP_UNPAIRED)
+		fprintf(out, "%s's t on them", fpl_cmp_unpaired_name(c));
+	else
+		fprintf(out, "%s on the per-run differences (case N - case 1 in the same run)",
+			fpl_cmp_test_name(c));
 	if (c->opts.trim > 0)
 		fprintf(out, " (%g%% cut from each end)", c->opts.trim);
 	if (c->family > 1)
@@ -327,6 +348,7 @@ static int table_head(const struct fpl_cmp *c, FILE *out)
 		fprintf(out, "%s case %zu: %s (%s)", i ? ";" : "", i + 1, c->paths[i], buf);
 	}
 	fputc('\n', out);
+	fpl_cmp_pair_header(c, out);
 	for (size_t j = 0; j < c->nm; j++)
 		for (size_t i = 1; i < c->ncases; i++) {
 			const struct fpl_cmp_test *t = &c->m[j].t[i];
@@ -402,6 +424,9 @@ static void metric_line(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 			fprintf(out, "%s case %zu %s %s", i > 1 ? "," : "", i + 1, e,
 				!t->verdict ? "no verdict" : t->proven ? "DIFFERENT" :
 				t->below_resolution ? "not proven (within one step)" : "not proven");
+		if (t->paired && isfinite(t->unpaired_pct_half))
+			fprintf(out, " (unpaired +/- %.*f%%)", pct_decimals(t->unpaired_pct_half),
+				t->unpaired_pct_half);
 	}
 	fputs("; runs", out);
 	for (size_t i = 0; i < c->ncases; i++)
@@ -534,12 +559,29 @@ static void csv_num(FILE *out, double v, bool last)
 	fputc(last ? '\n' : ',', out);
 }
 
+/* ",pairs,unpaired test and interval" of a paired comparison (empty fields otherwise), '\n'. */
+static void csv_pair(const struct fpl_cmp *c, const struct fpl_cmp_test *t, FILE *out)
+{
+	bool p = t && t->paired;
+
+	if (p)
+		fprintf(out, ",%zu,", t->pairs);
+	else
+		fputs(",,", out);
+	csv_str(out, p ? fpl_cmp_unpaired_name(c) : "");
+	csv_num(out, p ? t->unpaired.lo : NAN, 0);
+	csv_num(out, p ? t->unpaired.hi : NAN, 0);
+	csv_num(out, p ? t->unpaired_pct_half : NAN, 0);
+	csv_num(out, p ? t->unpaired.p : NAN, 1);
+}
+
 static int emit_csv(const struct fpl_cmp *c, FILE *out)
 {
 	fputs("metric,unit,method,case,path,test,n,min,max,median,mean,trimmed_mean,trim,stddev,"
 	      "center,pct_of_base,diff,diff_lo,diff_hi,diff_pct,diff_pct_half,t,df,p,p_holm,"
 	      "mw_u,mw_p,boot_ratio,boot_lo,boot_hi,verdict,different,runs,samples,between_run_cv_pct,"
-	      "within_run_cv_pct,runs_needed_0.5pct,runs_needed_0.2pct\n", out);
+	      "within_run_cv_pct,runs_needed_0.5pct,runs_needed_0.2pct,pairs,unpaired_test,"
+	      "unpaired_diff_lo,unpaired_diff_hi,unpaired_diff_pct_half,unpaired_p\n", out);
 	for (size_t j = 0; j < c->nm; j++) {
 		const struct fpl_cmp_metric *m = &c->m[j];
 
@@ -591,7 +633,7 @@ static int emit_csv(const struct fpl_cmp *c, FILE *out)
 			fputc(',', out);
 			if (cmp && t->runs_needed[1] && t->runs_needed[1] != SIZE_MAX)
 				fprintf(out, "%zu", t->runs_needed[1]);
-			fputc('\n', out);
+			csv_pair(c, cmp ? t : NULL, out);
 		}
 	}
 	return 0;
@@ -688,6 +730,10 @@ static json_t *json_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m
 		json_object_set_new(o, "runs_needed", json_pack("{s:o, s:o}", "0.5%",
 				    runs_json(t->runs_needed[0]), "0.2%",
 				    runs_json(t->runs_needed[1])));
+		if (fpl_cmp_pair_json(c, t, o)) {
+			json_decref(o);
+			return NULL;
+		}
 	}
 	if (o && c->opts.bootstrap)
 		json_object_set_new(o, "bootstrap",
@@ -733,7 +779,8 @@ static int emit_json(const struct fpl_cmp *c, FILE *out)
 			 "holm_family", (json_int_t)c->family,
 			 "no_verdict", (json_int_t)c->no_verdict,
 			 "different", (json_int_t)c->different, "metrics", metrics, "notes", notes);
-	if (root && !json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12))) {
+	if (root && !fpl_cmp_pairing_json(c, root) &&
+	    !json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12))) {
 		fputc('\n', out);
 		err = 0;
 	}

@@ -35,6 +35,10 @@ void fpl_cmp_raw_free(struct fpl_cmp_raw *r)
 		free(r->state[k]);
 	free(r->v);
 	free(r->runlen);
+	for (size_t k = 0; r->runid && k < r->nruns; k++)
+		free(r->runid[k]);
+	free(r->runid);
+	free(r->runpos);
 }
 
 void fpl_cmp_case_free(struct fpl_cmp_case *cs)
@@ -52,6 +56,22 @@ void fpl_cmp_case_free(struct fpl_cmp_case *cs)
 	cs->nr = 0;
 }
 
+/* Room for cap runs' identities and positions (results JSON). */
+static int grow_ids(struct fpl_cmp_raw *r, size_t cap)
+{
+	char **id = realloc(r->runid, cap * sizeof(*id));
+	uint64_t *pos;
+
+	if (!id)
+		return -ENOMEM;
+	r->runid = id;
+	pos = realloc(r->runpos, cap * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
+	r->runpos = pos;
+	return 0;
+}
+
 /* A new run of this metric; push() adds to the last one. */
 static int begin_run(struct fpl_cmp_raw *r)
 {
@@ -62,9 +82,26 @@ static int begin_run(struct fpl_cmp_raw *r)
 		if (!p)
 			return -ENOMEM;
 		r->runlen = p;
+		if (r->tracked && grow_ids(r, cap))
+			return -ENOMEM;
 		r->runcap = cap;
 	}
 	r->runlen[r->nruns++] = 0;
+	return 0;
+}
+
+/* A new run of a results metric: its identity (copied; NULL: none) and position. */
+static int begin_run_at(struct fpl_cmp_raw *r, const char *id, uint64_t pos)
+{
+	char *copy = id ? strdup(id) : NULL;
+	int err = id && !copy ? -ENOMEM : begin_run(r);
+
+	if (err) {
+		free(copy);
+		return err;
+	}
+	r->runid[r->nruns - 1] = copy;
+	r->runpos[r->nruns - 1] = pos;
 	return 0;
 }
 
@@ -559,6 +596,87 @@ static int note_host(struct fpl_cmp_case *cs, const json_t *h)
 	return 0;
 }
 
+/*
+ * A run's identity from --runs (observed run_index, run_pid and
+ * run_started: one process's run), in words; *out NULL when it has none.
+ */
+static int run_identity(const struct fpl_run *run, char **out)
+{
+	const json_t *ix = fpl_run_obs_get(run, "run_index"), *pid = fpl_run_obs_get(run, "run_pid");
+	const json_t *st = fpl_run_obs_get(run, "run_started");
+
+	*out = NULL;
+	if (!json_is_integer(ix) || !json_is_integer(pid) || !json_is_string(st))
+		return 0;
+	if (asprintf(out, "run_index %lld, run_pid %lld, run_started %s",
+		     (long long)json_integer_value(ix), (long long)json_integer_value(pid),
+		     json_string_value(st)) < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The series of one metric of run (params its compact JSON), created with its text. */
+static int metric_series(struct fpl_cmp_case *cs, const struct fpl_run *run, const char *params,
+			 const struct fpl_metric *m, const char *path, struct fpl_cmp_raw **out,
+			 struct fpl_diag *diag)
+{
+	struct fpl_cmp_raw *r;
+	char *key = NULL;
+	int err;
+
+	if (asprintf(&key, "%s\x1f%s\x1f%s", run->bench, params, m->name) < 0)
+		return -ENOMEM;
+	err = series(cs, key, m->unit, path, &r, diag);
+	free(key);
+	if (err)
+		return err;
+	*out = r;
+	/* a new series (no run yet, so no room to grow): results runs carry identities */
+	if (!r->runcap)
+		r->tracked = true;
+	if (r->label)
+		return 0;
+	r->label = metric_label(run->bench, run->params, m->name);
+	r->bench = strdup(run->bench);
+	r->name = strdup(m->name);
+	r->params = strdup(params);
+	r->method = strdup(m->method ? m->method : "");
+	return r->label && r->bench && r->name && r->params && r->method ? 0 : -ENOMEM;
+}
+
+/*
+ * One run's metrics into their series. Each fpl_run is one run, but a
+ * repro case's samples are its runs' figures (docs/results-schema.md):
+ * each one a run, as the repro's own table tests them. The reader turns a
+ * null sample into NaN.
+ */
+static int read_run(struct fpl_cmp_case *cs, const struct fpl_run *run, const char *params,
+		    const char *id, const char *path, struct fpl_diag *diag)
+{
+	bool per_sample = !strcmp(run->bench, FPL_REPRO_BENCH);
+	uint64_t pos = (uint64_t)cs->runs_seen++ << 20;
+	int err = 0;
+
+	for (size_t j = 0; j < run->nmetrics && !err; j++) {
+		struct fpl_metric *m = run->metrics[j];
+		struct fpl_cmp_raw *r;
+
+		err = metric_series(cs, run, params, m, path, &r, diag);
+		if (!err)
+			err = note_state(r, run);
+		if (!err && !per_sample)
+			err = begin_run_at(r, id, pos);
+		for (size_t k = 0; k < m->n && !err; k++)
+			if (!isfinite(m->samples[k]))
+				r->dropped++;
+			else if (!per_sample || !(err = begin_run_at(r, NULL, pos | (k & 0xfffff))))
+				err = push(r, m->samples[k]);
+	}
+	return err;
+}
+
 /* Every metric of every run that was not skipped, keyed by bench, params and name. */
 /* From the bytes already read: a pipe (<(cat A.json)) cannot be read twice. */
 static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, const char *path,
@@ -573,58 +691,18 @@ static int read_results(struct fpl_cmp_case *cs, const char *buf, size_t len, co
 	err = note_host(cs, res->host);
 	for (size_t i = 0; i < res->nruns && !err; i++) {
 		struct fpl_run *run = res->runs[i];
-		bool per_sample = !strcmp(run->bench, FPL_REPRO_BENCH);
-		char *params;
+		char *params, *id = NULL;
 
 		if (run->skipped)
 			continue;
 		note_quiet(cs, run);
 		drop_params(run->params, cs->ignore_params, &cs->ignore_found);
 		params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
-		if (!params) {
-			err = -ENOMEM;
-			break;
-		}
-		for (size_t j = 0; j < run->nmetrics && !err; j++) {
-			struct fpl_metric *m = run->metrics[j];
-			struct fpl_cmp_raw *r;
-			char *key = NULL, *label;
-
-			if (asprintf(&key, "%s\x1f%s\x1f%s", run->bench, params, m->name) < 0) {
-				err = -ENOMEM;
-				break;
-			}
-			err = series(cs, key, m->unit, path, &r, diag);
-			free(key);
-			if (err)
-				break;
-			if (!r->label) {
-				label = metric_label(run->bench, run->params, m->name);
-				r->label = label;
-				r->bench = strdup(run->bench);
-				r->name = strdup(m->name);
-				r->params = strdup(params);
-				r->method = strdup(m->method ? m->method : "");
-				if (!label || !r->bench || !r->name || !r->params || !r->method)
-					err = -ENOMEM;
-			}
-			if (!err)
-				err = note_state(r, run);
-			/*
-			 * Each fpl_run is one run, but a repro case's samples are its
-			 * runs' figures (docs/results-schema.md): each one a run, as
-			 * the repro's own table tests them. The reader turns a null
-			 * sample into NaN.
-			 */
-			if (!err && !per_sample)
-				err = begin_run(r);
-			for (size_t k = 0; k < m->n && !err; k++)
-				if (!isfinite(m->samples[k]))
-					r->dropped++;
-				else if (!per_sample || !(err = begin_run(r)))
-					err = push(r, m->samples[k]);
-		}
+		err = params ? run_identity(run, &id) : -ENOMEM;
+		if (!err)
+			err = read_run(cs, run, params, id, path, diag);
 		free(params);
+		free(id);
 	}
 	fpl_result_free(res);
 	return err;

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "fpulab/compare.h"
 
 /* The observed keys of fpl_cmp_raw.state, in order. */
@@ -19,6 +21,13 @@ struct fpl_cmp_raw {
 	size_t n, cap;
 	size_t *runlen;		/* samples per run */
 	size_t nruns, runcap;
+	/*
+	 * Results JSON (tracked): per run its identity in words (NULL when the
+	 * file has none) and its position in the case, as fpl_cmp_series has.
+	 */
+	bool tracked;
+	char **runid;
+	uint64_t *runpos;
 	size_t dropped;		/* null (NaN) samples of results JSON, left out */
 	/*
 	 * The observations that say what state the measurement handled
@@ -60,7 +69,40 @@ struct fpl_cmp_case {
 	char *state_first;
 	/* its results files' host facts: the first said, "mixed" when files differ; NULL: none */
 	char *host[FPL_CMP_HOST_NR];
+	size_t runs_seen;	/* fpl_runs read over its files: a run's position */
+	/* case N's runs are case 1's in every metric (fpl_cmp_runs_match): pairing possible */
+	bool same_runs;
 };
+
+/* A note on the comparison (compare.c). 0, -ENOMEM. */
+int fpl_cmp_note(struct fpl_cmp *c, const char *fmt, ...) FPL_PRINTF(2, 3);
+
+/*
+ * Pairs (compare_pair.c). The --variants words into c->variant[]: -EINVAL
+ * with diag when spec is not two different words around one comma.
+ */
+int fpl_cmp_variant_words(struct fpl_cmp *c, const char *spec, struct fpl_diag *diag);
+/* --variants: the pairs of metrics of cases[0] into cases[0] and cases[1], the rest left out. */
+int fpl_cmp_split_variants(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_diag *diag);
+/*
+ * Do base's runs (case 1) and r's (case i) of one metric have the same
+ * identities? Not: cases[i].same_runs false, and with --paired -EINVAL and
+ * diag naming both files and the first run that differs. 0, -ENOMEM.
+ */
+int fpl_cmp_runs_match(const struct fpl_cmp *c, struct fpl_cmp_case *cases, size_t i,
+		       const struct fpl_cmp_raw *base, const struct fpl_cmp_raw *r,
+		       const char *label, struct fpl_diag *diag);
+/* A note for each case whose runs are case 1's when --paired was not given. */
+int fpl_cmp_note_same_runs(struct fpl_cmp *c, const struct fpl_cmp_case *cases);
+/* The paired test of m's case i against case 1 into t (t->t the unpaired one on entry). */
+int fpl_cmp_pair_test(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, size_t i,
+		      struct fpl_cmp_test *t);
+/* The header's words on the test and the pairing (table). */
+void fpl_cmp_pair_header(const struct fpl_cmp *c, FILE *out);
+/* A paired comparison's fields for JSON: pairs, the unpaired test. */
+int fpl_cmp_pair_json(const struct fpl_cmp *c, const struct fpl_cmp_test *t, json_t *o);
+/* The root's pairing fields. */
+int fpl_cmp_pairing_json(const struct fpl_cmp *c, json_t *root);
 
 /* Read one case (a file, or a directory of files). 0, -EINVAL with diag, -ENOMEM. */
 int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
