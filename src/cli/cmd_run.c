@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab run: the default suite (every benchmark, quick) or named benchmarks, then a summary. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fpulab/suite.h"
 #include "fpulab/summary.h"
 #include "cli.h"
 #include "runs.h"
@@ -66,74 +66,22 @@ static struct entry *add(struct plan *p, const struct fpl_bench *b, double est_s
 	return e;
 }
 
-/* Preset options (static strings): name, value, name, value ... NULL. */
-static struct entry *add_preset(struct plan *p, const char *bench, double budget_s, ...)
-{
-	const struct fpl_bench *b = fpl_bench_find(bench);
-	struct entry *e = b ? add(p, b, budget_s * 1.1) : NULL;
-	const char *name, *value;
-	va_list ap;
-
-	if (!e)
-		return NULL;
-	e->budget_s = budget_s;
-	va_start(ap, budget_s);
-	while ((name = va_arg(ap, const char *)) && e->nopts < MAX_OPTS) {
-		value = va_arg(ap, const char *);
-		e->opts[e->nopts++] = (struct fpl_optval){ name, value };
-	}
-	va_end(ap);
-	return e;
-}
-
-static bool planned(const struct plan *p, const struct fpl_bench *b)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->e[i].b == b)
-			return true;
-	return false;
-}
-
-/*
- * The default suite: every benchmark built in, quick. Those with a preset get
- * the options that make the summary's figures (AVX-512 state where the CPU
- * has it); a benchmark added later runs with its own quick defaults.
- */
-/*
- * The default suite. With AMX tile data asked for (--amx), xsave's tile
- * cells make this process use tile data, and from then on every save and
- * signal frame of it holds tile state: xsave then runs after the others, so
- * that their figures are those of a task that has not used tiles (as
- * without --amx), and amx last, in its own children.
- */
+/* The default suite (fpl_suite_plan): its entries, options and budgets from the library's table. */
 static int default_suite(struct plan *p, const struct fpl_cpu *cpu, bool tiles)
 {
-	bool avx512 = fpl_cpu_has(cpu, FPL_FEAT_AVX512F), avx = fpl_cpu_has(cpu, FPL_FEAT_AVX);
-	const char *ab = avx512 ? "init,avx512" : avx ? "init,avx" : NULL;
-	int err = 0;
+	struct fpl_suite_entry s[32];
+	size_t n;
+	int err = fpl_suite_plan(cpu, tiles, s, FPL_ARRAY_SIZE(s), &n);
 
-	if (!tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
-		err = -ENOMEM;
-	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 6.0, ab ? "ab" : NULL, ab, NULL))
-		err = -ENOMEM;
-	if (fpl_bench_find("signal")) {
-		if (!add_preset(p, "signal", 1.0, "state", "init", NULL))
-			err = -ENOMEM;
-		if (avx512 && !add_preset(p, "signal", 1.0, "state", "avx512", NULL))
-			err = -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		struct entry *e = add(p, fpl_bench_find(s[i].bench), s[i].est_s);
+
+		if (!e)
+			return -ENOMEM;
+		e->budget_s = s[i].budget_s;
+		e->nopts = s[i].nopts;
+		memcpy(e->opts, s[i].opts, s[i].nopts * sizeof(*e->opts));
 	}
-	if (fpl_bench_find("xor") &&
-	    !add_preset(p, "xor", 4.0, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
-		err = -ENOMEM;
-	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
-	if (fpl_bench_find("section") &&
-	    !add_preset(p, "section", 3.0, "chunks", "1k,4k,16k,64k", NULL))
-		err = -ENOMEM;
-	if (tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
-		err = -ENOMEM;
-	for (size_t i = 0; i < fpl_nbenches && !err; i++)
-		if (!planned(p, fpl_benches[i]) && !add(p, fpl_benches[i], 2.0))
-			err = -ENOMEM;
 	return err;
 }
 
