@@ -378,10 +378,73 @@ static void test_repeatability_by_unit(void **state)
 	fpl_result_free(r);
 }
 
+/* One process's result of a series: a run, a warning, the per-process host keys. */
+static struct fpl_result *child_result(long long pid, long long cpu)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "signal");
+
+	assert_non_null(run);
+	assert_int_equal(json_object_set_new(r->host, "name", json_string("CPU X")) ||
+			 json_object_set_new(r->host, "process", json_pack("{s:I, s:b}", "pid",
+									   pid, "aslr", 1)) ||
+			 json_object_set_new(r->host, "clock", json_pack("{s:I, s:f}", "cpu", cpu,
+									 "core_hz_start", 3.5e9)) ||
+			 json_object_set_new(r->host, "loadavg_start", json_pack("[f,f,f]", 0.5,
+										 0.25, 0.125)),
+			 0);
+	assert_int_equal(fpl_result_warn(r, "machine loaded"), 0);
+	return r;
+}
+
+/* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
+static void test_merge_process(void **state)
+{
+	struct fpl_result *dst = fpl_result_new(), *a = child_result(100, 1), *b = child_result(0, 0);
+	long long s0[3] = { 10, 5, 20 }, s1[3] = { 60, 5, 45 };
+	struct fpl_process_run pa = { .index = 1, .pid = 7, .started = "2026-12-03T00:00:00.000Z",
+				      .wall_s = 1.5, .preempted = 3, .steal0 = s0, .steal1 = s1,
+				      .nsteal = 3, .tick_hz = 100 };
+	struct fpl_process_run pb = pa;
+
+	(void)state;
+	pb.index = 2;
+	pb.pid = 8;
+	assert_int_equal(fpl_result_merge_process(dst, a, &pa), 0);
+	assert_int_equal(fpl_result_merge_process(dst, b, &pb), 0);
+	assert_int_equal(dst->nruns, 2);
+	assert_int_equal(a->nruns, 0);
+	/* the document's pid wins; without one, the process's */
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[0], "run_pid", 0), 100);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[1], "run_pid", 0), 8);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[1], "run_index", 0), 2);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[0], "run_cpu", -1), 1);
+	/* steal: (60 - 10) / 100 s on all CPUs; CPU 1's slot is [2]: (45 - 20) / 100 */
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_steal_s_all")), 0.5, 1e-12);
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_steal_s")), 0.25, 1e-12);
+	/* CPU 0's slot [1] did not move */
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[1], "run_steal_s")), 0, 1e-12);
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_core_hz")), 3.5e9, 1);
+	assert_string_equal(fpl_run_obs_get_str(dst->runs[0], "run_started"),
+			    "2026-12-03T00:00:00.000Z");
+	/* one host without the per-process keys, which went to the runs */
+	assert_string_equal(json_string_value(json_object_get(dst->host, "name")), "CPU X");
+	assert_null(json_object_get(dst->host, "clock"));
+	assert_null(json_object_get(dst->host, "process"));
+	assert_non_null(fpl_run_obs_get(dst->runs[0], "run_loadavg_start"));
+	assert_int_equal(json_array_size(dst->warnings), 2);
+	assert_string_equal(json_string_value(json_array_get(dst->warnings, 1)),
+			    "run 2: machine loaded");
+	fpl_result_free(a);
+	fpl_result_free(b);
+	fpl_result_free(dst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_merge_process),
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),
 		cmocka_unit_test(test_atomic_file),

@@ -132,6 +132,36 @@ int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);
 
 /*
+ * A series (--runs): what is known of the process that made one run of it,
+ * outside its own document. steal0/steal1 are /proc/stat steal readings
+ * before and after it (fpl_sysinfo_steal: [0] all CPUs, [1 + n] CPU n, -1
+ * where not read; NULL: none), tick_hz the clock tick of their unit.
+ */
+struct fpl_process_run {
+	long index;			/* the run's place in the series, from 1 */
+	long long pid;			/* when the document does not say */
+	const char *started;		/* when it started, UTC, ISO 8601 */
+	double wall_s;
+	long long preempted, waits;	/* involuntary and voluntary context switches */
+	double user_s, sys_s;
+	const long long *steal0, *steal1;
+	size_t nsteal;
+	long tick_hz;
+};
+
+/*
+ * Merge src, the result of one process of a series, into dst: its runs
+ * move to dst's end, each stamped with observed run_index, run_pid,
+ * run_started, run_wall_s, its preemptions and CPU times, steal seconds
+ * and the process's own clock, CPU, load and address-space facts
+ * (run_cpu, run_core_hz, run_loadavg_start, run_aslr, ...); its warnings
+ * become dst's, "run K: " before them; the first merge gives dst its host,
+ * less those per-process keys. src keeps no runs. 0 or -ENOMEM.
+ */
+int fpl_result_merge_process(struct fpl_result *dst, struct fpl_result *src,
+			     const struct fpl_process_run *pr);
+
+/*
  * Read a document of schema fpulab/2, or an older fpulab/1 one whose
  * measured keys in params are moved to observed (docs/results-schema.md). Samples are
  * what counts: summaries in the file are not read back (the writer,
