@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The layer rules, checked on a build: no call or include points up a layer,
 # no two files of src/ call each other, directly or round a cycle, and the
-# command layer (src/cli) stays thinner in lines than src/report.
+# command layer (src/cli) stays thinner in lines than src/report and calls
+# neither the clock, the summaries nor the JSON builders.
 #
 # Usage: scripts/layers.sh [BUILD]   (BUILD: the build folder, default build)
 # Prints one line per breach and exits 1 when there is any, else exits 0
@@ -43,10 +44,15 @@ for h in include/fpulab/*.h; do
 	grep -v '^[[:space:]]*\(\*\|/\*\|//\)' "$h" | grep -o 'fpl_[a-z0-9_]*(' | sed "s|^|H $h |; s|($||"
 done > "$tmp/decls"
 
+# The command layer measures, summarises and builds JSON through the library only.
+for o in "$BUILD"/src/cli/*.o; do
+	nm "$o" | awk -v f="$o" '$1 == "U" && $2 ~ /^(fpl_clock_|fpl_summarize|fpl_metric_summary|json_object_set|json_object_update|json_object_del|json_array_(append|extend|insert|remove|set)|json_pack)/ { print "cli builds what the library should: " f " uses " $2 }'
+done > "$tmp/clibad"
+
 cli=$(find src/cli -name '*.[ch]' -exec cat {} + | wc -l)
 report=$(find src/report -name '*.[ch]' -exec cat {} + | wc -l)
 
-awk -v ranks="$RANKS" -v cli="$cli" -v report="$report" '
+awk -v ranks="$RANKS" -v cli="$cli" -v report="$report" -v clibad="$tmp/clibad" '
 function layer(f,   p) {
 	if (f ~ /^include\//)
 		return hlayer[f];
@@ -116,6 +122,10 @@ END {
 			printf "cycle: %s <-> %s\n", p[1], p[2];
 			bad++;
 		}
+	}
+	while ((getline line < clibad) > 0) {
+		print line;
+		bad++;
 	}
 	if (cli + 0 >= report + 0) {
 		printf "thick cli: src/cli has %d lines, src/report %d\n", cli, report;

@@ -162,6 +162,21 @@ int fpl_result_merge_process(struct fpl_result *dst, struct fpl_result *src,
 			     const struct fpl_process_run *pr);
 
 /*
+ * The series as a whole into r's host ("runs"): runs requested and
+ * completed, whether it was interrupted, in what order the benchmarks ran,
+ * whether address-space randomisation was off. 0 or -ENOMEM.
+ */
+int fpl_result_series_note(struct fpl_result *r, long requested, long completed,
+			   bool interrupted, bool no_aslr);
+
+/*
+ * A result derived from another's runs (repro's cases, from its
+ * benchmarks' runs) takes that one's host and warnings: its clock,
+ * self-checks and load belong to it too. 0 or -ENOMEM.
+ */
+int fpl_result_adopt(struct fpl_result *dst, const struct fpl_result *src);
+
+/*
  * Read a document of schema fpulab/2, or an older fpulab/1 one whose
  * measured keys in params are moved to observed (docs/results-schema.md). Samples are
  * what counts: summaries in the file are not read back (the writer,

@@ -116,31 +116,16 @@ static int prepare(struct plan *p, struct fpl_cli *c)
 /* One benchmark option "--name[=value]" [value] for the entry being read. */
 static int bench_opt(struct entry *e, struct fpl_cli *s, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *eq = strchr(a, '=');
-	const struct fpl_opt *o;
-	char *name;
+	int rc;
 
 	if (e->nopts == MAX_OPTS)
 		return fpl_cli_usage_error("run", "%s: more than %d options", e->b->name, MAX_OPTS);
-	name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
-	if (!name)
-		return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
-	e->names[e->nopts] = name;
-	e->opts[e->nopts].name = name;
-	o = fpl_bench_find_opt(e->b, name);
-	if (!o)
-		return fpl_cli_usage_error("run", "%s has no option --%s (fpulab %s --help)",
-					   e->b->name, name, e->b->name);
-	if (eq)
-		e->opts[e->nopts].value = eq + 1;
-	else if (o->type != FPL_OPT_FLAG && *i + 1 < argc)
-		e->opts[e->nopts].value = argv[++*i];
-	else if (o->type != FPL_OPT_FLAG)
-		return fpl_cli_usage_error("run", "%s: --%s needs a value", e->b->name, name);
-	/* Naming tile state asks for AMX permission, as it does in the benchmark's command. */
-	fpl_cli_amx_implied(s, e->b->name, name, e->opts[e->nopts].value);
-	e->nopts++;
-	return FPL_EXIT_OK;
+	rc = fpl_cli_bench_opt(s, e->b, true, argc, argv, i, &e->opts[e->nopts]);
+	if (!rc) {
+		e->names[e->nopts] = (char *)e->opts[e->nopts].name;
+		e->nopts++;
+	}
+	return rc;
 }
 
 static int parse(struct plan *p, struct fpl_cli *s, int argc, char **argv)
@@ -190,15 +175,16 @@ static void progress(void *arg, const char *bench, double frac, const char *what
 	struct plan *p = arg;
 
 	(void)what;	/* a variant's internal name: not for people */
+	char head[64], tail[48];
+
 	fpl_progress_at(&p->prog, frac, now_s());
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% ", p->cur + 1, p->n, bench,
-		p->prog.frac * 100);
+	snprintf(head, sizeof(head), "[%zu/%zu] %-8s", p->cur + 1, p->n, bench);
 	/* The estimate only falls: once spent, the work is late, not nearly done. */
 	if (p->prog.left > 0)
-		fprintf(stderr, "about %.0f s left", p->prog.left);
+		snprintf(tail, sizeof(tail), " about %.0f s left", p->prog.left);
 	else
-		fprintf(stderr, "taking longer than estimated");
-	fflush(stderr);
+		snprintf(tail, sizeof(tail), " taking longer than estimated");
+	fpl_cli_progress_show(head, p->prog.frac, tail);
 }
 
 /* The expected seconds of the entries after entry i. */
@@ -242,7 +228,7 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		e->took_s = now_s() - t0;
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
 		if (s->progress_tty)
-			fputs("\r\033[K", stderr);
+			fpl_cli_progress_clear();
 		/*
 		 * Every option was checked before the first measurement: a
 		 * benchmark that refuses its parameters only once running has

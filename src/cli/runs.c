@@ -189,6 +189,7 @@ static int check_out_path(const struct runs_ctx *c)
 static void show_progress(struct runs_ctx *c, bool force)
 {
 	double now = mono_s(), el = now - c->t_run, per, cur, frac, left;
+	char head[96], tail[48];
 
 	if (!c->progress || (!force && now - c->t0 < 2))
 		return;
@@ -203,20 +204,19 @@ static void show_progress(struct runs_ctx *c, bool force)
 		frac = c->shown_frac;	/* never backwards */
 	c->shown_frac = frac;
 	left = per > 0 ? cur - el + per * (double)(c->o->n - c->done - 1) : NAN;
-	fprintf(stderr, "\r\033[Kfpulab %s: run %ld/%ld %3.0f%%", c->cmd, c->done + 1, c->o->n,
-		frac * 100);
+	snprintf(head, sizeof(head), "fpulab %s: run %ld/%ld", c->cmd, c->done + 1, c->o->n);
 	if (isfinite(left))
-		fprintf(stderr, ", about %.0f s left", left);
+		snprintf(tail, sizeof(tail), ", about %.0f s left", left);
 	else
-		fprintf(stderr, ", %.0f s (first run)", now - c->t0);
-	fflush(stderr);
+		snprintf(tail, sizeof(tail), ", %.0f s (first run)", now - c->t0);
+	fpl_cli_progress_show(head, frac, tail);
 	c->progress_shown = true;
 }
 
 static void clear_progress(struct runs_ctx *c)
 {
 	if (c->progress_shown)
-		fputs("\r\033[K", stderr);
+		fpl_cli_progress_clear();
 	c->progress_shown = false;
 }
 
@@ -454,7 +454,6 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	struct runs_ctx c = { .cmd = cmd, .o = o };
 	int rc, worst = FPL_EXIT_OK;
 	long skipped = 0;
-	json_t *info;
 
 	fpl_cli_init(&c.s, cmd);
 	rc = parse(&c, argc, argv);
@@ -482,11 +481,8 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	for (long k = 1; k <= o->n && !runs_stop && !worst; k++)
 		worst = one_run(&c, k, &skipped);
 	clear_progress(&c);
-	info = json_pack("{s:I, s:I, s:b, s:s, s:b}", "requested", (json_int_t)o->n,
-			 "completed", (json_int_t)c.done, "interrupted", (bool)runs_stop,
-			 "order", "the same in every run", "no_aslr", o->no_aslr);
-	if (info)
-		json_object_set_new(c.merged->host, "runs", info);
+	if (fpl_result_series_note(c.merged, o->n, c.done, runs_stop, o->no_aslr))
+		worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	if (runs_stop)
 		worst = FPL_EXIT_FAIL;
 	/* Stopped before a run completed: no file of no runs, nothing replaced. */

@@ -95,3 +95,19 @@ int fpl_result_merge_process(struct fpl_result *dst, struct fpl_result *src,
 			return -ENOMEM;
 	return fpl_result_move_runs(dst, src, 0);
 }
+
+int fpl_result_series_note(struct fpl_result *r, long requested, long completed,
+			   bool interrupted, bool no_aslr)
+{
+	json_t *info = json_pack("{s:I, s:I, s:b, s:s, s:b}", "requested", (json_int_t)requested,
+				 "completed", (json_int_t)completed, "interrupted", interrupted,
+				 "order", "the same in every run", "no_aslr", no_aslr);
+
+	return !info || json_object_set_new(r->host, "runs", info) ? -ENOMEM : 0;
+}
+
+int fpl_result_adopt(struct fpl_result *dst, const struct fpl_result *src)
+{
+	return json_array_extend(dst->warnings, src->warnings) ||
+	       json_object_update(dst->host, src->host) ? -ENOMEM : 0;
+}
