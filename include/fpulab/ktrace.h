@@ -29,7 +29,30 @@ enum fpl_kt_type {
 	FPL_KT_OTHER,			/* an x86_fpu_* event this list does not know */
 	FPL_KT_NEVENTS,
 	FPL_KT_MARKER = FPL_KT_NEVENTS,	/* tracing_mark_write: text */
+	FPL_KT_KVM,			/* a kvm:* event, which one in kvm (fpl_kt_kvm) */
 };
+
+/*
+ * The kvm events fpulab counts (include/trace/events/kvm.h and
+ * arch/x86/kvm/trace.h), when fpl_ktrace_kvm() enabled them: what a
+ * KVM_RUN round trip does with the guest's FPU state and its exits.
+ */
+enum fpl_kt_kvm {
+	FPL_KT_KVM_FPU_LOAD,		/* kvm_fpu: load (kvm_load_guest_fpu) */
+	FPL_KT_KVM_FPU_UNLOAD,		/* kvm_fpu: unload (kvm_put_guest_fpu) */
+	FPL_KT_KVM_USERSPACE_EXIT,	/* kvm_userspace_exit: KVM_RUN returns */
+	FPL_KT_KVM_PIO,			/* kvm_pio: a port access */
+	FPL_KT_KVM_CPUID,		/* kvm_cpuid: a CPUID KVM answered */
+	FPL_KT_KVM_EXIT,		/* kvm_exit: a VM exit (VMX/SVM) */
+	FPL_KT_KVM_ENTRY,		/* kvm_entry: a VM entry (VMX/SVM) */
+	FPL_KT_KVM_EMULATE_INSN,	/* kvm_emulate_insn: KVM's emulator ran a guest instruction */
+	FPL_KT_KVM_OTHER,		/* another kvm event */
+	FPL_KT_KVM_NEVENTS
+};
+
+/* The event's name ("kvm_fpu load", "kvm_exit") and its key in a pass object ("fpu_loads"). */
+const char *fpl_kt_kvm_name(enum fpl_kt_kvm k);
+const char *fpl_kt_kvm_key(enum fpl_kt_kvm k);
 
 /* The event's name without the x86_fpu_ prefix ("regs_activated"). */
 const char *fpl_kt_type_name(enum fpl_kt_type t);
@@ -47,6 +70,8 @@ struct fpl_kt_event {
 	uint64_t xcomp_bv;		/* its XCOMP_BV: bit 63 compacted, the rest the RFBM */
 	/* markers */
 	char text[96];
+	/* kvm events */
+	enum fpl_kt_kvm kvm;
 };
 
 /*
@@ -70,6 +95,9 @@ struct fpl_kt_task {
 	uint64_t xfeatures[FPL_KT_MAX_MASKS], xcomp_bv[FPL_KT_MAX_MASKS];
 	unsigned nxfeatures, nxcomp_bv;
 	uint64_t first_ts, last_ts;
+	/* its last x86_fpu event's masks: kvm_fpu load/unload follow the swap's regs_activated */
+	uint64_t last_xcomp_bv, last_xfeatures;
+	bool last_fpu;
 };
 
 /*
@@ -86,6 +114,19 @@ struct fpl_kt_tally {
 	bool begin_seen, end_seen;
 	long long entries, written;	/* the header's entries-in-buffer/entries-written, -1 */
 	uint64_t lines;
+	/*
+	 * kvm events of the listed tasks. fpu_swap_kvm_fpstate() ends in
+	 * fpregs_mark_activate() (regs_activated) for the fpstate it loaded,
+	 * and KVM emits kvm_fpu right after: the task's x86_fpu event before
+	 * a kvm_fpu load is the guest fpstate's, before an unload the host
+	 * task's. kvm_unpaired: kvm_fpu events with no x86_fpu event before.
+	 */
+	uint64_t kvm[FPL_KT_KVM_NEVENTS];
+	bool kvm_seen;
+	uint64_t guest_xcomp_bv[FPL_KT_MAX_MASKS], host_xcomp_bv[FPL_KT_MAX_MASKS];
+	uint64_t guest_xfeatures[FPL_KT_MAX_MASKS];
+	unsigned nguest_xcomp_bv, nhost_xcomp_bv, nguest_xfeatures;
+	uint64_t kvm_unpaired;
 };
 
 /*
@@ -129,7 +170,10 @@ typedef char *(*fpl_kt_namer)(uint64_t mask, char *buf, size_t len);
 /*
  * The `kernel` object of a run (docs/results-schema.md): counts over ops
  * operations, per-op figures, the masks each task had with their component
- * names (namer may be NULL), the timestamps. NULL on ENOMEM.
+ * names (namer may be NULL), the timestamps; where kvm events were seen,
+ * "kvm" (each event's count and per-op figure) and the guest fpstates' and
+ * host task's xcomp_bv ("kvm_guest_xcomp_bv", "kvm_host_xcomp_bv",
+ * "kvm_guest_xfeatures"). NULL on ENOMEM.
  */
 json_t *fpl_kt_tally_json(const struct fpl_kt_tally *t, double ops, const char *op,
 			  fpl_kt_namer namer);
@@ -162,6 +206,14 @@ const char *fpl_ktrace_root(const struct fpl_ktrace *kt);
 const char *fpl_ktrace_instance(const struct fpl_ktrace *kt);
 /* The trace_clock in use ("x86-tsc", else the kernel's default). */
 const char *fpl_ktrace_clock(const struct fpl_ktrace *kt);
+
+/*
+ * Enable (on) or disable the kvm events fpulab counts (fpl_kt_kvm) in the
+ * instance: only around a KVM benchmark's traced passes, since an enabled
+ * event costs its probe even while tracing is off. 0; -ENOENT (no kvm
+ * events: KVM not in this kernel) or -errno with diag.
+ */
+int fpl_ktrace_kvm(struct fpl_ktrace *kt, bool on, struct fpl_diag *diag);
 
 /* Clear the buffer, tracing on, write the marker "fpulab-begin TAG". 0 or -errno. */
 int fpl_ktrace_begin(struct fpl_ktrace *kt, const char *tag);

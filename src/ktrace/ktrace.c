@@ -320,6 +320,30 @@ const char *fpl_ktrace_clock(const struct fpl_ktrace *kt)
 	return kt->clock[0] ? kt->clock : "unknown";
 }
 
+int fpl_ktrace_kvm(struct fpl_ktrace *kt, bool on, struct fpl_diag *diag)
+{
+	static const char *const events[] = {
+		"kvm_fpu", "kvm_userspace_exit", "kvm_pio", "kvm_cpuid", "kvm_exit", "kvm_entry",
+		"kvm_emulate_insn",
+	};
+	char file[96];
+	int err = 0;
+
+	if (!is_dir(kt->inst, "events/kvm/kvm_fpu"))
+		return fpl_diag_set(diag, -ENOENT, "no kvm trace events in this kernel (%s/events/"
+				    "kvm/kvm_fpu)", kt->inst);
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(events); i++) {
+		int e;
+
+		snprintf(file, sizeof(file), "events/kvm/%s/enable", events[i]);
+		e = write_str(kt->inst, file, on ? "1" : "0", 0);
+		/* One this kernel lacks is left out: its count stays 0. */
+		if (e && e != -ENOENT && !err)
+			err = fpl_diag_set(diag, e, "%s/%s: %s", kt->inst, file, strerror(-e));
+	}
+	return err;
+}
+
 static int marker(struct fpl_ktrace *kt, const char *what, const char *tag)
 {
 	char m[128];

@@ -10,7 +10,7 @@
 
 #include "fpulab/ktrace.h"
 
-static const char *const type_names[FPL_KT_NEVENTS + 1] = {
+static const char *const type_names[FPL_KT_KVM + 1] = {
 	[FPL_KT_REGS_ACTIVATED] = "regs_activated",
 	[FPL_KT_REGS_DEACTIVATED] = "regs_deactivated",
 	[FPL_KT_DROPPED] = "dropped",
@@ -24,11 +24,12 @@ static const char *const type_names[FPL_KT_NEVENTS + 1] = {
 	[FPL_KT_XSTATE_CHECK_FAILED] = "xstate_check_failed",
 	[FPL_KT_OTHER] = "other",
 	[FPL_KT_MARKER] = "marker",
+	[FPL_KT_KVM] = "kvm",
 };
 
 const char *fpl_kt_type_name(enum fpl_kt_type t)
 {
-	return (unsigned)t <= FPL_KT_MARKER ? type_names[t] : "?";
+	return (unsigned)t <= FPL_KT_KVM ? type_names[t] : "?";
 }
 
 static const char *skip_sp(const char *p)
@@ -136,6 +137,54 @@ static int fpu_fields(const char *p, struct fpl_kt_event *ev)
 	return 0;
 }
 
+/* The trace's event name, fpulab's name for people, the key in a pass object. */
+static const struct {
+	const char *event, *name, *key;
+} kvm_events[FPL_KT_KVM_NEVENTS] = {
+	[FPL_KT_KVM_FPU_LOAD] = { "kvm_fpu", "kvm_fpu load", "fpu_loads" },
+	[FPL_KT_KVM_FPU_UNLOAD] = { "kvm_fpu", "kvm_fpu unload", "fpu_unloads" },
+	[FPL_KT_KVM_USERSPACE_EXIT] = { "kvm_userspace_exit", "kvm_userspace_exit",
+					"userspace_exits" },
+	[FPL_KT_KVM_PIO] = { "kvm_pio", "kvm_pio", "pio" },
+	[FPL_KT_KVM_CPUID] = { "kvm_cpuid", "kvm_cpuid", "cpuid" },
+	[FPL_KT_KVM_EXIT] = { "kvm_exit", "kvm_exit", "exits" },
+	[FPL_KT_KVM_ENTRY] = { "kvm_entry", "kvm_entry", "entries" },
+	[FPL_KT_KVM_EMULATE_INSN] = { "kvm_emulate_insn", "kvm_emulate_insn", "emulated_insns" },
+	[FPL_KT_KVM_OTHER] = { "", "other kvm events", "other" },
+};
+
+const char *fpl_kt_kvm_name(enum fpl_kt_kvm k)
+{
+	return (unsigned)k < FPL_KT_KVM_NEVENTS ? kvm_events[k].name : "?";
+}
+
+const char *fpl_kt_kvm_key(enum fpl_kt_kvm k)
+{
+	return (unsigned)k < FPL_KT_KVM_NEVENTS ? kvm_events[k].key : "?";
+}
+
+/* A kvm:* event line's name (n bytes at name) and text after the colon. 1, or -EINVAL. */
+static int kvm_fields(const char *name, size_t n, const char *rest, struct fpl_kt_event *ev)
+{
+	ev->type = FPL_KT_KVM;
+	ev->kvm = FPL_KT_KVM_OTHER;
+	if (n == 7 && !strncmp(name, "kvm_fpu", 7)) {
+		rest = skip_sp(rest);
+		/* __print_symbolic(load, {0, "unload"}, {1, "load"}) */
+		if (!strncmp(rest, "load", 4))
+			ev->kvm = FPL_KT_KVM_FPU_LOAD;
+		else if (!strncmp(rest, "unload", 6))
+			ev->kvm = FPL_KT_KVM_FPU_UNLOAD;
+		else
+			return -EINVAL;
+		return 1;
+	}
+	for (unsigned i = FPL_KT_KVM_USERSPACE_EXIT; i < FPL_KT_KVM_OTHER; i++)
+		if (strlen(kvm_events[i].event) == n && !strncmp(name, kvm_events[i].event, n))
+			ev->kvm = (enum fpl_kt_kvm)i;
+	return 1;
+}
+
 int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev)
 {
 	const char *p = skip_sp(line), *name, *colon;
@@ -177,6 +226,8 @@ int fpl_kt_parse_line(const char *line, struct fpl_kt_event *ev)
 		ev->type = FPL_KT_MARKER;
 		return 1;
 	}
+	if (n > 4 && !strncmp(name, "kvm_", 4))
+		return kvm_fields(name, n, colon + 1, ev);
 	if (n < 8 || strncmp(name, "x86_fpu_", 8))
 		return 0;
 	ev->type = FPL_KT_OTHER;
@@ -219,18 +270,46 @@ static bool listed(const pid_t *tids, size_t ntids, pid_t tid)
 	return false;
 }
 
+/* A kvm event of a listed task: counted; kvm_fpu names the fpstate of the event before it. */
+static void count_kvm(struct fpl_kt_tally *t, struct fpl_kt_task *k, const struct fpl_kt_event *ev)
+{
+	t->kvm[ev->kvm]++;
+	t->kvm_seen = true;
+	if (ev->kvm != FPL_KT_KVM_FPU_LOAD && ev->kvm != FPL_KT_KVM_FPU_UNLOAD)
+		return;
+	if (!k->last_fpu) {
+		t->kvm_unpaired++;
+		return;
+	}
+	if (ev->kvm == FPL_KT_KVM_FPU_LOAD) {
+		add_mask(t->guest_xcomp_bv, &t->nguest_xcomp_bv, k->last_xcomp_bv);
+		add_mask(t->guest_xfeatures, &t->nguest_xfeatures, k->last_xfeatures);
+	} else {
+		add_mask(t->host_xcomp_bv, &t->nhost_xcomp_bv, k->last_xcomp_bv);
+	}
+	k->last_fpu = false;
+}
+
 static int count(struct fpl_kt_tally *t, const struct fpl_kt_event *ev, const pid_t *tids,
 		 size_t ntids)
 {
 	struct fpl_kt_task *k;
 
 	if (!listed(tids, ntids, ev->tid)) {
-		t->others++;
+		if (ev->type != FPL_KT_KVM)
+			t->others++;
 		return 0;
 	}
 	k = task_of(t, ev);
 	if (!k)
 		return -E2BIG;
+	if (ev->type == FPL_KT_KVM) {
+		count_kvm(t, k, ev);
+		return 0;
+	}
+	k->last_xcomp_bv = ev->xcomp_bv;
+	k->last_xfeatures = ev->xfeatures;
+	k->last_fpu = true;
 	k->count[ev->type]++;
 	t->count[ev->type]++;
 	if (!k->first_ts)
@@ -417,6 +496,29 @@ static json_t *task_json(const struct fpl_kt_task *k, fpl_kt_namer namer)
 	return o;
 }
 
+/* "kvm": each kvm event's count and per-op figure; the fpstates' masks beside it in o. */
+static void kvm_json(json_t *o, const struct fpl_kt_tally *t, double ops, fpl_kt_namer namer)
+{
+	json_t *k = json_object();
+	char key[48];
+
+	if (!k)
+		return;
+	for (unsigned i = 0; i < FPL_KT_KVM_NEVENTS; i++) {
+		json_object_set_new(k, fpl_kt_kvm_key(i), json_integer((json_int_t)t->kvm[i]));
+		snprintf(key, sizeof(key), "%s_per_op", fpl_kt_kvm_key(i));
+		json_object_set_new(k, key, per_op(t->kvm[i], ops));
+	}
+	json_object_set_new(k, "fpu_unpaired", json_integer((json_int_t)t->kvm_unpaired));
+	json_object_set_new(o, "kvm", k);
+	json_object_set_new(o, "kvm_guest_xcomp_bv",
+			    masks_json(t->guest_xcomp_bv, t->nguest_xcomp_bv, true, namer));
+	json_object_set_new(o, "kvm_host_xcomp_bv",
+			    masks_json(t->host_xcomp_bv, t->nhost_xcomp_bv, true, namer));
+	json_object_set_new(o, "kvm_guest_xfeatures",
+			    masks_json(t->guest_xfeatures, t->nguest_xfeatures, false, namer));
+}
+
 json_t *fpl_kt_tally_json(const struct fpl_kt_tally *t, double ops, const char *op,
 			  fpl_kt_namer namer)
 {
@@ -456,6 +558,8 @@ json_t *fpl_kt_tally_json(const struct fpl_kt_tally *t, double ops, const char *
 	json_object_set_new(o, "tasks", tasks);
 	/* Every task's distinct values together: what a table shows in one cell. */
 	json_object_set_new(o, "xcomp_bv", masks_json(xc, nxc, true, namer));
+	if (t->kvm_seen)
+		kvm_json(o, t, ops, namer);
 	if (t->begin_seen && t->end_seen && t->end_ts >= t->begin_ts) {
 		json_object_set_new(o, "begin_ts", json_integer((json_int_t)t->begin_ts));
 		json_object_set_new(o, "end_ts", json_integer((json_int_t)t->end_ts));
