@@ -119,8 +119,8 @@ static void test_applies_and_scope(void **state)
 
 static void test_agrees(void **state)
 {
-	const struct fpl_kx_count two = { true, 2, 2, false, "x" }, sw = { true, 0, 0, true, "x" },
-		range = { true, 0, 2, false, "x" }, atleast = { true, 1, INFINITY, false, "x" },
+	const struct fpl_kx_count two = { true, 2, 2, false, "x", NULL }, sw = { true, 0, 0, true, "x", NULL },
+		range = { true, 0, 2, false, "x", NULL }, atleast = { true, 1, INFINITY, false, "x", NULL },
 		unset = { 0 };
 
 	(void)state;
@@ -146,8 +146,8 @@ static void test_agrees(void **state)
 
 static void test_range_text(void **state)
 {
-	const struct fpl_kx_count two = { true, 2, 2, false, "x" }, sw = { true, 0, 0, true, "x" },
-		range = { true, 0, 2, false, "x" }, atleast = { true, 1, INFINITY, false, "x" },
+	const struct fpl_kx_count two = { true, 2, 2, false, "x", NULL }, sw = { true, 0, 0, true, "x", NULL },
+		range = { true, 0, 2, false, "x", NULL }, atleast = { true, 1, INFINITY, false, "x", NULL },
 		unset = { 0 };
 	char b[16];
 

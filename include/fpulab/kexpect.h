@@ -22,6 +22,8 @@ struct fpl_kx_count {
 	double min, max;	/* max INFINITY: no upper bound */
 	bool plus_switches;	/* plus up to one per switch of the traced thread (preemption) */
 	const char *why;	/* the kernel functions that emit it, or why none does */
+	/* NULL, or the run parameter (an integer) that is the count: min = max = its value */
+	const char *per_param;
 };
 
 /*
@@ -41,12 +43,46 @@ struct fpl_kexpect {
 	struct fpl_kx_count c[FPL_KT_NCLASSES];
 	int xcomp_bit;			/* >= 0: xcomp_bv with and without this bit, else -1 */
 	const char *xcomp_why;
+	/* KVM_RUN (bench kvm): the kvm events per operation; unset elsewhere. */
+	struct fpl_kx_count kvm[FPL_KT_KVM_NEVENTS];
+	/*
+	 * Guest-only supervisor components: in every guest fpstate's xcomp_bv
+	 * and in no host task's, from Linux guest_only_since on, where the CPU
+	 * enumerates them (CPUID 0xD.1). 0: no such rule.
+	 */
+	uint64_t guest_only;
+	unsigned guest_only_since;
+	const char *guest_only_why;
+	/* The XRSTORS RFBM of the fpstate swap, in words; NULL: no rule. */
+	const char *restore_rfbm;
 };
 
 /* The whole table (tests and docs read it). */
 const struct fpl_kexpect *fpl_kexpect_table(size_t *n);
 /* The expectation for run's passes of operation op, or NULL when fpulab has none. */
 const struct fpl_kexpect *fpl_kexpect_find(const struct fpl_run *run, const char *op);
+
+/*
+ * c as it applies to run: a count taken from a run parameter (per_param)
+ * becomes min = max = that parameter's value (0 when absent).
+ */
+struct fpl_kx_count fpl_kexpect_count_for(const struct fpl_kx_count *c, const struct fpl_run *run);
+
+/*
+ * The guest-only rule of e on the kvm_fpu-paired masks of a pass: 1 when
+ * every guest fpstate's xcomp_bv has e->guest_only's components the CPU
+ * enumerates (cpu_supervisor: CPUID 0xD.1's supervisor components) and no
+ * host task's has them; 0 when not; -1 when not judged (no rule, a kernel
+ * before guest_only_since, none of the components on this CPU, no masks).
+ */
+int fpl_kexpect_guest_only(const struct fpl_kexpect *e, unsigned version, uint64_t cpu_supervisor,
+			   const uint64_t *guest, size_t nguest, const uint64_t *host, size_t nhost);
+/*
+ * What the XRSTORS RFBM of the swap holds at least: fpu_kernel_cfg.max_features
+ * covers every fpstate's features, so the RFBMs (xcomp_bv without bit 63)
+ * seen, ORed.
+ */
+uint64_t fpl_kexpect_restore_floor(const uint64_t *xcomp_bv, size_t n);
 
 /* A kernel release ("6.18.44-fc-v669") as FPL_KVER; 0 when it does not parse. */
 unsigned fpl_kexpect_version(const char *release);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Traced passes of the benchmarks: markers around one batch, the tally into the run's observed. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,9 +57,87 @@ static const char *const applies_names[] = {
 	[FPL_KX_APPLIES] = "yes", [FPL_KX_NEWER] = "newer kernel", [FPL_KX_UNKNOWN] = "unknown",
 };
 
+/* Whether e says anything about kvm events or fpstates (KVM_RUN). */
+static bool kvm_rules(const struct fpl_kexpect *e)
+{
+	for (unsigned i = 0; i < FPL_KT_KVM_NEVENTS; i++)
+		if (e->kvm[i].set)
+			return true;
+	return e->guest_only || e->restore_rfbm;
+}
+
+static json_t *count_json(const struct fpl_kx_count *c)
+{
+	return json_pack("{s:f, s:o, s:b}", "min", c->min, "max", isinf(c->max) ? json_null() :
+			 json_real(c->max), "plus_switches", c->plus_switches);
+}
+
+/* The kvm events' counts and the guest-only and restore-RFBM rules (KVM_RUN), judged. */
+static void kvm_expected(json_t *o, json_t *differs, const struct fpl_kexpect *e,
+			 const struct fpl_run *run, const struct fpl_kt_tally *t, double sw,
+			 const struct fpl_cpu *cpu, unsigned version, double ops, bool judge)
+{
+	json_t *counts = json_object(), *g;
+	uint64_t floor;
+	char names[160], buf[24];
+	int rule;
+
+	for (unsigned i = 0; counts && i < FPL_KT_KVM_NEVENTS; i++) {
+		struct fpl_kx_count c = fpl_kexpect_count_for(&e->kvm[i], run);
+		double k = ops > 0 ? (double)t->kvm[i] / ops : NAN;
+
+		if (!c.set)
+			continue;
+		json_object_set_new(counts, fpl_kt_kvm_key(i), count_json(&c));
+		if (judge && t->kvm_seen && !fpl_kexpect_agrees(&c, k, sw))
+			json_array_append_new(differs, json_sprintf("kvm.%s", fpl_kt_kvm_key(i)));
+	}
+	json_object_set_new(o, "kvm_per_op", counts);
+	if (e->guest_only) {
+		rule = fpl_kexpect_guest_only(e, version, cpu ? fpl_cpu_xfeatures_supervisor(cpu) : 0,
+					      t->guest_xcomp_bv, t->nguest_xcomp_bv,
+					      t->host_xcomp_bv, t->nhost_xcomp_bv);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, e->guest_only);
+		g = json_pack("{s:s, s:s, s:o, s:o, s:s}", "mask", buf, "components",
+			      fpl_xfeature_mask_names(e->guest_only, names, sizeof(names)), "since",
+			      json_sprintf("%u.%u", e->guest_only_since / 1000,
+					   e->guest_only_since % 1000),
+			      "holds", rule < 0 ? json_null() : json_boolean(rule), "why",
+			      e->guest_only_why);
+		json_object_set_new(o, "guest_only", g);
+		if (judge && rule == 0)
+			json_array_append_new(differs, json_string("guest_only"));
+	}
+	if (e->restore_rfbm && (t->nguest_xcomp_bv || t->nhost_xcomp_bv)) {
+		uint64_t all[2 * FPL_KT_MAX_MASKS];
+		size_t n = 0;
+
+		for (unsigned i = 0; i < t->nguest_xcomp_bv; i++)
+			all[n++] = t->guest_xcomp_bv[i];
+		for (unsigned i = 0; i < t->nhost_xcomp_bv; i++)
+			all[n++] = t->host_xcomp_bv[i];
+		floor = fpl_kexpect_restore_floor(all, n);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, floor);
+		g = json_pack("{s:s, s:s, s:s}", "rfbm_at_least", buf, "components",
+			      fpl_xfeature_mask_names(floor, names, sizeof(names)), "why",
+			      e->restore_rfbm);
+		/* What the host task's restore puts in init: in RFBM, not in its image. */
+		if (g && t->nhost_xcomp_bv) {
+			uint64_t init = floor & ~fpl_kexpect_restore_floor(t->host_xcomp_bv,
+									    t->nhost_xcomp_bv);
+
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, init);
+			json_object_set_new(g, "host_restore_inits", json_string(buf));
+			json_object_set_new(g, "host_restore_inits_components", json_string(
+				fpl_xfeature_mask_names(init, names, sizeof(names))));
+		}
+		json_object_set_new(o, "restore_rfbm", g);
+	}
+}
+
 /* observed.kernel.expected: the kernel source's counts for op, judged against this pass. */
-static json_t *expected_json(const struct fpl_run *run, const char *op, const json_t *pass,
-			     const struct fpl_kt_tally *t)
+static json_t *expected_json(const struct fpl_bench_env *env, const struct fpl_run *run,
+			     const char *op, const json_t *pass, const struct fpl_kt_tally *t)
 {
 	const struct fpl_kexpect *e = fpl_kexpect_find(run, op);
 	const json_t *swj = json_object_get(pass, "switches_per_op");
@@ -90,9 +169,7 @@ static json_t *expected_json(const struct fpl_run *run, const char *op, const js
 
 		if (!c->set)
 			continue;
-		json_object_set_new(counts, fpl_kt_class_key(i), json_pack(
-			"{s:f, s:o, s:b}", "min", c->min, "max", isinf(c->max) ? json_null() :
-			json_real(c->max), "plus_switches", c->plus_switches));
+		json_object_set_new(counts, fpl_kt_class_key(i), count_json(c));
 		if (bad >> i & 1 && a != FPL_KX_UNKNOWN)
 			json_array_append_new(differs, json_string(fpl_kt_class_key(i)));
 	}
@@ -110,6 +187,10 @@ static json_t *expected_json(const struct fpl_run *run, const char *op, const js
 			json_array_append_new(differs, json_string("xcomp_bv"));
 	}
 	json_object_set_new(o, "per_op", counts);
+	if (kvm_rules(e))
+		kvm_expected(o, differs, e, run, t, sw, env->cpu, uname(&u) ? 0 :
+			     fpl_kexpect_version(u.release), json_number_value(json_object_get(
+			     pass, "ops")), a != FPL_KX_UNKNOWN);
 	json_object_set_new(o, "differs", differs);
 	return o;
 }
@@ -147,7 +228,7 @@ int fpl_ktpass_end(const struct fpl_bench_env *env, struct fpl_ktpass *p, struct
 		json_object_set_new(o, "switches_per_op", ops > 0 ?
 				    json_real((double)(sw - p->switches) / ops) : json_null());
 	}
-	m = err ? NULL : expected_json(run, op, o, &t);
+	m = err ? NULL : expected_json(env, run, op, o, &t);
 	if (m)
 		json_object_set_new(o, "expected", m);
 	m = model_json(model);

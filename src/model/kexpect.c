@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "fpulab/kexpect.h"
+#include "fpulab/xstate.h"
 
 #define NONE(w)		{ true, 0, 0, false, w }
 #define EXACT(n, w)	{ true, n, n, false, w }
 #define RANGE(a, b, w)	{ true, a, b, false, w }
 #define SWITCHES(w)	{ true, 0, 0, true, w }
+#define PER_PARAM(p, w)	{ true, 0, 0, false, w, p }
 
 /*
  * The whys name the functions of arch/x86/kernel/fpu/ (core.c, signal.c,
@@ -27,6 +29,25 @@
 #define NO_LIFE "no fork (fpu_clone(): copy_dst), exit or exec (fpu__drop(): dropped)"
 #define NO_OTHER "before_save/after_save come from fpu_sync_fpstate() (ptrace, core " \
 	"dumps), xstate_check_failed from a bad signal frame: neither runs"
+/* KVM's swap of the task's fpstate (arch/x86/kernel/fpu/core.c, arch/x86/kvm/x86.c). */
+#define KVM_ACTIVATE "fpu_swap_kvm_fpstate() XSAVES the outgoing fpstate (no event: " \
+	"save_fpregs_to_fpstate() has no tracepoint), XRSTORS the incoming one and ends in " \
+	"fpregs_mark_activate(): regs_activated for the guest fpstate on entry and for the " \
+	"host task's on exit, load 0 (the registers were the task's)"
+#define KVM_RESTORE "only after a switch of the vCPU thread: TIF_NEED_FPU_LOAD is then " \
+	"set, the swap skips its save and reports load 1, or vcpu_enter_guest() calls " \
+	"switch_fpu_return()"
+#define KVM_GUEST_ONLY "Linux 6.17 made CET supervisor state guest-only " \
+	"(XFEATURE_MASK_GUEST_SUPERVISOR): a guest fpstate gets guest_default_cfg (the host's " \
+	"default features plus it) whatever the guest's CPUID says, a host task " \
+	"fpu_kernel_cfg.default_features without it; the XSAVES of each fpstate uses its own " \
+	"features as RFBM, which its xcomp_bv shows"
+#define KVM_RESTORE_RFBM "restore_fpregs_from_fpstate() XRSTORS with RFBM " \
+	"fpu_kernel_cfg.max_features & XFEATURE_MASK_FPSTATE in both directions, not with " \
+	"the fpstate's own features: on a host with CET_S the host task's restore has " \
+	"RFBM[12] = 1 while its image's XCOMP_BV[12] = 0, so CET_S goes to its init state on " \
+	"every exit to user space"
+
 /* The classes of an operation that neither signals, forks, exits nor execs. */
 #define NOTHING_ELSE \
 	[FPL_KT_C_ACTIVATE] = NONE(NO_MARK), [FPL_KT_C_DROP] = NONE(NO_LIFE), \
@@ -126,6 +147,44 @@ static const struct fpl_kexpect table[] = {
 			SWITCHES_ONLY,
 		},
 		.xcomp_bit = -1,
+	},
+	{
+		.bench = "kvm", .op = "round trip",
+		.what = "one KVM_RUN ioctl that ends in an exit to user space: "
+			"kvm_arch_vcpu_ioctl_run() swaps the task's fpstate for the guest's once on "
+			"the way in (kvm_load_guest_fpu()) and back once on the way out "
+			"(kvm_put_guest_fpu()), however many exits KVM handles in the kernel between",
+		.since = FPL_KVER(5, 16), .checked = FPL_KVER(6, 18),
+		.tested = "Linux 6.18.44, AMD Zen 4 KVM guest, /dev/kvm from kvm_pvm",
+		.c = {
+			[FPL_KT_C_SAVE] = SWITCHES("no switch-out of the vCPU thread, no save "
+				"event: the swap's XSAVES emits none; a switch adds switch_fpu()'s "
+				"regs_deactivated"),
+			[FPL_KT_C_RESTORE] = SWITCHES(KVM_RESTORE),
+			[FPL_KT_C_ACTIVATE] = EXACT(2, KVM_ACTIVATE),
+			[FPL_KT_C_DROP] = NONE(NO_LIFE),
+			[FPL_KT_C_COPY] = NONE(NO_LIFE),
+			[FPL_KT_C_OTHER] = NONE(NO_OTHER),
+		},
+		.xcomp_bit = -1,
+		.kvm = {
+			[FPL_KT_KVM_FPU_LOAD] = EXACT(1, "kvm_load_guest_fpu(): trace_kvm_fpu(1) "
+				"right after the swap to the guest fpstate"),
+			[FPL_KT_KVM_FPU_UNLOAD] = EXACT(1, "kvm_put_guest_fpu(): trace_kvm_fpu(0) "
+				"right after the swap back"),
+			[FPL_KT_KVM_USERSPACE_EXIT] = EXACT(1, "kvm_vcpu_ioctl() emits "
+				"kvm_userspace_exit when KVM_RUN returns"),
+			[FPL_KT_KVM_PIO] = EXACT(1, "the guest's one OUT per round trip: "
+				"emulator_pio_in_out() emits kvm_pio, then KVM exits to user space "
+				"(KVM_EXIT_IO)"),
+			[FPL_KT_KVM_CPUID] = PER_PARAM("cpuid", "each guest CPUID: kvm_cpuid() "
+				"emits kvm_cpuid (a VM exit on VMX/SVM, an emulated instruction in "
+				"PVM's guest ring 0), handled in the kernel inside the one KVM_RUN"),
+		},
+		.guest_only = FPL_XFEATURE_MASK(CET_KERNEL),
+		.guest_only_since = FPL_KVER(6, 17),
+		.guest_only_why = KVM_GUEST_ONLY,
+		.restore_rfbm = KVM_RESTORE_RFBM,
 	},
 	{
 		.bench = "amx", .op = "child",
@@ -270,6 +329,42 @@ unsigned fpl_kexpect_judge(const struct fpl_kexpect *e, const double per_op[FPL_
 		    !fpl_kexpect_agrees(&e->c[i], per_op[i], switches_per_op))
 			differ |= 1u << i;
 	return differ;
+}
+
+struct fpl_kx_count fpl_kexpect_count_for(const struct fpl_kx_count *c, const struct fpl_run *run)
+{
+	struct fpl_kx_count r = *c;
+
+	if (c->per_param) {
+		long long v = run ? fpl_run_param_get_int(run, c->per_param, 0) : 0;
+
+		r.min = r.max = (double)(v > 0 ? v : 0);
+	}
+	return r;
+}
+
+int fpl_kexpect_guest_only(const struct fpl_kexpect *e, unsigned version, uint64_t cpu_supervisor,
+			   const uint64_t *guest, size_t nguest, const uint64_t *host, size_t nhost)
+{
+	uint64_t want = e->guest_only & cpu_supervisor;
+	bool ok = true;
+
+	if (!want || !version || version < e->guest_only_since || !nguest || !nhost)
+		return -1;
+	for (size_t i = 0; i < nguest; i++)
+		ok = ok && (guest[i] & want) == want;
+	for (size_t i = 0; i < nhost; i++)
+		ok = ok && !(host[i] & want);
+	return ok;
+}
+
+uint64_t fpl_kexpect_restore_floor(const uint64_t *xcomp_bv, size_t n)
+{
+	uint64_t rfbm = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rfbm |= xcomp_bv[i] & ~FPL_XCOMP_BV_COMPACTED;
+	return rfbm;
 }
 
 int fpl_kexpect_xcomp(const struct fpl_kexpect *e, const uint64_t *xcomp_bv, size_t n)
