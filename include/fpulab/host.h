@@ -14,8 +14,9 @@
  * live CPU only, else null), XSAVE sizes, save instructions, the component
  * table ("components": id, name, supervisor, enabled, size, offset,
  * compacted_offset, align64, xfd) and, when si is given, the kernel's facts
- * ("kernel"), the three masks ("masks", fpl_host_masks_json) and the AMX
- * palette ("amx"). For a dump, "cpuid_source" names it and "microcode" is null.
+ * ("kernel"), what /dev/kvm offers guests ("kvm", fpl_host_kvm_json), the
+ * three masks ("masks", fpl_host_masks_json) and the AMX palette ("amx").
+ * For a dump, "cpuid_source" names it and "microcode" is null.
  * Returns 0 and a new reference in *out, or -ENOMEM.
  */
 int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
@@ -49,6 +50,16 @@ int fpl_host_measured_json(const struct fpl_cpu *cpu, const struct fpl_clock *cl
  * fresh mapping landed, the CPUs it may run on. NULL on -ENOMEM.
  */
 json_t *fpl_host_process_json(void);
+
+struct fpl_kvm_host;
+/*
+ * What /dev/kvm offers guests (fpl_kvm_host_read(), err its result) as the
+ * host object's "kvm": the backend and its label, the modules seen, VMX/SVM
+ * on the CPU, nested, the capabilities, the supported XCR0 and XSS (hex and
+ * component names), KVM_CAP_XSAVE2's size, KVM_X86_XCOMP_GUEST_SUPP, this
+ * process's guest permission, and why it is not usable. NULL on -ENOMEM.
+ */
+json_t *fpl_host_kvm_json(const struct fpl_kvm_host *k, int err);
 
 /* The hypervisor's CPUID 0x40000000 signature, trailing blanks removed; false when not a VM. */
 bool fpl_host_hypervisor(const struct fpl_cpu *cpu, char name[13]);

@@ -14,6 +14,7 @@
 #include "fpulab/amx.h"
 #include "fpulab/clock.h"
 #include "fpulab/host.h"
+#include "fpulab/kvmhost.h"
 #include "fpl_version.h"
 
 /* Collects jansson failures so the builder can report one -ENOMEM at the end. */
@@ -144,6 +145,61 @@ static json_t *kernel(struct jb *b, const struct fpl_sysinfo *si)
 	if (si->xcomp_perm_err)
 		set(b, o, "xcomp_perm_error", json_string(strerror(-si->xcomp_perm_err)));
 	set(b, o, "arch_status", arch_status(b, si->arch_status));
+	return o;
+}
+
+static const char *modules_text(unsigned m, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s%s", m & FPL_KVM_MOD_INTEL ? "kvm_intel" : "",
+		 (m & FPL_KVM_MOD_INTEL) && (m & (FPL_KVM_MOD_AMD | FPL_KVM_MOD_PVM)) ? "," : "",
+		 m & FPL_KVM_MOD_AMD ? "kvm_amd" : "",
+		 (m & FPL_KVM_MOD_AMD) && (m & FPL_KVM_MOD_PVM) ? "," : "",
+		 m & FPL_KVM_MOD_PVM ? "kvm_pvm" : "");
+	return buf;
+}
+
+json_t *fpl_host_kvm_json(const struct fpl_kvm_host *k, int err)
+{
+	struct jb b = { false };
+	json_t *o = json_object();
+	char mods[64], names[200];
+
+	if (!o)
+		return NULL;
+	set(&b, o, "device", json_string("/dev/kvm"));
+	set(&b, o, "present", json_boolean(k->dev));
+	set(&b, o, "usable", json_boolean(!err));
+	set(&b, o, "why", err ? str_or_null(k->why) : json_null());
+	set(&b, o, "backend", json_string(fpl_kvm_backend_name(k->backend)));
+	set(&b, o, "label", str_or_null(fpl_kvm_backend_label(k->backend)));
+	set(&b, o, "modules", json_string(modules_text(k->modules, mods, sizeof(mods))));
+	set(&b, o, "cpu_vmx", json_boolean(k->vmx));
+	set(&b, o, "cpu_svm", json_boolean(k->svm));
+	set(&b, o, "nested", json_boolean(k->nested));
+	if (k->api) {
+		set(&b, o, "api_version", json_integer(k->api));
+		set(&b, o, "cap_xsave", json_boolean(k->cap_xsave));
+		set(&b, o, "cap_xcrs", json_boolean(k->cap_xcrs));
+		set(&b, o, "xsave2_size", k->xsave2_size ? json_integer(k->xsave2_size) :
+			json_null());
+	}
+	if (k->cpuid_read) {
+		set(&b, o, "supported_xcr0", hex(k->supported_xcr0));
+		set(&b, o, "supported_xcr0_components", json_string(
+			fpl_xfeature_mask_names(k->supported_xcr0, names, sizeof(names))));
+		set(&b, o, "supported_xss", hex(k->supported_xss));
+		set(&b, o, "supported_xss_components", json_string(
+			fpl_xfeature_mask_names(k->supported_xss, names, sizeof(names))));
+		set(&b, o, "cpuid_d1_eax", hex(k->d1_eax));
+	}
+	if (k->api) {
+		set(&b, o, "xcomp_guest_supp", k->guest_supp_err ? json_null() : hex(k->guest_supp));
+		set(&b, o, "guest_perm", k->guest_perm_err ? json_null() : hex(k->guest_perm));
+	}
+	if (b.bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -292,8 +348,13 @@ int fpl_host_json(const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 	fpl_xstate_masks(xs, &masks);
 	set(&b, h, "masks", fpl_host_masks_json(xs, &masks));
 	set(&b, h, "amx", fpl_host_amx_json(xs));
-	if (si)
+	if (si) {
+		struct fpl_kvm_host k;
+		int kerr = fpl_kvm_host_read(&k);
+
 		set(&b, h, "kernel", kernel(&b, si));
+		set(&b, h, "kvm", fpl_host_kvm_json(&k, kerr));
+	}
 	if (b.bad) {
 		json_decref(h);
 		return -ENOMEM;

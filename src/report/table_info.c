@@ -8,6 +8,7 @@
 #include "fpulab/amx.h"
 #include "fpulab/host.h"
 #include "fpulab/kernelview.h"
+#include "fpulab/kvmhost.h"
 #include "fpulab/report.h"
 #include "table_internal.h"
 
@@ -181,6 +182,45 @@ static void print_kernel(FILE *f, const struct fpl_cpu *cpu, const struct fpl_sy
 	}
 }
 
+/* What /dev/kvm offers guests: the module behind it, the guest XCR0 and XSS, XSAVE2's size. */
+static void print_kvm(FILE *f)
+{
+	struct fpl_kvm_host k;
+	int err = fpl_kvm_host_read(&k);
+	const char *label = fpl_kvm_backend_label(k.backend);
+	char names[200];
+
+	fprintf(f, "\nKVM (/dev/kvm, what it offers guests)\n");
+	fprintf(f, "  module               %s, from /sys/module (this CPU: %s%s)\n",
+		fpl_kvm_backend_name(k.backend), k.vmx ? "VMX" : k.svm ? "SVM" :
+		"neither VMX nor SVM", k.nested ? "; this host is itself a guest" : "");
+	if (*label)
+		fprintf(f, "  guests               %s\n", label);
+	if (err && !k.api) {
+		fprintf(f, "  usable               no: %s\n", k.why);
+		return;
+	}
+	fprintf(f, "  capabilities         API %d; KVM_CAP_XSAVE %s, KVM_CAP_XCRS %s, "
+		"KVM_CAP_XSAVE2 %d bytes\n", k.api, k.cap_xsave ? "yes" : "no",
+		k.cap_xcrs ? "yes" : "no", k.xsave2_size);
+	if (k.cpuid_read) {
+		fprintf(f, "  guest XCR0           0x%" PRIx64 " (%s; KVM_GET_SUPPORTED_CPUID 0xD.0)\n",
+			k.supported_xcr0, fpl_xfeature_mask_names(k.supported_xcr0, names,
+								   sizeof(names)));
+		fprintf(f, "  guest XSS            0x%" PRIx64 " (%s; 0xD.1 ECX:EDX; 0xD.1 EAX 0x%x)\n",
+			k.supported_xss, fpl_xfeature_mask_names(k.supported_xss, names,
+								  sizeof(names)), k.d1_eax);
+	}
+	if (!k.guest_supp_err)
+		fprintf(f, "  guest fpstate        0x%" PRIx64 " (KVM_X86_XCOMP_GUEST_SUPP: what a "
+			"guest may hold, AMX with permission)\n", k.guest_supp);
+	if (!k.guest_perm_err)
+		fprintf(f, "  guest permission     0x%" PRIx64 " (ARCH_GET_XCOMP_GUEST_PERM; tile data "
+			"after ARCH_REQ_XCOMP_GUEST_PERM)\n", k.guest_perm);
+	if (err)
+		fprintf(f, "  usable               no: %s\n", k.why);
+}
+
 static void print_kernel_view(FILE *f, const json_t *view)
 {
 	const json_t *d = json_object_get(view, "dmesg"), *t = json_object_get(view, "own_task");
@@ -221,6 +261,7 @@ int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *
 	print_masks(f, cpu, xs);
 	print_components(f, xs);
 	print_kernel(f, cpu, si);
+	print_kvm(f);
 	print_kernel_view(f, kview);
 	return ferror(f) ? -EIO : 0;
 }
