@@ -30,6 +30,10 @@ static const struct preset {
 	  { { "sizes", "4k,16k,64k,256k,1M" }, { "arities", "2" } } },
 	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
 	{ "section", "section", NO_FEAT, 0, 3.0, { { "chunks", "1k,4k,16k,64k" } } },
+	/* Where /dev/kvm cannot be opened the run is skipped with the reason (bench_kvm.c). */
+	{ "kvm", "kvm", FPL_FEAT_AVX512F, 0, 3.0, { { "ab", "init,avx512" } } },
+	{ "kvm", "kvm", FPL_FEAT_AVX, 0, 3.0, { { "ab", "init,avx" } } },
+	{ "kvm", "kvm", NO_FEAT, 0, 2.0, { { NULL } } },
 	{ "xsave", "xsave-tiles", NO_FEAT, 2, 3.0, { { NULL } } },
 };
 
