@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fpulab/kexpect.h"
+#include "fpulab/xstate.h"
 
 static struct fpl_run *run_of(struct fpl_result *r, const char *bench, const char *placement)
 {
@@ -199,6 +200,43 @@ static void test_xcomp_rule(void **state)
 	fpl_result_free(r);
 }
 
+/* KVM_RUN: CET_S guest-only where the CPU has it, counts from a parameter, the restore's floor. */
+static void test_kvm_rules(void **state)
+{
+	const uint64_t guest = 0x80000000000018e7ull, host = 0x80000000000008e7ull;
+	const uint64_t cet_s = FPL_XFEATURE_MASK(CET_KERNEL);
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "kvm");
+	const struct fpl_kexpect *e = fpl_kexpect_find(run, "round trip");
+	struct fpl_kx_count c;
+	const uint64_t both[] = { guest, host };
+
+	(void)state;
+	assert_non_null(e);
+	assert_true(e->kvm[FPL_KT_KVM_FPU_LOAD].set && e->kvm[FPL_KT_KVM_FPU_LOAD].min == 1);
+	assert_true(e->c[FPL_KT_C_ACTIVATE].min == 2 && e->c[FPL_KT_C_ACTIVATE].max == 2);
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 18), cet_s | 0x800, &guest, 1,
+						&host, 1), 1);
+	/* The host task with CET_S, or a guest without it: not what 6.17+ does. */
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 18), cet_s, &guest, 1, &guest, 1),
+			 0);
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 18), cet_s, &host, 1, &host, 1), 0);
+	/* Not judged: a CPU without CET_S, a kernel before 6.17, no masks. */
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 18), 0, &host, 1, &host, 1), -1);
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 16), cet_s, &guest, 1, &host, 1),
+			 -1);
+	assert_int_equal(fpl_kexpect_guest_only(e, FPL_KVER(6, 18), cet_s, &guest, 1, &host, 0),
+			 -1);
+	assert_true(fpl_kexpect_restore_floor(both, 2) == 0x18e7);
+	/* kvm_cpuid: as many as the run's guest ran, from its parameter. */
+	c = fpl_kexpect_count_for(&e->kvm[FPL_KT_KVM_CPUID], run);
+	assert_true(c.set && c.min == 0 && c.max == 0);
+	assert_int_equal(fpl_run_param_int(run, "cpuid", 8), 0);
+	c = fpl_kexpect_count_for(&e->kvm[FPL_KT_KVM_CPUID], run);
+	assert_true(c.min == 8 && c.max == 8);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_range_text),
 		cmocka_unit_test(test_judge_signal),
 		cmocka_unit_test(test_xcomp_rule),
+		cmocka_unit_test(test_kvm_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,55 @@ static void test_signal_sample(void **state)
 }
 
 /*
+ * Three KVM_RUN round trips of a real-mode guest (2 emulated instructions
+ * with a CPUID, then OUT) under kvm_pvm: one kvm_fpu load and unload each,
+ * the x86_fpu event before a load the guest fpstate's (CET_S in its
+ * xcomp_bv), before an unload the host task's (without it).
+ */
+static void test_kvm_sample(void **state)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_kt_tally t;
+	struct fpl_kt_event ev;
+	pid_t tid = 24081;
+	size_t len;
+	char *text = slurp_path(DATA "zen4-kvm-pvm-kvmrun-sample.txt", &len);
+	json_t *o;
+
+	(void)state;
+	assert_int_equal(fpl_kt_parse_line("  small-24081 [000] ..... 12775950555555: kvm_fpu: "
+					   "unload", &ev), 1);
+	assert_int_equal(ev.type, FPL_KT_KVM);
+	assert_int_equal(ev.kvm, FPL_KT_KVM_FPU_UNLOAD);
+	assert_int_equal(fpl_kt_parse_line("  small-24081 [000] ..... 1: kvm_fpu: maybe", &ev),
+			 -EINVAL);
+	assert_int_equal(fpl_kt_tally(text, len, &tid, 1, "begin", "end", &t, &diag), 0);
+	assert_true(t.kvm_seen);
+	assert_int_equal(t.kvm[FPL_KT_KVM_FPU_LOAD], 3);
+	assert_int_equal(t.kvm[FPL_KT_KVM_FPU_UNLOAD], 3);
+	assert_int_equal(t.kvm[FPL_KT_KVM_USERSPACE_EXIT], 3);
+	assert_int_equal(t.kvm[FPL_KT_KVM_PIO], 3);
+	assert_int_equal(t.kvm[FPL_KT_KVM_CPUID], 3);
+	assert_int_equal(t.kvm[FPL_KT_KVM_EMULATE_INSN], 11);
+	assert_int_equal(t.kvm[FPL_KT_KVM_EXIT], 0);
+	assert_int_equal(t.kvm_unpaired, 0);
+	/* kvm events are not x86_fpu events: the classes see the six regs_activated alone. */
+	assert_int_equal(t.no_load, 6);
+	assert_int_equal(t.saves + t.restores + t.drops + t.copies, 0);
+	assert_int_equal(t.nguest_xcomp_bv, 1);
+	assert_true(t.guest_xcomp_bv[0] == 0x80000000000018e7ull);
+	assert_int_equal(t.nhost_xcomp_bv, 1);
+	assert_true(t.host_xcomp_bv[0] == 0x80000000000008e7ull);
+	o = fpl_kt_tally_json(&t, 3, "round trip", fpl_xfeature_mask_names);
+	assert_non_null(o);
+	assert_true(json_number_value(json_object_get(json_object_get(o, "kvm"),
+						      "fpu_loads_per_op")) == 1.0);
+	assert_int_equal(json_integer_value(json_object_get(o, "other")), 0);
+	json_decref(o);
+	free(text);
+}
+
+/*
  * The same with the kernel stack of each event: the counts are the same
  * (stack lines carry no event), and the two activations of each signal come
  * from fpu__clear_user_states() at delivery and __fpu_restore_sig() at
@@ -1022,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_live_busy_instance_refused),
 		cmocka_unit_test(test_live_ctxsw_expected),
 		cmocka_unit_test(test_info_kernel_view),
+		cmocka_unit_test(test_kvm_sample),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
 		cmocka_unit_test(test_info_instance_removed_after_sigint),
 	};

@@ -43,6 +43,9 @@ struct fpl_kvm_host {
 	char why[200];			/* when it cannot be used: why, naming /dev/kvm */
 };
 
+/* "/dev/kvm", or the path in FPL_KVM_DEV (tests: a missing device, a file that is not KVM). */
+const char *fpl_kvm_dev_path(void);
+
 /*
  * Read the facts: /dev/kvm opened and queried (no VM is created), the
  * modules under /sys/module (FPL_KVM_SYSMODULE names another folder, for

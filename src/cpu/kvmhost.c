@@ -20,8 +20,14 @@
 #define GRP_SYSTEM			0	/* KVM_X86_GRP_SYSTEM */
 #define XCOMP_GUEST_SUPP		0	/* KVM_X86_XCOMP_GUEST_SUPP */
 
-#define DEV_KVM		"/dev/kvm"
 #define CPUID_MAX	512
+
+const char *fpl_kvm_dev_path(void)
+{
+	const char *p = getenv("FPL_KVM_DEV");
+
+	return p && *p ? p : "/dev/kvm";
+}
 
 enum fpl_kvm_backend fpl_kvm_backend_of(bool dev, unsigned modules, bool vmx, bool svm)
 {
@@ -141,8 +147,8 @@ static int query(struct fpl_kvm_host *k, int fd)
 
 	k->api = ioctl(fd, KVM_GET_API_VERSION, 0);
 	if (k->api != KVM_API_VERSION) {
-		snprintf(k->why, sizeof(k->why), DEV_KVM ": KVM_GET_API_VERSION gave %d, not %d",
-			 k->api, KVM_API_VERSION);
+		snprintf(k->why, sizeof(k->why), "%s: KVM_GET_API_VERSION gave %d, not %d (not "
+			 "KVM?)", fpl_kvm_dev_path(), k->api, KVM_API_VERSION);
 		return -ENOTSUP;
 	}
 	k->cap_xsave = ioctl(fd, KVM_CHECK_EXTENSION, KVM_CAP_XSAVE) > 0;
@@ -152,11 +158,11 @@ static int query(struct fpl_kvm_host *k, int fd)
 	read_guest_masks(k, fd);
 	err = read_supported(k, fd);
 	if (err)
-		snprintf(k->why, sizeof(k->why), DEV_KVM ": KVM_GET_SUPPORTED_CPUID: %s",
-			 strerror(-err));
+		snprintf(k->why, sizeof(k->why), "%s: KVM_GET_SUPPORTED_CPUID: %s",
+			 fpl_kvm_dev_path(), strerror(-err));
 	else if (!k->cap_xsave)
-		snprintf(k->why, sizeof(k->why), DEV_KVM ": no KVM_CAP_XSAVE (guest state cannot "
-			 "be set or read)");
+		snprintf(k->why, sizeof(k->why), "%s: no KVM_CAP_XSAVE (guest state cannot be "
+			 "set or read)", fpl_kvm_dev_path());
 	return err ? err : k->cap_xsave ? 0 : -ENOTSUP;
 }
 
@@ -173,17 +179,17 @@ int fpl_kvm_host_read(struct fpl_kvm_host *k)
 	k->modules = (has_module(root, "kvm_intel") ? FPL_KVM_MOD_INTEL : 0) |
 		     (has_module(root, "kvm_amd") ? FPL_KVM_MOD_AMD : 0) |
 		     (has_module(root, "kvm_pvm") ? FPL_KVM_MOD_PVM : 0);
-	k->dev = !stat(DEV_KVM, &st);
+	k->dev = !stat(fpl_kvm_dev_path(), &st);
 	k->backend = fpl_kvm_backend_of(k->dev, k->modules, k->vmx, k->svm);
 	if (!k->dev) {
-		snprintf(k->why, sizeof(k->why), "no " DEV_KVM " (KVM not built in or not loaded, "
-			 "or no device node in this container)");
+		snprintf(k->why, sizeof(k->why), "no %s (KVM not built in or not loaded, or no "
+			 "device node in this container)", fpl_kvm_dev_path());
 		return k->open_err = -ENOENT;
 	}
-	fd = open(DEV_KVM, O_RDWR | O_CLOEXEC);
+	fd = open(fpl_kvm_dev_path(), O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		k->open_err = -errno;
-		snprintf(k->why, sizeof(k->why), DEV_KVM ": %s%s", strerror(errno),
+		snprintf(k->why, sizeof(k->why), "%s: %s%s", fpl_kvm_dev_path(), strerror(errno),
 			 errno == EACCES || errno == EPERM ? " (not root and not in its group)" : "");
 		return k->open_err;
 	}

@@ -132,9 +132,9 @@ static int set_regs(struct fpl_kvm_vm *v, unsigned ring, struct fpl_diag *diag)
 
 static int open_dev(struct fpl_kvm_vm *v, struct fpl_diag *diag)
 {
-	v->kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	v->kvm = open(fpl_kvm_dev_path(), O_RDWR | O_CLOEXEC);
 	if (v->kvm < 0)
-		return fpl_diag_set(diag, -errno, "/dev/kvm: %s", strerror(errno));
+		return fpl_diag_set(diag, -errno, "%s: %s", fpl_kvm_dev_path(), strerror(errno));
 	v->vm = ioctl(v->kvm, KVM_CREATE_VM, 0);
 	if (v->vm < 0)
 		return fpl_diag_set(diag, -errno, "KVM_CREATE_VM: %s", strerror(errno));
