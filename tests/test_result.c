@@ -275,6 +275,8 @@ static void test_typed_facts_checked(void **state)
 		{ "\"kind\":\"sample\"", "\"family\"" },
 		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_unit\":\"V\"", "method_unit" },
 		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_what\":\"X\"", "method_what" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_what\":\"W;\","
+		  "\"method_unit\":\"U\"", "method_what" },
 		{ "\"kind\":\"sample\",\"family\":\"a\",\"reps\":0", "\"reps\"" },
 		{ "\"kind\":\"sample\",\"family\":\"a\",\"reps\":\"many\"", "\"reps\"" },
 	};

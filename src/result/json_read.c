@@ -169,7 +169,7 @@ static int read_reps(json_t *o, struct fpl_metric *m, const char *where, struct 
 /*
  * The method's parts: method ends with "; " method_unit when that is given,
  * and starts with method_what "; " when that is given (the repetitions and
- * overhead between them); without method_what, what was measured is all
+ * overhead between them, not empty); without method_what, what was measured is all
  * before the unit part. A value another writer named that this reader does
  * not know is left unknown: the facts describe, nothing depends on them.
  * The kind is not: a view decides by it.
@@ -184,7 +184,7 @@ static int read_parts(json_t *o, struct fpl_metric *m, const char *where, struct
 	if (ul > len || (ul && (strncmp(m->method + len - ul, "; ", 2) ||
 				strcmp(m->method + len - ul + 2, u))) ||
 	    wl + ul > len || strncmp(m->method, w ? w : m->method, wl) ||
-	    (w && wl + ul < len && (wl + ul + 2 > len || strncmp(m->method + wl, "; ", 2))))
+	    (w && wl + ul < len && (wl + ul + 2 >= len || strncmp(m->method + wl, "; ", 2))))
 		return bad(diag, where, "\"method\" does not start with its \"method_what\" "
 			   "and end with its \"method_unit\"");
 	m->what_len = wl;
