@@ -262,6 +262,11 @@ static void test_rfbm_pairs_kept(void **state)
 		assert_null(wt->extra ? json_object_get(wt->extra, "interference") : NULL);
 		assert_null(fpl_run_obs_get(run, "interference"));
 		assert_null(strstr(w->method, "FXSAVE64 reference"));
+		/* read back from the JSON: with minus without is a difference, its own figure */
+		assert_true(fpl_metric_is_difference(diff));
+		assert_false(fpl_metric_is_difference(w));
+		assert_string_equal(fpl_metric_family(w), "with");
+		assert_string_equal(fpl_metric_family(diff), "diff");
 	}
 	json_decref(doc);
 	fpl_result_free(r);
