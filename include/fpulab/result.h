@@ -210,13 +210,6 @@ const char *fpl_metric_conv_name(enum fpl_metric_conv c);
 int fpl_metric_conv_by_name(const char *name);
 
 /*
- * Part of the reader's inference for files without "kind"
- * (fpl_result_from_json), by name: diff*, b_minus_a*. compare still calls
- * it on the names it keeps, until it carries the kind.
- */
-bool fpl_metric_name_is_difference(const char *name);
-
-/*
  * The key that groups the runs of one configuration: bench, the params
  * with sorted keys as compact JSON less the keys in ignore (a
  * comma-separated list; NULL: none), and metric (NULL: the run's key

@@ -38,7 +38,7 @@ static int read_warnings(json_t *src, json_t *dst, const char *where, struct fpl
  * from the names and the method texts the benchmarks wrote, as the views
  * used to: docs/results-schema.md, "Files written before".
  */
-bool fpl_metric_name_is_difference(const char *name)
+static bool name_is_difference(const char *name)
 {
 	return name && (!strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9));
 }
@@ -138,7 +138,7 @@ static int infer_facts(const struct fpl_run *run, struct fpl_metric *m)
 	const char *fam = fpl_metric_family(m);
 
 	/* section's speedup: inside against outside, about 0 where sections cost nothing */
-	if (fpl_metric_name_is_difference(m->name) || !strcmp(m->name, "speedup_pct"))
+	if (name_is_difference(m->name) || !strcmp(m->name, "speedup_pct"))
 		m->kind = FPL_KIND_DIFFERENCE;
 	else if (!strcmp(run->bench, "section") &&
 		 (!strcmp(fam, "section") || !strcmp(fam, "one_section")))
