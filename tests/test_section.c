@@ -103,18 +103,14 @@ static void test_check_options(void **state)
 
 	assert_non_null(b);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(bad); i++) {
-		struct fpl_bench_env env = { .bench = b, .opts = bad[i], .nopts = 1 };
-
 		diag.msg[0] = 0;
-		assert_int_equal(b->check(&env, NULL, &diag), -EINVAL);
+		assert_int_equal(fpl_bench_prepare(b, NULL, bad[i], 1, NULL, &diag), -EINVAL);
 		if (!strstr(diag.msg, named[i]))
 			fail_msg("--%s %s: message does not name it: %s", bad[i][0].name,
 				 bad[i][0].value, diag.msg);
 	}
 	{
-		struct fpl_bench_env env = { .bench = b, .opts = good, .nopts = 3 };
-
-		assert_int_equal(b->check(&env, NULL, &diag), 0);
+		assert_int_equal(fpl_bench_prepare(b, NULL, good, 3, NULL, &diag), 0);
 		assert_string_equal(opt(good, 3, "mask"), "387|mxcsr");
 	}
 }
@@ -172,6 +168,11 @@ static void test_run_metrics(void **state)
 		assert_true(metric(run, "bare_tsc")->n >= 2);
 		assert_true(metric(run, "one_section_cycles")->n >= 2);
 		assert_int_equal(!!fpl_run_find_metric(run, "section_cycles"), chunks > 1);
+		/* costs net of a baseline variant, the speedup a difference between two */
+		assert_int_equal(fpl_metric_kind(metric(run, "one_section_ns")), FPL_KIND_NET);
+		assert_string_equal(fpl_metric_family(metric(run, "one_section_ns")), "one_section");
+		assert_true(fpl_metric_is_difference(metric(run, "speedup_pct")));
+		assert_int_equal(fpl_metric_kind(metric(run, "inside_cycles")), FPL_KIND_SAMPLE);
 		/* Eager saves and restores around every chunk; lazy once per call. */
 		assert_int_equal(obs_int(run, "inside_saves"),
 				 !strcmp(pol, "eager") ? chunks : 1);

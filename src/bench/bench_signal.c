@@ -295,20 +295,30 @@ struct sig_metrics {
 
 static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt)
 {
+	const struct fpl_metric_how how = { .reps = (long long)n, .clock = FPL_MCLOCK_TSC,
+					    .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_NONE };
 	char meth[400];
 	const char *stack = alt ? "alternate stack" : "own stack";
 
 	snprintf(meth, sizeof(meth), "tgkill(SIGUSR1) to this thread, empty SA_SIGINFO handler on "
-		 "its %s, %lu signals per sample; TSC ticks per signal, lfence;rdtsc before the "
-		 "system call, lfence;rdtsc;lfence after its return", stack, n);
-	m->total = fpl_run_add_metric(run, "round_trip", "tsc", meth);
+		 "its %s, %lu signals per sample", stack, n);
+	m->total = fpl_run_add_metric(run, "round_trip", "tsc", NULL);
+	if (!m->total || fpl_metric_set_method(m->total, meth, NULL, "TSC ticks per signal, "
+					       "lfence;rdtsc before the system call, "
+					       "lfence;rdtsc;lfence after its return"))
+		return -ENOMEM;
 	snprintf(meth, sizeof(meth), "from before tgkill to the handler's first instruction "
 		 "(lfence;rdtsc), %lu signals per sample, %s", n, stack);
 	m->deliver = fpl_run_add_metric(run, "delivery", "tsc", meth);
 	snprintf(meth, sizeof(meth), "from the handler's first instruction through sigreturn "
 		 "to after tgkill returns, %lu signals per sample, %s", n, stack);
 	m->ret = fpl_run_add_metric(run, "return", "tsc", meth);
-	return m->total && m->deliver && m->ret ? 0 : -ENOMEM;
+	if (!m->deliver || !m->ret)
+		return -ENOMEM;
+	fpl_metric_set_how(m->total, &how);
+	fpl_metric_set_how(m->deliver, &how);
+	fpl_metric_set_how(m->ret, &how);
+	return 0;
 }
 
 /*
@@ -326,14 +336,16 @@ static int other_units(const struct fpl_bench_env *env, struct fpl_run *run,
 	fpl_runclock_cycles_text(env->clock, rc, "", cyc, sizeof(cyc));
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
 		snprintf(name, sizeof(name), "%s_ns", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "; ns from TSC ticks "
+		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "ns from TSC ticks "
 				       "at the TSC rate measured over this run against "
-				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)"))
+				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)",
+				       FPL_CONV_NS_FROM_TSC))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
 		snprintf(name, sizeof(name), "%s_cycles", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc))
+		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc,
+				       fpl_runclock_cycles_conv(env->clock)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -396,20 +408,45 @@ static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struc
 	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", NULL);
 }
 
+/*
+ * What .check parses of the options: --state as a mask (none: no state
+ * set), or why this CPU cannot have it (err -ENOTSUP: the run skips).
+ */
+struct signal_cfg {
+	uint64_t mask;
+	bool none;
+	int err;
+	char why[sizeof(((struct fpl_diag *)0)->msg)];
+};
+
+static int parse_state(const struct fpl_bench_env *env, struct signal_cfg *c,
+		       struct fpl_diag *diag)
+{
+	struct fpl_xstate xs;
+	int err = fpl_xstate_init(&xs, env->cpu);
+
+	if (!err)
+		err = fpl_live_parse(&xs, fpl_bench_opt(env, "state"), &c->none, &c->mask, diag);
+	return err;
+}
+
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
 		   uint64_t *mask)
 {
-	const char *state = fpl_bench_opt(env, "state");
 	struct fpl_diag diag = { "" };
-	struct fpl_xstate xs;
-	bool none;
+	struct signal_cfg c = { 0 };
 	int err;
 
-	fpl_run_param_str(run, "state", state);
-	err = fpl_xstate_init(&xs, env->cpu);
-	if (!err)
-		err = fpl_live_parse(&xs, state, &none, mask, &diag);
-	if (!err && !none) {
+	fpl_run_param_str(run, "state", fpl_bench_opt(env, "state"));
+	if (env->cfg) {
+		c = *(const struct signal_cfg *)env->cfg;	/* parsed once, by .check */
+		err = c.err;
+		snprintf(diag.msg, sizeof(diag.msg), "%s", c.why);
+	} else {
+		err = parse_state(env, &c, &diag);
+	}
+	*mask = c.mask;
+	if (!err && !c.none) {
 		s->nstates = 1;
 		err = fpl_live_init(&s->live, env->cpu, mask, 1, &diag);
 	}
@@ -423,25 +460,23 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 /* Before anything runs: an --altstack or a --state no CPU accepts is a usage error now. */
 static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	const char *state = fpl_bench_opt(env, "state");
-	struct fpl_xstate xs;
-	uint64_t mask;
-	bool none;
+	struct signal_cfg *c = cfg;
 	int err;
 
 	/* A too small alternate stack is bad input: said before anything runs. */
 	err = fpl_signal_check_altstack(fpl_bench_opt_int(env, "altstack", 0), diag);
 	if (err)
 		return err;
-	err = fpl_xstate_init(&xs, env->cpu);
-	if (!err)
-		err = fpl_live_parse(&xs, state, &none, &mask, diag);
+	err = parse_state(env, c, diag);
 	if (err == -EINVAL) {
 		char why[sizeof(diag->msg)];
 
 		snprintf(why, sizeof(why), "%s", diag->msg);
 		return fpl_diag_set(diag, err, "--state: %s", why);
 	}
+	c->err = err;
+	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
+	diag->msg[0] = 0;
 	return 0;
 }
 
@@ -507,6 +542,7 @@ const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
+	.cfg_size = sizeof(struct signal_cfg),
 	.check = signal_check,
 	.run = signal_run,
 };

@@ -131,14 +131,19 @@ static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct 
 
 static int xor_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	struct xplan *p = malloc(sizeof(*p));
-	int err;
+	return xplan_parse(env, cfg, diag);
+}
 
-	if (!p)
-		return -ENOMEM;
-	err = xplan_parse(env, p, diag);
-	free(p);
-	return err;
+/* The plan .check parsed (env->cfg), or parsed now for a caller that gave none. */
+static int xplan_of(const struct fpl_bench_env *env, struct xplan *p)
+{
+	struct fpl_diag diag = { "" };
+
+	if (env->cfg) {
+		*p = *(const struct xplan *)env->cfg;
+		return 0;
+	}
+	return xplan_parse(env, p, env->diag ? env->diag : &diag);
 }
 
 /* ---- calibration ---- */
@@ -167,6 +172,19 @@ struct calib_cell {
 	unsigned kfpu;
 	bool sectioned;
 };
+
+/* The calibration's figures: CLOCK_MONOTONIC intervals of as many do_2 calls as fit (calls). */
+static void calib_facts(struct calib_cell *c)
+{
+	struct fpl_metric_how how = { .reps = FPL_REPS_VARIES, .clock = FPL_MCLOCK_MONOTONIC,
+				      .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_COMPUTED };
+
+	fpl_metric_set_how(c->speed, &how);
+	how.conv = FPL_CONV_NONE;
+	fpl_metric_set_how(c->ns, &how);
+	fpl_metric_set_how(c->reps, &(struct fpl_metric_how){ .clock = FPL_MCLOCK_NONE,
+							      .conv = FPL_CONV_NONE });
+}
 
 /* section_skip: why the sectioned cells cannot run (no such save instruction), or NULL. */
 static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *result,
@@ -219,11 +237,21 @@ static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *resul
 						   "the interval behind speed");
 			if (!c->speed || !c->reps || !c->ns)
 				return -ENOMEM;
+			calib_facts(c);
 			n++;
 		}
 	}
 	*ncells = n;
 	return 0;
+}
+
+/* A figure computed sample by sample from src's: src's repetitions and clock. */
+static void computed_from(struct fpl_metric *m, const struct fpl_metric *src)
+{
+	struct fpl_metric_how how = *fpl_metric_how(src);
+
+	how.conv = FPL_CONV_COMPUTED;
+	fpl_metric_set_how(m, &how);
 }
 
 /* One calibration of one cell: the hook holds a section open around every do_2. */
@@ -400,6 +428,7 @@ static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 	pct = fpl_run_add_metric(v->run, "bound_pct", "percent", method);
 	if (!pct)
 		return -ENOMEM;
+	computed_from(pct, bpc);
 	for (size_t i = 0; i < bpc->n; i++) {
 		double x = 100 * bpc->samples[i] / b.bytes_per_cycle;
 
@@ -443,6 +472,8 @@ static int sweep_derived(struct fpl_variant *v, size_t size, bool dropped)
 	bpc = fpl_run_add_metric(v->run, "bytes_per_cycle", "ratio", m[1]);
 	if (!mb || !bpc)
 		return -ENOMEM;
+	computed_from(mb, v->m_ns);
+	computed_from(bpc, v->m_cycles);
 	for (size_t i = 0; i < v->m_ns->n; i++)
 		if (fpl_metric_add(mb, (double)size / v->m_ns->samples[i] * 1000) ||
 		    fpl_metric_add(bpc, (double)size / v->m_cycles->samples[i]))
@@ -735,9 +766,8 @@ static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
 
 int fpl_xor_sweep(const struct fpl_bench_env *env, struct fpl_result *result, fpl_timed_fn ref)
 {
-	struct fpl_diag diag = { "" };
 	struct xplan *p = malloc(sizeof(*p));
-	int err = p ? xplan_parse(env, p, &diag) : -ENOMEM;
+	int err = p ? xplan_of(env, p) : -ENOMEM;
 
 	if (!err)
 		err = sweep(env, result, p, ref);
@@ -747,12 +777,11 @@ int fpl_xor_sweep(const struct fpl_bench_env *env, struct fpl_result *result, fp
 
 static int xor_run(const struct fpl_bench_env *env, struct fpl_result *result)
 {
-	struct fpl_diag diag = { "" };
 	struct xplan *p = malloc(sizeof(*p));
 	int err = -ENOMEM;
 
 	if (p)
-		err = xplan_parse(env, p, &diag);
+		err = xplan_of(env, p);
 	if (!err)
 		err = fpl_bench_flag(env, "calibrate") ? calibrate(env, result, p) :
 							 sweep(env, result, p, NULL);
@@ -765,6 +794,7 @@ const struct fpl_bench fpl_bench_xor = {
 	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
 		   "size sweep",
 	.opts = xor_opts,
+	.cfg_size = sizeof(struct xplan),
 	.check = xor_check,
 	.run = xor_run,
 };

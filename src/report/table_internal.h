@@ -34,15 +34,6 @@ void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char 
 /* Summary over the finite samples; false when there are none. */
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s);
 
-/*
- * A harness method "<what>; N reps per sample ...; <unit part>" split in
- * three: what was timed, how (reps, overhead), the unit's part. Lengths of
- * the first two; *unit points into method (maybe ""). Texts without the
- * harness's marker give all to *what_len.
- */
-void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
-			  const char **unit);
-
 /* Warnings of the result and its runs: in full, or their count (o->warnings false). */
 void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
 		      size_t nruns, const struct fpl_table_opts *o, FILE *f);
@@ -76,8 +67,6 @@ const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
  */
 void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f);
 
-/* The key that groups runs of one configuration: bench, params (sorted, compact), metric name. */
-char *fpl_tbl_group_key(const struct fpl_run *run, const struct fpl_metric *m);
 /* The configuration in a few words: the params that tell this benchmark's runs of r apart, k=v. */
 void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n);
 /*
