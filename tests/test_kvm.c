@@ -310,7 +310,7 @@ static void test_table(void **state)
 	assert_int_equal(fpl_view_table(r, &o, f), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "PVM: guest ring 0 emulated, XCR0 not switched"));
-	assert_non_null(strstr(buf, "avx512   0xe0"));
+	assert_non_null(strstr(buf, "avx512       0xe0"));
 	assert_non_null(strstr(buf, "18102 [18101, 18103] TSC ticks"));	/* B's median, quartiles */
 	assert_non_null(strstr(buf, "B - A (avx512 minus init)"));
 	free(buf);

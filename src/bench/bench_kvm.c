@@ -221,8 +221,8 @@ static int make_images(struct fpl_kvm_ctx *k, const struct fpl_xstate *xs, void 
 	return 0;
 }
 
-/* The words every figure of the run carries: the guest's loop, its state, the backend. */
-static void make_method(struct fpl_kvm_ctx *k)
+/* The words every figure of state i carries: the guest's loop, its state, the backend. */
+static void make_method(struct fpl_kvm_ctx *k, unsigned i)
 {
 	const struct fpl_kvm_host *h = k->host;
 	const char *label = fpl_kvm_backend_label(h->backend);
@@ -231,15 +231,15 @@ static void make_method(struct fpl_kvm_ctx *k)
 	if (k->cfg->cpuids)
 		snprintf(cpuids, sizeof(cpuids), "%u CPUIDs (exits KVM handles in the kernel), then ",
 			 k->cfg->cpuids);
-	snprintf(k->method, sizeof(k->method),
+	snprintf(k->method[i], sizeof(k->method[i]),
 		 "KVM_RUN round trip (one ioctl, back with KVM_EXIT_IO): a 64-bit guest at ring %u "
-		 "runs %s%sOUT to port 0x%x and jumps back; guest state %s with KVM_SET_XSAVE "
-		 "before each batch%s; the host task's registers init; %s%s%s%s",
-		 k->ring, cpuids, k->cfg->writes ? "an XRSTOR of its state, " : "", FPL_KVM_PORT,
-		 k->cfg->ab ? "A or B" : k->cfg->names[0],
-		 k->cfg->writes ? ", and the guest XRSTORs it before every exit" :
-		 ", left alone by the guest", fpl_kvm_backend_name(h->backend),
-		 *label ? ": " : "", label, h->nested ? "; nested: this host is itself a guest" : "");
+		 "runs %s%sOUT to port 0x%x and jumps back; guest state %s (XSTATE_BV 0x%" PRIx64
+		 ") set with KVM_SET_XSAVE before each batch%s; the host task's registers init; "
+		 "/dev/kvm from %s%s%s%s", k->ring, cpuids,
+		 k->cfg->writes ? "an XRSTOR of its state, " : "", FPL_KVM_PORT, k->cfg->names[i],
+		 k->cfg->mask[i], k->cfg->writes ? ", and the guest XRSTORs it before every exit" :
+		 ", left alone by the guest", fpl_kvm_backend_name(h->backend), *label ? "; " : "",
+		 label, h->nested ? "; nested: this host is itself a guest" : "");
 }
 
 static int measure(struct fpl_kvm_ctx *k)
@@ -258,13 +258,14 @@ static int measure(struct fpl_kvm_ctx *k)
 	hc.drop_disturbed = true;
 	hc.drop_rounds = true;
 	hc.kernel_trace = false;	/* its own passes, op "round trip" (fpl_kvm_trace) */
-	make_method(k);
-	for (unsigned i = 0; i < k->cfg->nstates; i++)
+	for (unsigned i = 0; i < k->cfg->nstates; i++) {
+		make_method(k, i);
 		k->v[i] = (struct fpl_variant){
 			.name = k->cfg->ab ? (i ? "state B" : "state A") : "round trip",
 			.timed = fpl_kvm_arm_timed, .arg = &k->arm[i], .run = k->run,
-			.prefix = pfx[k->cfg->ab][i], .method = k->method,
+			.prefix = pfx[k->cfg->ab][i], .method = k->method[i],
 		};
+	}
 	err = fpl_harness_run(k->env, &hc, k->v, k->cfg->nstates);
 	for (unsigned i = 0; i < k->cfg->nstates && !err; i++)
 		err = k->arm[i].err;

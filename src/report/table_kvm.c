@@ -57,14 +57,39 @@ static void guest_line(const struct fpl_run *run, FILE *f)
 	fpl_tbl_wrap_labelled(f, "  ", 2, line);
 }
 
+/* Text of a metric's method parts: what "; " timing (kind 0), or its unit part (1). */
+static char *method_text(const struct fpl_metric *m, int kind)
+{
+	struct fpl_method_parts p;
+	char *t = NULL;
+
+	fpl_metric_method_parts(m, &p);
+	if (kind)
+		return asprintf(&t, "%s: %.*s", m->unit, (int)p.unit_len, p.unit) < 0 ? NULL : t;
+	return asprintf(&t, "%.*s%s%.*s", (int)p.what_len, p.what, p.timing_len ? "; " : "",
+			(int)p.timing_len, p.timing) < 0 ? NULL : t;
+}
+
+/* A note of nt from metric name's method (kind as method_text); 0 without the metric. */
+static size_t note_of(struct fpl_tbl_notes *nt, const struct fpl_run *run, const char *name,
+		      int kind)
+{
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+	char *t = m ? method_text(m, kind) : NULL;
+	size_t k = t ? fpl_tbl_note(nt, t) : 0;
+
+	free(t);
+	return k;
+}
+
 /* One state's row: its masks, verification, the round trip in three units, the rounds. */
 static void state_row(const struct fpl_run *run, const char *state, const char *sfx,
-		      const char *prefix, FILE *f)
+		      const char *prefix, struct fpl_tbl_notes *nt, FILE *f)
 {
 	static const char *const units[] = { "cycles", "tsc", "ns" };
-	char key[64], cell[3][64];
+	char key[64], cell[3][64], label[48];
 	struct fpl_summary s = { 0 };
-	size_t n = 0;
+	size_t n = 0, n_note;
 
 	for (int u = 0; u < 3; u++) {
 		snprintf(key, sizeof(key), "%s%s", prefix, units[u]);
@@ -75,12 +100,19 @@ static void state_row(const struct fpl_run *run, const char *state, const char *
 			snprintf(cell[u], sizeof(cell[u]), "-");
 		}
 	}
+	snprintf(key, sizeof(key), "%scycles", prefix);
+	n_note = note_of(nt, run, key, 0);
+	if (n_note)
+		snprintf(label, sizeof(label), "%s [%zu]", state, n_note);
+	else
+		snprintf(label, sizeof(label), "%s", state);
 	snprintf(key, sizeof(key), "xstate_bv_set%s", sfx);
-	fprintf(f, "  %-8s %-8s", state, obs(run, key));
+	fprintf(f, "  %-12s %-8s", label, obs(run, key));
 	snprintf(key, sizeof(key), "xstate_bv_after%s", sfx);
-	fprintf(f, " %-28s", obs(run, key));
+	fprintf(f, " %-26s", obs(run, key));
 	fprintf(f, " %s\n", cell[0]);
-	fprintf(f, "  %-46s %s TSC ticks, %s ns; %zu rounds\n", "", cell[1], cell[2], n);
+	fprintf(f, "  %-48s %s TSC ticks [u2], %s ns [u3]; %zu rounds\n", "", cell[1], cell[2],
+		n);
 }
 
 static void ab_lines(const struct fpl_run *run, FILE *f)
@@ -121,23 +153,37 @@ static void rounds_line(const struct fpl_run *run, FILE *f)
 
 static void one_run(const struct fpl_run *run, FILE *f)
 {
-	char b[64];
+	struct fpl_tbl_notes nt = { NULL, 0 }, units = { NULL, 0 };
+	const char *pfx = fpl_run_param_get(run, "state_a") ? "round_trip_a_" : "round_trip_";
+	char b[64], key[64];
 
 	fprintf(f, "KVM_RUN round trips (fpulab kvm)\n");
 	backend_line(run, f);
 	guest_line(run, f);
-	fprintf(f, "\n  %-8s %-8s %-28s %s\n", "state", "set", "XSTATE_BV after round trips",
-		"round trip: core cycles, median [q1, q3]");
+	fprintf(f, "\n  %-12s %-8s %-26s %s\n", "state", "set", "XSTATE_BV after batches",
+		"round trip: core cycles [u1], median [q1, q3]");
 	if (fpl_run_param_get(run, "state_a")) {
-		state_row(run, fpl_pick_param(run, "state_a", b, sizeof(b)), "_a", "round_trip_a_", f);
-		state_row(run, fpl_pick_param(run, "state_b", b, sizeof(b)), "_b", "round_trip_b_", f);
+		state_row(run, fpl_pick_param(run, "state_a", b, sizeof(b)), "_a", "round_trip_a_",
+			  &nt, f);
+		state_row(run, fpl_pick_param(run, "state_b", b, sizeof(b)), "_b", "round_trip_b_",
+			  &nt, f);
 	} else {
-		state_row(run, fpl_pick_param(run, "state", b, sizeof(b)), "", "round_trip_", f);
+		state_row(run, fpl_pick_param(run, "state", b, sizeof(b)), "", "round_trip_", &nt, f);
 	}
 	fprintf(f, "  state verified (KVM_GET_XSAVE after every batch): %s\n",
 		obs(run, "state_verified"));
 	ab_lines(run, f);
 	rounds_line(run, f);
+	fprintf(f, "Methods:\n");
+	fpl_tbl_notes_print(f, &nt, "");
+	for (int u = 0; u < 3; u++) {
+		snprintf(key, sizeof(key), "%s%s", pfx, u == 0 ? "cycles" : u == 1 ? "tsc" : "ns");
+		note_of(&units, run, key, 1);
+	}
+	fprintf(f, "Units:\n");
+	fpl_tbl_notes_print(f, &units, "u");
+	fpl_tbl_notes_free(&nt);
+	fpl_tbl_notes_free(&units);
 }
 
 /* A pass's column: the state it traced (state_a: the run's state A ...). */

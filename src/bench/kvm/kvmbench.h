@@ -81,7 +81,7 @@ struct fpl_kvm_ctx {
 	struct fpl_run *run;
 	unsigned ring;
 	uint64_t rfbm;
-	char method[768];
+	char method[FPL_KVM_STATES][768];	/* each state's figures: what was timed */
 };
 
 /* B - A per round in every unit, with its intervals (a run of --ab). 0 or -ENOMEM. */

@@ -48,18 +48,25 @@ static void verdict(const struct fpl_ttest *t, const char *unit, char *buf, size
 static int ab_unit(struct fpl_kvm_ctx *k, const struct fpl_metric *a, const struct fpl_metric *b)
 {
 	size_t n = a->n < b->n ? a->n : b->n;
-	char name[48], meth[1200], v[200];
+	char name[48], what[1200], timing[1200], unit[600], v[200];
+	struct fpl_method_parts mp;
 	struct fpl_paired tr, pt;
 	struct fpl_ci mci;
 	struct fpl_metric *d;
 
+	fpl_metric_method_parts(a, &mp);
 	snprintf(name, sizeof(name), "difference_%s", a->unit);
-	snprintf(meth, sizeof(meth), "B - A per round: the two states' samples of one harness "
+	snprintf(what, sizeof(what), "B - A per round: the two states' samples of one harness "
 		 "round (their order alternating), so that what moves the host between rounds "
-		 "moves both; of %s", a->method);
-	d = fpl_run_add_metric(k->run, name, a->unit, meth);
-	if (!d)
+		 "moves both; of %.*s", (int)mp.what_len, mp.what);
+	snprintf(timing, sizeof(timing), "%.*s", (int)mp.timing_len, mp.timing);
+	snprintf(unit, sizeof(unit), "%.*s", (int)mp.unit_len, mp.unit);
+	d = fpl_run_add_metric(k->run, name, a->unit, NULL);
+	/* Its family, kind and how: a's, then its own family and kind. */
+	if (!d || fpl_metric_set_method(d, what, timing, unit) || fpl_metric_copy_facts(d, a) ||
+	    fpl_metric_set_family(d, "difference"))
 		return -ENOMEM;
+	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
 	for (size_t i = 0; i < n; i++)
 		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
 			return -ENOMEM;
