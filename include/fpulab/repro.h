@@ -115,9 +115,21 @@ int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case
 			 const struct fpl_repro_xs_case *xc, size_t nx, double budget);
 
 /*
+ * The upstream sequel's table: KVM_RUN round trips with the guest's state
+ * init (kc[0], case 1) and live (kc[1], paired with init's figure of the
+ * same fpulab kvm --ab run), value the run's median core cycles per round
+ * trip; ab the runs' --ab, label the backend's words for the method (PVM's).
+ * Nothing when kc[1] was skipped or has no figure. 0 or -ENOMEM.
+ */
+int fpl_repro_kvm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *kc, size_t nk,
+			const char *ab, const char *label, double budget);
+
+/*
  * The lines on the xcomp_bv the kernel used for the traced runs: whether
  * CET_S (when cet_s, the CPU has it) and AMX_TILEDATA (when amx) are in
- * it, or why there is nothing to say.
+ * it for the host tasks, or why there is nothing to say; and, where a
+ * traced kvm run is among them, the guest fpstates' xcomp_bv against the
+ * host task's (CET_S: guest-only since Linux 6.17).
  */
 void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool amx, FILE *f);
 

@@ -131,6 +131,30 @@ int fpl_repro_rfbm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case
 }
 
 
+int fpl_repro_kvm_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *kc, size_t nk,
+			const char *ab, const char *label, double budget)
+{
+	char table[160], method[600], base[200];
+	int err = 0;
+
+	if (nk < 2 || !kc[1].n || kc[1].skip)
+		return 0;
+	snprintf(table, sizeof(table), "KVM_RUN round trips, the guest's state init or live "
+		 "(fpulab kvm --ab %s)", ab);
+	snprintf(method, sizeof(method), "one vCPU, a guest that exits to user space in a loop "
+		 "(OUT, KVM_EXIT_IO), its state set once with KVM_SET_XSAVE, both states in one run "
+		 "per round, their samples interleaved, %.2g s per run; value: the run's median "
+		 "core cycles per KVM_RUN round trip of the state%s%s", budget,
+		 label && *label ? "; " : "", label ? label : "");
+	snprintf(base, sizeof(base), "the guest state init in the same fpulab kvm --ab run as "
+		 "each value, its rounds interleaved with the value's");
+	err = fpl_repro_add_case(out, table, 1, kc[0].label, "cycles", method, kc[0].v, kc[0].n);
+	for (size_t i = 1; i < nk && !err; i++)
+		err = fpl_repro_add_paired_case(out, table, (int)i + 1, kc[i].label, "cycles",
+						method, kc[i].v, kc[i].base, base, kc[i].n);
+	return err;
+}
+
 /* ---- the rounds, through a session ---- */
 
 /* One line of how far it is, through cfg->say. */
@@ -194,6 +218,45 @@ static int ctx_round(struct fpl_session *s, const struct fpl_repro_cfg *cfg,
 	return 0;
 }
 
+/*
+ * One round of the KVM cases (the upstream sequel: CET_S is guest-only
+ * state, swapped on every KVM_RUN): init and a live state in one kvm --ab
+ * run. A host where /dev/kvm cannot be used skips them for good.
+ */
+static int kvm_round(struct fpl_session *s, const struct fpl_repro_cfg *cfg,
+		     struct fpl_repro_ctx_case *kc, const char *ab, long round, char *label,
+		     size_t label_len, struct fpl_result *out, struct fpl_diag *diag)
+{
+	struct fpl_optval o[] = { { "ab", ab } };
+	size_t from = s->result->nruns;
+	const struct fpl_run *run;
+	int err = fpl_session_run(s, "kvm", o, 1, diag);
+
+	if (err == -ENOTSUP || (!err && s->result->nruns == from)) {
+		kc[1].skip = true;
+		diag->msg[0] = 0;
+		run = s->result->nruns > from ? s->result->runs[from] : NULL;
+		if (fpl_result_warn(out, "repro rfbm: no KVM_RUN cases: %s", run &&
+				    run->skip_reason ? run->skip_reason : "kvm did not run"))
+			return fpl_diag_set(diag, -ENOMEM, "out of memory");
+	} else if (err) {
+		return err;
+	} else {
+		run = s->result->runs[from];
+		kc[0].v[kc[0].n++] = fpl_metric_median(fpl_run_find_metric(run,
+								       "round_trip_a_cycles"));
+		kc[1].base[kc[1].n] = kc[0].v[kc[0].n - 1];
+		kc[1].v[kc[1].n++] = fpl_metric_median(fpl_run_find_metric(run,
+								       "round_trip_b_cycles"));
+		snprintf(label, label_len, "%s", fpl_run_obs_get_str(run, "kvm_label") ?: "");
+	}
+	/* The first round's traced run is kept: guest fpstates against host tasks. */
+	err = take_runs(s, !round && cfg->traced && s->result->nruns > from &&
+			fpl_run_obs_get(s->result->runs[from], "kernel") ? cfg->traced : NULL,
+			from);
+	return err ? fpl_diag_set(diag, err, "out of memory") : 0;
+}
+
 static int xsave_round(struct fpl_session *s, struct fpl_repro_xs_case *xc, size_t nx, bool amx,
 		       struct fpl_diag *diag)
 {
@@ -238,9 +301,22 @@ static int rfbm(struct fpl_session *s, const struct fpl_repro_cfg *cfg, struct f
 		{ "xsavec", "XSAVEC", NULL, "", "", "", { NULL, NULL }, 0 },
 		{ "xrstor-c", "XRSTOR of a compacted image", NULL, "", "", "", { NULL, NULL }, 0 },
 	};
+	bool avx512 = fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F);
+	struct fpl_repro_ctx_case kc[] = {
+		{ "init", "guest state init", NULL, NULL, 0, false },
+		{ avx512 ? "avx512" : "avx", avx512 ? "AVX-512 live in the guest" :
+		  "AVX live in the guest", NULL, NULL, 0, !fpl_bench_find("kvm") ||
+		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
+	};
+	const char *kvm_ab = avx512 ? "init,avx512" : "init,avx";
+	char kvm_label[128] = "";
 	bool ctx = fpl_bench_find("ctxsw"), xs = fpl_bench_find("xsave") && s->cpu->xcr0;
 	int err = 0;
 
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(kc); i++)
+		if (!(kc[i].v = calloc((size_t)n, sizeof(double))) ||
+		    !(kc[i].base = calloc((size_t)n, sizeof(double))))
+			err = -ENOMEM;
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(cc); i++)
 		if (!(cc[i].v = calloc((size_t)n, sizeof(double))) ||
 		    (i && !(cc[i].base = calloc((size_t)n, sizeof(double)))))
@@ -255,11 +331,18 @@ static int rfbm(struct fpl_session *s, const struct fpl_repro_cfg *cfg, struct f
 		s->cfg.budget_s = budget;
 		if (xs && !err)
 			err = xsave_round(s, xc, FPL_ARRAY_SIZE(xc), false, diag);
+		s->cfg.budget_s = ctx_budget;
+		if (!kc[1].skip && !err && !stopped(s))
+			err = kvm_round(s, cfg, kc, kvm_ab, r, kvm_label, sizeof(kvm_label), out,
+					diag);
 	}
 	if (!err || stopped(s))
 		err = fpl_repro_rfbm_cases(out, cc, FPL_ARRAY_SIZE(cc), xc, FPL_ARRAY_SIZE(xc),
-					   ctx_budget) ? -ENOMEM : stopped(s) ? -EINTR : 0;
+					   ctx_budget) ||
+		      fpl_repro_kvm_cases(out, kc, FPL_ARRAY_SIZE(kc), kvm_ab, kvm_label,
+					  ctx_budget) ? -ENOMEM : stopped(s) ? -EINTR : 0;
 	ctx_free(cc, FPL_ARRAY_SIZE(cc));
+	ctx_free(kc, FPL_ARRAY_SIZE(kc));
 	fpl_repro_xs_free(xc, FPL_ARRAY_SIZE(xc));
 	return err;
 }

@@ -361,12 +361,63 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 	return err ? err : ferror(f) ? -EIO : 0;
 }
 
+/* "0x80000000000018e7 (x87|...|CET_S)" for each mask of a kvm pass's key, "; " apart. */
+static size_t kvm_masks(const struct fpl_result *r, const char *key, char *buf, size_t len,
+			bool *all_cet, bool *any_cet)
+{
+	size_t used = 0, n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nruns; i++) {
+		const json_t *k = fpl_run_obs_get(r->runs[i], "kernel"), *x;
+		size_t j;
+
+		json_array_foreach(json_object_get(k, key), j, x) {
+			const char *v = json_string_value(json_object_get(x, "value"));
+			bool cet = v && strtoull(v, NULL, 16) >> FPL_XFEATURE_CET_KERNEL & 1;
+
+			*all_cet = *all_cet && cet;
+			*any_cet = *any_cet || cet;
+			if (v && !strstr(buf, v) && used < len)
+				used += (size_t)snprintf(buf + used, len - used, "%s%s", n++ ? " " : "",
+							 v);
+		}
+	}
+	return n;
+}
+
+/* The upstream sequel: CET_S in the guest fpstates' RFBM, not in the vCPU thread's own. */
+static void kvm_lines(const struct fpl_result *traced, FILE *f)
+{
+	char g[200], h[200];
+	bool g_all = true, g_any = false, h_all = true, h_any = false;
+
+	if (!kvm_masks(traced, "kvm_guest_xcomp_bv", g, sizeof(g), &g_all, &g_any) ||
+	    !kvm_masks(traced, "kvm_host_xcomp_bv", h, sizeof(h), &h_all, &h_any))
+		return;
+	fprintf(f, "kernel xcomp_bv of KVM guest fpstates (fpulab kvm, swapped in on every "
+		"KVM_RUN): %s; CET_S (bit 12) %s\n", g, g_all ? "is in it: their XSAVES RFBM "
+		"carries it" : g_any ? "is in some of them" : "is not in it");
+	fprintf(f, "kernel xcomp_bv of the vCPU thread's own (host) fpstate: %s; CET_S %s\n", h,
+		h_any ? "is in it" : "is not: host tasks never save it (guest-only since Linux "
+		"6.17)");
+}
+
 /* What the kernel's XSAVES covered for the measured tasks (--kernel-trace). */
 void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool amx, FILE *f)
 {
+	struct fpl_result host = { .host = traced->host, .warnings = traced->warnings };
+	const struct fpl_result *all = traced;
 	char line[512];
 	bool any = false;
 
+	/* The host tasks' line leaves the kvm runs out: their guest fpstates are the sequel's. */
+	host.runs = calloc(traced->nruns + 1, sizeof(*host.runs));
+	for (size_t i = 0; host.runs && i < traced->nruns; i++)
+		if (strcmp(traced->runs[i]->bench, "kvm"))
+			host.runs[host.nruns++] = traced->runs[i];
+	if (host.runs)
+		traced = &host;
 	if (cet_s && fpl_kview_xcomp_line(traced, FPL_XFEATURE_CET_KERNEL, "CET_S", line,
 					       sizeof(line)) > 0) {
 		fprintf(f, "%s\n", line);
@@ -385,4 +436,6 @@ void fpl_repro_kernel_lines(const struct fpl_result *traced, bool cet_s, bool am
 			traced->nruns ? "the traced runs saw no x86_fpu event" :
 			"--kernel-trace found no tracefs or no x86_fpu events: see the run's "
 			"observed.kernel");
+	kvm_lines(all, f);
+	free(host.runs);
 }
