@@ -317,6 +317,38 @@ static void test_table(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * --runs: each run's trimmed B - A one replicate. 40, 50, 60 ticks: mean 50,
+ * sd 10, t(0.975, 2) = 4.3027 (R: qt(0.975, 2)), so 50 +/- 24.84.
+ */
+static void test_series(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	for (int i = 0; i < 3; i++) {
+		struct fpl_run *run = fpl_result_add_run(r, "kvm");
+		struct fpl_metric *m = fpl_run_add_metric(run, "difference_tsc", "tsc", "synthetic");
+
+		fpl_run_param_str(run, "state_a", "init");
+		fpl_run_param_str(run, "state_b", "avx512");
+		assert_int_equal(fpl_metric_add(m, 1), 0);
+		m->extra = json_pack("{s:{s:f, s:f}}", "paired_trimmed", "diff", 40.0 + 10 * i,
+				     "a", 20000.0);
+	}
+	assert_int_equal(fpl_series_kvm(r, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "3 runs"));
+	assert_non_null(strstr(buf, "+50.0 TSC ticks [+25.2, +74.8] = +0.250% [+0.126, +0.374]"));
+	assert_non_null(strstr(buf, "proven"));
+	free(buf);
+	fpl_result_free(r);
+}
+
 /* The command: bad values are usage errors; no /dev/kvm, no right to it: 77 with the reason. */
 static void test_bad_input(void **state)
 {
@@ -376,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_pvm_detected),
 		cmocka_unit_test(test_trace_agrees),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_no_permission),
 	};

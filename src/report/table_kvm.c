@@ -433,3 +433,78 @@ void fpl_summary_kvm(const struct fpl_result *r, FILE *f)
 		}
 	}
 }
+
+/* One configuration's B - A over the runs: each run one replicate, Student's t over them. */
+static void series_line(const struct fpl_result *r, const char *key, FILE *f)
+{
+	double v[FPL_RUNS_MAX], a = 0;
+	const struct fpl_run *first = NULL;
+	char cfg[256];
+	struct fpl_ci ci;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns && n < FPL_RUNS_MAX; i++) {
+		const struct fpl_run *run = r->runs[i];
+		char *k = strcmp(run->bench, "kvm") || run->skipped ? NULL :
+			  fpl_run_config_key(run, NULL, NULL, NULL);
+		double d = fpl_pick_extra(run, "difference_tsc", "paired_trimmed.diff");
+
+		if (k && !strcmp(k, key) && isfinite(d)) {
+			first = first ? first : run;
+			a += fpl_pick_extra(run, "difference_tsc", "paired_trimmed.a");
+			v[n++] = d;
+		}
+		free(k);
+	}
+	if (!first)
+		return;
+	fpl_tbl_config_str(r, first, cfg, sizeof(cfg));
+	fprintf(f, "  kvm %s: %zu run%s\n    ", cfg, n, n == 1 ? "" : "s");
+	if (n < FPL_MIN_RUNS || fpl_mean_t_ci(v, n, 95, &ci)) {
+		fprintf(f, "no interval from fewer than %d runs\n", FPL_MIN_RUNS);
+		return;
+	}
+	a /= (double)n;
+	fprintf(f, "%+.1f TSC ticks [%+.1f, %+.1f] = %+.3f%% [%+.3f, %+.3f] of A's round trip: %s\n",
+		ci.estimate, ci.lo, ci.hi, 100 * ci.estimate / a, 100 * ci.lo / a, 100 * ci.hi / a,
+		ci.lo > 0 ? "B costs more, proven" : ci.hi < 0 ? "B costs less, proven" :
+		"not proven (the interval holds 0)");
+}
+
+/*
+ * kvm --ab over a series (--runs): each run's 20%-trimmed per-round B - A is
+ * one replicate, so that what moves the host from run to run is in the
+ * interval (within one run it is not).
+ */
+int fpl_series_kvm(const struct fpl_result *r, FILE *f)
+{
+	char *keys[8];
+	size_t nkeys = 0;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		char *k;
+		bool dup = false;
+
+		if (strcmp(run->bench, "kvm") || run->skipped ||
+		    !fpl_run_find_metric(run, "difference_tsc"))
+			continue;
+		k = fpl_run_config_key(run, NULL, NULL, NULL);
+		if (!k)
+			return -ENOMEM;
+		for (size_t j = 0; j < nkeys && !dup; j++)
+			dup = !strcmp(keys[j], k);
+		if (dup || nkeys == FPL_ARRAY_SIZE(keys)) {
+			free(k);
+			continue;
+		}
+		if (!nkeys)
+			fprintf(f, "\nkvm B - A over the runs (each run's 20%%-trimmed per-round "
+				"difference one replicate; 95%% interval, Student's t over the runs):\n");
+		keys[nkeys++] = k;
+		series_line(r, k, f);
+	}
+	for (size_t j = 0; j < nkeys; j++)
+		free(keys[j]);
+	return 0;
+}

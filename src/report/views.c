@@ -18,7 +18,8 @@ const struct fpl_view fpl_views[] = {
 	{ .bench = "xor", .table = fpl_table_xor, .summary = fpl_summary_xor,
 	  .plots = FPL_PLOT_XOR },
 	{ .bench = "section", .table = fpl_table_section, .summary = fpl_summary_section },
-	{ .bench = "kvm", .table = fpl_table_kvm, .summary = fpl_summary_kvm },
+	{ .bench = "kvm", .table = fpl_table_kvm, .summary = fpl_summary_kvm,
+	  .series = fpl_series_kvm },
 };
 const size_t fpl_nviews = sizeof(fpl_views) / sizeof(fpl_views[0]);
 

@@ -67,6 +67,7 @@ void fpl_summary_xor(const struct fpl_result *r, FILE *f);
 void fpl_summary_section(const struct fpl_result *r, FILE *f);
 int fpl_table_kvm(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f);
 void fpl_summary_kvm(const struct fpl_result *r, FILE *f);
+int fpl_series_kvm(const struct fpl_result *r, FILE *f);
 void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f);
 int fpl_series_ctxsw(const struct fpl_result *r, FILE *f);
 
