@@ -8,10 +8,10 @@
 #include "fpulab/kexpect.h"
 #include "fpulab/xstate.h"
 
-#define NONE(w)		{ true, 0, 0, false, w }
-#define EXACT(n, w)	{ true, n, n, false, w }
-#define RANGE(a, b, w)	{ true, a, b, false, w }
-#define SWITCHES(w)	{ true, 0, 0, true, w }
+#define NONE(w)		{ true, 0, 0, false, w, NULL }
+#define EXACT(n, w)	{ true, n, n, false, w, NULL }
+#define RANGE(a, b, w)	{ true, a, b, false, w, NULL }
+#define SWITCHES(w)	{ true, 0, 0, true, w, NULL }
 #define PER_PARAM(p, w)	{ true, 0, 0, false, w, p }
 
 /*
