@@ -314,6 +314,14 @@ static void test_table(void **state)
 	assert_non_null(strstr(buf, "18102 [18101, 18103] TSC ticks"));	/* B's median, quartiles */
 	assert_non_null(strstr(buf, "B - A (avx512 minus init)"));
 	free(buf);
+	/* The suite's block: both states' medians, B - A named by its states. */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	fpl_summary_kvm(r, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "state init 18002 [18001, 18003], avx512 18102"));
+	assert_non_null(strstr(buf, "avx512 minus init: +54.1 TSC ticks"));
+	free(buf);
 	fpl_result_free(r);
 }
 

@@ -422,11 +422,14 @@ void fpl_summary_kvm(const struct fpl_result *r, FILE *f)
 		}
 		if (fpl_pick_stat(run, "round_trip_a_tsc", &a) &&
 		    fpl_pick_stat(run, "round_trip_b_tsc", &b)) {
-			fprintf(f, "  state %s %s, %s %s\n", fpl_pick_param(run, "state_a", s1,
-				sizeof(s1)), fpl_tbl_mq(x, sizeof(x), &a), fpl_pick_param(run,
-				"state_b", s2, sizeof(s2)), fpl_tbl_mq(y, sizeof(y), &b));
+			const char *na = fpl_pick_param(run, "state_a", s1, sizeof(s1));
+			const char *nb = fpl_pick_param(run, "state_b", s2, sizeof(s2));
+
+			fprintf(f, "  state %s %s, %s %s\n", na, fpl_tbl_mq(x, sizeof(x), &a), nb,
+				fpl_tbl_mq(y, sizeof(y), &b));
 			if (v)
-				fprintf(f, "    %s minus %s: %s (paired per round, 20%% trimmed)\n", s2, s1, v);
+				fprintf(f, "    %s minus %s: %s (paired per round, 20%% trimmed)\n", nb,
+					na, v);
 		} else if (fpl_pick_stat(run, "round_trip_tsc", &a)) {
 			fprintf(f, "  state %-8s %s\n", fpl_pick_param(run, "state", s1, sizeof(s1)),
 				fpl_tbl_mq(x, sizeof(x), &a));
