@@ -216,7 +216,6 @@ static int make_images(struct fpl_kvm_ctx *k, const struct fpl_xstate *xs, void 
 		a->host_init = *host_init;
 		a->host_rfbm = host;
 		a->writes = k->cfg->writes;
-		a->stop = k->env->stop;
 	}
 	return 0;
 }

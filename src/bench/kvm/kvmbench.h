@@ -3,7 +3,6 @@
 #ifndef FPULAB_BENCH_KVM_KVMBENCH_H
 #define FPULAB_BENCH_KVM_KVMBENCH_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -45,7 +44,6 @@ struct fpl_kvm_arm {
 	const void *host_init;		/* an all-init image for the host task's registers */
 	uint64_t host_rfbm;
 	bool writes;
-	volatile sig_atomic_t *stop;
 	/* what happened */
 	int err;			/* first failure of a batch: -errno, -EIO for a wrong exit */
 	unsigned long batches, interrupted;
