@@ -220,6 +220,13 @@ static int make_images(struct fpl_kvm_ctx *k, const struct fpl_xstate *xs, void 
 	return 0;
 }
 
+/* The ring was chosen for the backend: a writing guest under PVM runs at 3. */
+static bool ring_why(const struct fpl_kvm_ctx *k)
+{
+	return k->cfg->ring < 0 && k->cfg->writes && k->ring == 3 &&
+	       k->host->backend == FPL_KVM_PVM;
+}
+
 /* The words every figure of state i carries: the guest's loop, its state, the backend. */
 static void make_method(struct fpl_kvm_ctx *k, unsigned i)
 {
@@ -231,10 +238,11 @@ static void make_method(struct fpl_kvm_ctx *k, unsigned i)
 		snprintf(cpuids, sizeof(cpuids), "%u CPUIDs (exits KVM handles in the kernel), then ",
 			 k->cfg->cpuids);
 	snprintf(k->method[i], sizeof(k->method[i]),
-		 "KVM_RUN round trip (one ioctl, back with KVM_EXIT_IO): a 64-bit guest at ring %u "
+		 "KVM_RUN round trip (one ioctl, back with KVM_EXIT_IO): a 64-bit guest at ring %u%s "
 		 "runs %s%sOUT to port 0x%x and jumps back; guest state %s (XSTATE_BV 0x%" PRIx64
 		 ") set with KVM_SET_XSAVE before each batch%s; the host task's registers init; "
-		 "/dev/kvm from %s%s%s%s", k->ring, cpuids,
+		 "/dev/kvm from %s%s%s%s", k->ring, ring_why(k) ? " (PVM's ring 0, KVM's "
+		 "instruction emulator, cannot run its XRSTOR)" : "", cpuids,
 		 k->cfg->writes ? "an XRSTOR of its state, " : "", FPL_KVM_PORT, k->cfg->names[i],
 		 k->cfg->mask[i], k->cfg->writes ? ", and the guest XRSTORs it before every exit" :
 		 ", left alone by the guest", fpl_kvm_backend_name(h->backend), *label ? "; " : "",
@@ -265,6 +273,10 @@ static int measure(struct fpl_kvm_ctx *k)
 			.prefix = pfx[k->cfg->ab][i], .method = k->method[i],
 		};
 	}
+	if (ring_why(k))
+		fpl_run_obs_str(k->run, "guest_ring_why", "PVM: the guest's ring 0 runs in KVM's "
+				"instruction emulator, which cannot run XRSTOR; the writing guest runs "
+				"at ring 3, on the hardware's ring 3");
 	err = fpl_harness_run(k->env, &hc, k->v, k->cfg->nstates);
 	for (unsigned i = 0; i < k->cfg->nstates && !err; i++)
 		err = k->arm[i].err;
