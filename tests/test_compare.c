@@ -1171,22 +1171,6 @@ static void test_real_aa(void **state)
 	rmdir(dir);
 }
 
-static void test_result_load(void **state)
-{
-	struct fpl_diag diag = { "" };
-	struct fpl_result *r;
-
-	assert_int_equal(fpl_result_load(DATA "json/a.json", &r, &diag), 0);
-	assert_int_equal(r->nruns, 3);
-	assert_true(r->runs[2]->skipped);
-	assert_string_equal(r->runs[2]->skip_reason, "AMX not supported");
-	assert_int_equal(r->runs[0]->metrics[0]->n, 20);
-	assert_string_equal(r->runs[0]->metrics[1]->unit, "ns");
-	fpl_result_free(r);
-	assert_int_equal(fpl_result_load(DATA "bad/three.txt", &r, &diag), -EINVAL);
-	assert_non_null(strstr(diag.msg, "three.txt"));
-}
-
 /* will-it-scale: one 'average:' per file, a directory per case. */
 static void test_will_it_scale_dirs(void **state)
 {
@@ -1280,7 +1264,6 @@ int main(void)
 		cmocka_unit_test(test_verdict_and_trimming),
 		cmocka_unit_test(test_library_matches_stats),
 		cmocka_unit_test(test_results_json),
-		cmocka_unit_test(test_result_load),
 		cmocka_unit_test(test_writer_round_trip),
 		cmocka_unit_test(test_will_it_scale_dirs),
 		cmocka_unit_test(test_bad_input),

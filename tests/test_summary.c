@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/report/summary.c: what fpulab run's summary says of results made by hand. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/result.h"
+#include "fpulab/summary.h"
+#include "handmade.h"
+
+static char *summary_of(const struct fpl_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_write(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void summary_has_what_is_there_only(void **state)
+{
+	struct fpl_result *r = handmade();
+	char *s = summary_of(r);
+
+	(void)state;
+	assert_non_null(strstr(s, "Test CPU"));
+	assert_non_null(strstr(s, "registers live 145 [142, 148]"));
+	assert_non_null(strstr(s, "avx 100005 [100002, 100008]"));
+	assert_null(strstr(s, "8regs 5000"));	/* not the best */
+	assert_null(strstr(s, "Context switch"));
+	assert_null(strstr(s, "Signal"));
+	assert_null(strstr(s, "FPU section"));
+	assert_non_null(strstr(s, "Warnings:\n  none"));
+	free(s);
+	fpl_result_warn(r, "suspect run: core clock drifted +3.00%%");
+	s = summary_of(r);
+	assert_non_null(strstr(s, "core clock drifted +3.00%"));
+	assert_null(strstr(s, "  none"));
+	free(s);
+	fpl_result_free(r);
+}
+
+/*
+ * The noisy-samples warning names the cells by their params (every xsave
+ * cell's metric is "cycles": "worst: xsave cycles 768%" named none) and
+ * leaves out figures about zero by design, whose spread is no share of them
+ * (that 768% was vzeroupper's latency, a median of -0.01 cycles).
+ */
+static void summary_noisy_names_cells(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m;
+	char *s;
+
+	(void)state;
+	fpl_run_param_str(run, "insn", "vzeroupper");
+	fpl_run_param_str(run, "method", "latency");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, (i - 6) * 0.02);
+	run = fpl_result_add_run(r, "xsave");
+	fpl_run_param_str(run, "insn", "fxsave");
+	fpl_run_param_str(run, "method", "throughput");
+	m = fpl_run_add_metric(run, "cycles", "cycles", "test");
+	for (int i = 0; i < 11; i++)
+		fpl_metric_add(m, i < 5 ? 80 : 120);
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 1 of 1 metrics") ||
+	    !strstr(s, "worst: xsave insn=fxsave method=throughput: cycles 33%") ||
+	    strstr(s, "vzeroupper"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
+/*
+ * The best xor routine's line says how its samples were kept: the rounds
+ * between quiet readings, how many of how many; a low quiet share is no
+ * suspect run there (the sweep waits for quiet rounds).
+ */
+static void summary_says_xor_rounds_kept(void **state)
+{
+	struct fpl_result *r = handmade();
+	struct fpl_metric *m = fpl_run_add_metric(r->runs[1], "tsc", "tsc", "test");
+	char *s;
+
+	(void)state;
+	fpl_metric_add(m, 100);
+	m->extra = json_pack("{s:{s:i, s:i, s:b}}", "interference", "samples_quiet", 583,
+			     "samples_taken", 1000, "applied", 1);
+	fpl_run_obs_json(r->runs[1], "interference",
+			 json_pack("{s:f, s:f, s:s}", "quiet_share", 0.1, "floor_tsc", 59.3125,
+				   "kept_by", "round"));
+	s = summary_of(r);
+	if (!strstr(s, "(rounds kept between quiet readings of an FXSAVE64 reference, floor "
+		       "59.3 TSC ticks: 583 of 1000)") || strstr(s, "suspect run"))
+		fail_msg("%s", s);
+	free(s);
+	/* 7 quiet of 8 taken, all 8 kept (too few to drop any): not "kept 7" */
+	for (int k = 0; k < 7; k++)
+		fpl_metric_add(m, 100);
+	json_object_set_new(json_object_get(m->extra, "interference"), "samples_quiet",
+			    json_integer(7));
+	json_object_set_new(json_object_get(m->extra, "interference"), "samples_taken",
+			    json_integer(8));
+	s = summary_of(r);
+	if (!strstr(s, "too few rounds between quiet readings of an FXSAVE64 reference, floor "
+		    "59.3 TSC ticks: 7 of 8, so every round kept") || strstr(s, "rounds kept between"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
+/*
+ * The summary says how often the xsave cells' FXSAVE64 reference was quiet,
+ * and calls a run under half quiet suspect; without the record, no line.
+ */
+static void summary_says_interference(void **state)
+{
+	struct fpl_result *r = handmade();
+	char *s = summary_of(r);
+
+	(void)state;
+	assert_null(strstr(s, "FXSAVE64 reference"));
+	free(s);
+	fpl_run_obs_json(r->runs[0], "interference",
+			 json_pack("{s:f, s:f}", "quiet_share", 0.46, "floor_tsc", 59.3125));
+	s = summary_of(r);
+	if (!strstr(s, "quiet in 46% of them, floor 59.3 TSC ticks; under half: a suspect run"))
+		fail_msg("no interference line for a 46%% quiet run:\n%s", s);
+	free(s);
+	fpl_run_obs_json(r->runs[0], "interference",
+			 json_pack("{s:f, s:f}", "quiet_share", 0.9, "floor_tsc", 59.3125));
+	s = summary_of(r);
+	assert_non_null(strstr(s, "quiet in 90% of them, floor 59.3 TSC ticks)"));
+	assert_null(strstr(s, "suspect run"));
+	free(s);
+	fpl_result_free(r);
+}
+
+/* The summary's xsave heading names the RFBM its cells used (permitted), not XCR0. */
+static void summary_names_the_mask_used(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf;
+
+	(void)state;
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0x600e7"));
+	add_xsave_cell(r, "0x200e7", 390);
+	buf = summary_of(r);
+	if (!strstr(buf, "RFBM = the permitted mask 0x200e7, XCR0 0x600e7"))
+		fail_msg("summary heading does not name the mask used:\n%s", buf);
+	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/* An interrupted run may hold a benchmark with no figure yet: no heading over nothing. */
+static void test_summary_no_empty_heading(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	run = fpl_result_add_run(r, "ctxsw");
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
+	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
+	fpl_summary_write(r, f);
+	fclose(f);
+	if (strstr(text, "Context switch"))
+		fail_msg("a heading with nothing under it:\n%s", text);
+	free(text);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary_has_what_is_there_only),
+		cmocka_unit_test(summary_says_interference),
+		cmocka_unit_test(summary_says_xor_rounds_kept),
+		cmocka_unit_test(summary_noisy_names_cells),
+		cmocka_unit_test(summary_names_the_mask_used),
+		cmocka_unit_test(test_summary_no_empty_heading),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
