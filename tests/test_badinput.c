@@ -503,12 +503,16 @@ static void test_messages_escape_input(void **state)
 	write_text(dir, "esc.cpuid", "# fpulab cpuid dump 1\ncpuid \033[31mRED\n");
 	rc = sh(&out, "cd %s && %s compare esc.txt esc.txt 2>&1", dir, cmd_fpl_bin());
 	assert_int_equal(rc, 2);
+	/* the line is quoted, each raw byte written as its escape */
+	assert_non_null(strstr(out, "esc.txt:4: "));
+	assert_non_null(strstr(out, "'\\x1b]0;pwned\\x07'"));
 	assert_null(strchr(out, '\033'));
 	assert_null(strchr(out, '\007'));
-	assert_non_null(strstr(out, "\\x1b"));
 	free(out);
 	rc = sh(&out, "cd %s && %s info --cpuid esc.cpuid 2>&1", dir, cmd_fpl_bin());
 	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "esc.cpuid:2: "));
+	assert_non_null(strstr(out, "'cpuid \\x1b[31mRED'"));
 	assert_null(strchr(out, '\033'));
 	free(out);
 	tmpdir_done(dir);

@@ -26,6 +26,8 @@
 
 #define DATA "tests/data/compare/"
 
+static void difference_words_shown(void);
+
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
 static int run(const char *cmd, char **out)
 {
@@ -120,6 +122,8 @@ static void test_verdict_and_trimming(void **state)
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "(Yuen, 95%, Holm over 2)"));
+	/* --verbose's words for it, which the default leaves out */
+	assert_non_null(strstr(out, "\nverdict: case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "Holm over 2 comparisons"));
 	free(out);
 	/* the default: a summary, the differing ones by effect (case 3's -0.24% first) */
@@ -183,7 +187,8 @@ static void test_results_json(void **state)
 		json_array_get(metrics, 0), "cases"), 1), "runs")), 1);
 	json_decref(root);
 	free(out);
-	/* the table: one line says why, no claim */
+	/* the table: one line says why, no claim (in the words difference_words_shown sees) */
+	difference_words_shown();
 	assert_int_equal(compare(DATA "json/a.json " DATA "json/b.json", &out), 0);
 	if (!strstr(out, "No verdict for 3 of 3 comparisons: fewer than 3 runs per case.") ||
 	    strstr(out, "DIFFERENT") || strstr(out, "Different:"))
@@ -301,6 +306,31 @@ static void write_runs_quiet(const char *path, double base, const double *off, s
 static void write_runs(const char *path, double base, const double *off, size_t runs)
 {
 	write_runs_quiet(path, base, off, runs, NULL);
+}
+
+/*
+ * A proven difference (3 runs at 100 against 3 at 105) in the table's
+ * words: what a test that finds no claim looks for is what compare says
+ * of one, not a rewording of it.
+ */
+static void difference_words_shown(void)
+{
+	static const double off[] = { -0.5, 0, 0.5 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256], *out;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	write_runs(a, 100, off, 3);
+	write_runs(b, 105, off, 3);
+	snprintf(args, sizeof(args), "%s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 1 of 1 comparison") || !strstr(out, " DIFFERENT;"))
+		fail_msg("a proven difference, not in these words:\n%s", out);
+	free(out);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
 }
 
 /*
@@ -954,6 +984,9 @@ static void test_ignore_param(void **state)
 	root = compare_json(args);
 	assert_int_equal(json_array_size(json_object_get(root, "metrics")), 1);
 	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	/* the metric named without the key ignored ("state=" is in its label otherwise) */
+	assert_non_null(strstr(json_string_value(json_object_get(first_metric(root), "metric")),
+			       "signal batch=64: round_trip"));
 	assert_null(strstr(json_string_value(json_object_get(first_metric(root), "metric")),
 			   "state="));
 	json_decref(root);
@@ -999,6 +1032,7 @@ static void test_two_runs_no_verdict(void **state)
 	    !strstr(out, args) || strstr(out, "DIFFERENT"))
 		fail_msg("%s", out);
 	free(out);
+	difference_words_shown();
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
@@ -1121,6 +1155,7 @@ static long long real_aa_series(const char *dir)
 	snprintf(want, sizeof(want), "Different: %lld of ", claimed);
 	if (!strstr(out, want) || (!claimed && strstr(out, "DIFFERENT")))
 		fail_msg("compare's text does not say '%s':\n%s", want, out);
+	difference_words_shown();
 	for (const char *q = out; (q = strchr(q, '\n')); q++)
 		lines++;
 	print_message("  A/A, signal --runs 6 dealt into two cases of 3 (99%%):\n%s", out);
@@ -1254,6 +1289,24 @@ static void test_zero_baseline_and_overflow(void **state)
 	if (strstr(out, "neither case varies") || !strstr(out, "overflowed"))
 		fail_msg("%s", out);
 	free(out);
+	/* what it says of two cases that truly do not vary */
+	{
+		char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256];
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(a, sizeof(a), "%s/five.txt", dir);
+		snprintf(b, sizeof(b), "%s/six.txt", dir);
+		write_text(a, "5\n5\n5\n");
+		write_text(b, "6\n6\n6\n");
+		snprintf(args, sizeof(args), "-v %s %s", a, b);
+		compare(args, &out);
+		if (!strstr(out, "case 2: no test: neither case varies."))
+			fail_msg("%s", out);
+		free(out);
+		unlink(a);
+		unlink(b);
+		rmdir(dir);
+	}
 }
 
 int main(void)

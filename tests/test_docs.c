@@ -234,11 +234,19 @@ static void test_help_texts(void **state)
 			in = in && !strncmp(l, "Commands:", 9);
 	}
 	cmd_out_free(&o);
+	/* a range's bounds as written, not 1e+05 */
 	assert_int_equal(fpl(&o, 30, "xsave", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "--samples N            at most this many samples per cell "
+				      "[11..100000]"));
 	assert_null(strstr(o.out, "e+0"));
 	cmd_out_free(&o);
+	/* each will-it-scale name says what it counts: no context switch for a signal */
 	assert_int_equal(fpl(&o, 30, "signal1_processes", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "one signal delivered and returned from counts 1"));
 	assert_null(strstr(o.out, "context switch"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "context_switch1_processes", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "a context switch round trip counts 2"));
 	cmd_out_free(&o);
 	assert_int_equal(fpl(&o, 30, "list", NULL), 0);
 	for (const char *p = o.out; (p = strstr(p, "this CPU: ")); p++)

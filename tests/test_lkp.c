@@ -239,6 +239,7 @@ static void kernel_counts_only_when_complete(void **state)
 	json_object_set_new(kernel, "complete", json_true());
 	json_object_set_new(kernel, "status", json_string("skipped"));
 	out = parse_json(doc, &code);
+	assert_non_null(strstr(out, "ctxsw.difference_ns."));
 	assert_null(strstr(out, "kernel_"));
 	free(out);
 	json_decref(doc);
@@ -325,6 +326,12 @@ static void missing_figures_give_no_line(void **state)
 		skip();
 	doc = load(DATA "rfbm.json");
 	runs = json_object_get(doc, "runs");
+	/* as written: every case has its lines */
+	out = parse_json(doc, &code);
+	assert_int_equal(code, 0);
+	assert_non_null(strstr(out, ".case=1.experiment=rfbm.table=Context_switches"));
+	assert_non_null(strstr(out, ".case=2.experiment=rfbm.table=Context_switches"));
+	free(out);
 	json_object_set_new(json_array_get(runs, 0), "skipped", json_true());
 	m = json_array_get(json_object_get(json_array_get(runs, 1), "metrics"), 0);
 	json_object_set_new(m, "samples", json_pack("[n,n]"));

@@ -282,6 +282,7 @@ static void test_cli_bad_input(void **state)
 	}
 }
 
+/* The defaults are sizes every workload takes: no cell skipped for its chunk size. */
 static void test_section_defaults_fit(void **state)
 {
 	struct cmd_out o;
@@ -294,8 +295,15 @@ static void test_section_defaults_fit(void **state)
 		skip();
 	}
 	assert_int_equal(rc, 0);
-	if (strstr(o.out, "works on multiples"))
+	if (!strstr(o.out, "\nxor      8regs ") || strstr(o.out, "works on multiples"))
 		fail_msg("section defaults with sizes the workload does not take:\n%s", o.out);
+	cmd_out_free(&o);
+	/* what a size xor does not take gives: the cell skipped, and why */
+	rc = fpl(&o, 120, "section", "--quick", "-q", "--budget", "0.05", "--workload", "xor",
+		 "--impl", "8regs", "--chunks", "64", "--total", "4k", "--policy", "eager", NULL);
+	assert_int_equal(rc, 77);	/* its only cell skipped */
+	if (!strstr(o.out, "skipped: xor works on multiples of "))
+		fail_msg("section --chunks 64 with xor:\n%s", o.out);
 	cmd_out_free(&o);
 }
 

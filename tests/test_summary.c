@@ -33,6 +33,43 @@ static char *summary_of(const struct fpl_result *r)
 	return buf;
 }
 
+/* A run of bench with params key=value (NULL: none) and metric name of eleven samples from from. */
+static struct fpl_run *run_with(struct fpl_result *r, const char *bench, const char *key,
+				const char *value, const char *name, double from)
+{
+	struct fpl_run *run = fpl_result_add_run(r, bench);
+
+	assert_non_null(run);
+	if (key)
+		assert_int_equal(fpl_run_param_str(run, key, value), 0);
+	add_samples(run, name, "ns", from);
+	return run;
+}
+
+/*
+ * What summary_has_what_is_there_only finds missing is there once there
+ * are runs of it: the blocks of ctxsw, signal and section, and a sweep's
+ * template once it is the best.
+ */
+static void blocks_when_there(void)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	char *s;
+
+	add_xor_sweep(r, "8regs", 50000);
+	run_with(r, "ctxsw", "state", "none", "switch", 2000);
+	run_with(r, "signal", "state", "init", "round_trip_ns", 3000);
+	run = run_with(r, "section", "policy", "eager", "section_cycles", 500);
+	assert_int_equal(fpl_run_param_str(run, "workload", "xor"), 0);
+	s = summary_of(r);
+	if (!strstr(s, "8regs 50005 [50002, 50008]") || !strstr(s, "\nContext switch (") ||
+	    !strstr(s, "\nSignal round trip (") || !strstr(s, "\nFPU section ("))
+		fail_msg("a block missing:\n%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
 static void summary_has_what_is_there_only(void **state)
 {
 	struct fpl_result *r = handmade();
@@ -54,6 +91,7 @@ static void summary_has_what_is_there_only(void **state)
 	assert_null(strstr(s, "  none"));
 	free(s);
 	fpl_result_free(r);
+	blocks_when_there();
 }
 
 /*
@@ -85,6 +123,15 @@ static void summary_noisy_names_cells(void **state)
 	if (!strstr(s, "noisy samples: 1 of 1 metrics") ||
 	    !strstr(s, "worst: xsave insn=fxsave method=throughput: cycles 33%") ||
 	    strstr(s, "vzeroupper"))
+		fail_msg("%s", s);
+	free(s);
+	/* vzeroupper's cell, as noisy away from zero, is named as the other is */
+	m = r->runs[0]->metrics[0];
+	for (size_t i = 0; i < m->n; i++)
+		m->samples[i] = i < 5 ? 80 : 120;
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 2 of 2 metrics") ||
+	    !strstr(s, "xsave insn=vzeroupper method=latency: cycles 33%"))
 		fail_msg("%s", s);
 	free(s);
 	fpl_result_free(r);
@@ -123,6 +170,13 @@ static void summary_says_xor_rounds_kept(void **state)
 	s = summary_of(r);
 	if (!strstr(s, "too few rounds between quiet readings of an FXSAVE64 reference, floor "
 		    "59.3 TSC ticks: 7 of 8, so every round kept") || strstr(s, "rounds kept between"))
+		fail_msg("%s", s);
+	free(s);
+	/* the same quiet share for the xsave cells, kept by sample: a suspect run */
+	fpl_run_obs_json(r->runs[0], "interference",
+			 json_pack("{s:f, s:f}", "quiet_share", 0.1, "floor_tsc", 59.3125));
+	s = summary_of(r);
+	if (!strstr(s, "quiet in 10% of them, floor 59.3 TSC ticks; under half: a suspect run"))
 		fail_msg("%s", s);
 	free(s);
 	fpl_result_free(r);
@@ -171,6 +225,16 @@ static void summary_names_the_mask_used(void **state)
 	assert_null(strstr(buf, "RFBM = XCR0 = 0x600e7"));
 	free(buf);
 	fpl_result_free(r);
+	/* the cells used all of XCR0: the heading says so */
+	r = fpl_result_new();
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0xe7"));
+	add_xsave_cell(r, "0xe7", 190);
+	buf = summary_of(r);
+	if (!strstr(buf, "RFBM = XCR0 = 0xe7"))
+		fail_msg("summary heading for the whole of XCR0:\n%s", buf);
+	free(buf);
+	fpl_result_free(r);
 }
 
 /* An interrupted run may hold a benchmark with no figure yet: no heading over nothing. */
@@ -187,10 +251,18 @@ static void test_summary_no_empty_heading(void **state)
 	assert_non_null(run);
 	assert_int_equal(fpl_run_param_str(run, "mode", "processes"), 0);
 	assert_int_equal(fpl_run_param_str(run, "placement", "same"), 0);
-	fpl_summary_write(r, f);
+	assert_int_equal(fpl_summary_write(r, f), 0);
 	fclose(f);
-	if (strstr(text, "Context switch"))
+	/* the summary is there, without the block of a run that has no figure */
+	if (!strstr(text, "Summary: ") || strstr(text, "Context switch"))
 		fail_msg("a heading with nothing under it:\n%s", text);
+	free(text);
+	/* with a figure the run has its block, under that heading */
+	add_samples(run, "switch", "ns", 2000);
+	text = summary_of(r);
+	if (!strstr(text, "\nContext switch (pipe ping-pong, processes, placement same), ns per "
+		    "switch") || !strstr(text, "2005 [2002, 2008] ns"))
+		fail_msg("no block for a run with its figure:\n%s", text);
 	free(text);
 	fpl_result_free(r);
 }

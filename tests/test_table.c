@@ -214,6 +214,11 @@ static void test_xsave_matrix(void **state)
 		assert_true(e - p <= 100);
 	}
 	free(t);
+	/* what is left out above: the TSC note in TSC ticks, the warning in full for a file */
+	t = table(r, FPL_UNITS_TSC, true, true);
+	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
+	assert_non_null(strstr(t, "warning: machine loaded"));
+	free(t);
 	fpl_result_free(r);
 }
 
@@ -321,6 +326,7 @@ static void test_generic_notes_and_quiet(void **state)
 	assert_non_null(strstr(t, "time 10.00 cycles (IQR 2.00) [1, u1] = 5.00 tsc [1, u2] = "
 				  "2.50 ns [1, u3]; n=5"));
 	assert_int_equal(count(t, "throughput: back-to-back FOO"), 1);
+	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
 	assert_non_null(strstr(t, "1 warning: on stderr"));
 	free(t);
 	fpl_result_free(r);
@@ -537,6 +543,7 @@ static void test_section_units(void **state)
 
 	t = table_by(fpl_table_section, r, FPL_UNITS_TSC, true);
 	assert_non_null(strstr(t, "FPU sections: times in TSC ticks [u1]"));
+	assert_non_null(strstr(t, "tsc/section [CI]"));
 	assert_null(strstr(t, "cycles/section"));
 	l = line_of(t, "xor ");
 	assert_non_null(l);
