@@ -27,6 +27,28 @@
 #define DATA "tests/data/compare/"
 
 static void difference_words_shown(void);
+static json_t *compare_json(const char *args);
+static json_t *first_metric(json_t *root);
+
+/* Member key of comparison k (0: case 2) of the first metric of compare's JSON. */
+static double cmp_num(json_t *root, size_t k, const char *key)
+{
+	json_t *c = json_array_get(json_object_get(first_metric(root), "comparisons"), k);
+
+	if (!json_is_number(json_object_get(c, key)))
+		fail_msg("comparison %zu: %s is not a number", k, key);
+	return json_number_value(json_object_get(c, key));
+}
+
+/* Member key of case k (0: case 1) of the first metric of compare's JSON. */
+static double case_num(json_t *root, size_t k, const char *key)
+{
+	json_t *c = json_array_get(json_object_get(first_metric(root), "cases"), k);
+
+	if (!json_is_number(json_object_get(c, key)))
+		fail_msg("case %zu: %s is not a number", k + 1, key);
+	return json_number_value(json_object_get(c, key));
+}
 
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
 static int run(const char *cmd, char **out)
@@ -89,11 +111,24 @@ static void test_ministat_equal(void **state)
 	}
 }
 
-/* The 2024 report's figures come back from the synthetic runs at 10% trimming. */
+/*
+ * The 2024 report's figures come back from the synthetic runs at 10%
+ * trimming (--format json: 16444675.45, 99.80%, 99.76%), in its layout.
+ */
 static void test_kernel_style(void **state)
 {
+	json_t *root = compare_json("-f json --trim 10 " DATA "rfbm-cv0.3/case1.txt "
+				    DATA "rfbm-cv0.3/case2.txt " DATA "rfbm-cv0.3/case3.txt");
 	char *out;
 
+	assert_near(case_num(root, 0, "trimmed_mean"), 16444675.45, 0.005);
+	assert_near(case_num(root, 0, "center"), 16444675.45, 0.005);
+	assert_near(case_num(root, 1, "center"), 16412285.61, 0.005);
+	assert_near(case_num(root, 2, "center"), 16405716.19, 0.005);
+	assert_near(case_num(root, 1, "pct_of_base"), 99.80, 0.005);
+	assert_near(case_num(root, 2, "pct_of_base"), 99.76, 0.005);
+	assert_int_equal(case_num(root, 0, "runs"), 10);
+	json_decref(root);
 	assert_int_equal(compare("--trim 10 --kernel-style " DATA "rfbm-cv0.3/case1.txt "
 				 DATA "rfbm-cv0.3/case2.txt " DATA "rfbm-cv0.3/case3.txt", &out), 0);
 	assert_non_null(strstr(out, "\ncase 1: 16444675.45 Set as 1\n"));
@@ -103,12 +138,39 @@ static void test_kernel_style(void **state)
 	free(out);
 }
 
-/* Trimming changes the verdict on the cv 0.1% data: the slow run per case hides 0.2%. */
+/*
+ * Trimming changes the verdict on the cv 0.1% data: the slow run per case
+ * hides 0.2% (the figures and verdicts from --format json; the tables'
+ * words for them after).
+ */
 static void test_verdict_and_trimming(void **state)
 {
 	const char *cases = DATA "rfbm-cv0.1/case1.txt " DATA "rfbm-cv0.1/case2.txt "
 			    DATA "rfbm-cv0.1/case3.txt";
 	char args[512], *out;
+	json_t *root;
+
+	/* Welch on every run: -0.19% and -0.24%, +/- 0.47%, not proven after Holm */
+	snprintf(args, sizeof(args), "-f json %s", cases);
+	root = compare_json(args);
+	assert_string_equal(json_string_value(json_object_get(root, "test")), "Welch");
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 0);
+	assert_near(cmp_num(root, 0, "diff"), -30701, 0.5);
+	assert_near(cmp_num(root, 0, "diff_pct"), -0.19, 0.005);
+	assert_near(cmp_num(root, 1, "diff_pct"), -0.24, 0.005);
+	assert_true(cmp_num(root, 0, "ci_half_pct") > 0.4 && cmp_num(root, 1, "ci_half_pct") > 0.4);
+	json_decref(root);
+	/* Yuen's 10% trimmed: -0.20% and -0.24%, both proven */
+	snprintf(args, sizeof(args), "-f json --trim 10 %s", cases);
+	root = compare_json(args);
+	assert_string_equal(json_string_value(json_object_get(root, "test")), "Yuen");
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 2);
+	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 2);
+	assert_near(cmp_num(root, 0, "diff_pct"), -0.20, 0.005);
+	assert_near(cmp_num(root, 1, "diff_pct"), -0.24, 0.005);
+	assert_true(cmp_num(root, 0, "ci_half_pct") < 0.2 && cmp_num(root, 1, "ci_half_pct") < 0.2);
+	assert_true(cmp_num(root, 0, "p_holm") < 0.05 && cmp_num(root, 1, "p_holm") < 0.05);
+	json_decref(root);
 
 	snprintf(args, sizeof(args), "-v %s", cases);
 	assert_int_equal(compare(args, &out), 0);
@@ -758,11 +820,24 @@ static void write_repro(const char *path, double base1, double base2)
 static void test_repro_files(void **state)
 {
 	char dir[] = "/tmp/fpl-compare-XXXXXX", p[3][64], args[512], *out;
+	json_t *root;
 
 	tmp_paths(dir, p, 3);
 	write_repro(p[0], 200, 210);
 	write_repro(p[1], 220, 210);	/* case 1 10% slower, case 2 the same */
 	write_repro(p[2], 200, 210);
+	/* each case 5 runs; the XSAVEC case 1 10% slower (proven), its case 2 the same */
+	snprintf(args, sizeof(args), "-f json --trim 10 %s %s", p[0], p[1]);
+	root = compare_json(args);
+	assert_int_equal(json_array_size(json_object_get(root, "metrics")), 2);
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 1);
+	assert_int_equal(case_num(root, 0, "runs"), 5);
+	assert_int_equal(case_num(root, 1, "runs"), 5);
+	assert_near(cmp_num(root, 0, "diff_pct"), 10, 1e-9);
+	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	assert_true(json_is_false(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "metrics"), 1), "comparisons"), 0), "different")));
+	json_decref(root);
 	snprintf(args, sizeof(args), "--trim 10 %s %s", p[0], p[1]);
 	assert_int_equal(compare(args, &out), 0);
 	if (!strstr(out, "case 1: ") || !strstr(out, "(5 runs); case 2: ") ||

@@ -66,13 +66,37 @@ static void test_compare_reads_pipe_once(void **state)
 	tmpdir_done(dir);
 }
 
+/*
+ * A baseline at or below zero has no percentages: the difference in its
+ * unit (--format json: 21.75, percentages null), in the table as +21.8,
+ * never as -200%.
+ */
 static void test_compare_negative_baseline(void **state)
 {
 	char *dir = tmpdir(), *out = NULL;
+	json_t *j, *m, *t;
+	json_error_t e;
 	int rc;
 
 	write_text(dir, "neg.txt", "-10\n-11\n-12\n-10.5\n");
 	write_text(dir, "pos.txt", "10\n11\n12\n10.5\n");
+	rc = sh(&out, "cd %s && %s compare -f json neg.txt pos.txt", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	j = json_loads(out, 0, &e);
+	if (!j)
+		fail_msg("compare -f json: %s\n%s", e.text, out);
+	m = json_array_get(json_object_get(j, "metrics"), 0);
+	t = json_array_get(json_object_get(m, "comparisons"), 0);
+	assert_true(json_number_value(json_object_get(json_array_get(json_object_get(m, "cases"), 0),
+						      "center")) == -10.875);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(m, "cases"), 1),
+						 "pct_of_base")));
+	assert_true(json_number_value(json_object_get(t, "diff")) == 21.75);
+	assert_true(json_is_null(json_object_get(t, "diff_pct")));
+	assert_true(json_is_null(json_object_get(t, "ci_half_pct")));
+	assert_true(json_is_true(json_object_get(t, "different")));
+	json_decref(j);
+	free(out);
 	rc = sh(&out, "cd %s && %s compare neg.txt pos.txt 2>&1", dir, cmd_fpl_bin());
 	assert_int_equal(rc, 0);
 	if (strstr(out, "-200"))
