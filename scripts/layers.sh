@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The layer rules, checked on a build: no call or include points up a layer,
-# no two files of src/ call each other, directly or round a cycle, and the
-# command layer (src/cli) stays thinner in lines than src/report.
+# no two files of src/ call each other, directly or round a cycle, the
+# command layer (src/cli) stays thinner in lines than src/report and calls
+# neither the clock, the summaries nor the JSON builders, and src/report
+# never parses a metric's method text (it reads the typed facts:
+# fpl_metric_method_parts, fpl_metric_kind, fpl_metric_family).
 #
 # Usage: scripts/layers.sh [BUILD]   (BUILD: the build folder, default build)
 # Prints one line per breach and exits 1 when there is any, else exits 0
@@ -43,10 +46,19 @@ for h in include/fpulab/*.h; do
 	grep -v '^[[:space:]]*\(\*\|/\*\|//\)' "$h" | grep -o 'fpl_[a-z0-9_]*(' | sed "s|^|H $h |; s|($||"
 done > "$tmp/decls"
 
+# The command layer measures, summarises and builds JSON through the library only.
+for o in "$BUILD"/src/cli/*.o; do
+	nm "$o" | awk -v f="$o" '$1 == "U" && $2 ~ /^(fpl_clock_|fpl_summarize|fpl_metric_summary|json_object_set|json_object_update|json_object_del|json_array_(append|extend|insert|remove|set)|json_pack)/ { print "cli builds what the library should: " f " uses " $2 }'
+done > "$tmp/clibad"
+
+# a string search in anything named method: the sentence read as data
+prose=$(grep -nE '(strstr|strcasestr|strncmp|strncasecmp|strchr|strrchr|strpbrk|strspn|strcspn|sscanf|memmem|strtok|regexec)[[:space:]]*\([^;]*method' \
+	$(find src/report -name '*.[ch]' | sort) | tr '\n' '\036')
+
 cli=$(find src/cli -name '*.[ch]' -exec cat {} + | wc -l)
 report=$(find src/report -name '*.[ch]' -exec cat {} + | wc -l)
 
-awk -v ranks="$RANKS" -v cli="$cli" -v report="$report" '
+awk -v ranks="$RANKS" -v cli="$cli" -v report="$report" -v clibad="$tmp/clibad" -v prose="$prose" '
 function layer(f,   p) {
 	if (f ~ /^include\//)
 		return hlayer[f];
@@ -117,6 +129,16 @@ END {
 			bad++;
 		}
 	}
+	while ((getline line < clibad) > 0) {
+		print line;
+		bad++;
+	}
+	np = split(prose, pl, "\036");
+	for (i = 1; i <= np; i++)
+		if (pl[i] != "") {
+			printf "method text parsed in report: %s\n", pl[i];
+			bad++;
+		}
 	if (cli + 0 >= report + 0) {
 		printf "thick cli: src/cli has %d lines, src/report %d\n", cli, report;
 		bad++;
@@ -125,5 +147,5 @@ END {
 	ne = 0; for (e in edge) ne++;
 	if (bad)
 		exit 1;
-	printf "layers: %d files in calls, %d call edges, %d includes: no up-call, no up-include, no file cycle; src/cli %d lines < src/report %d\n", nf, ne, ni, cli, report;
+	printf "layers: %d files in calls, %d call edges, %d includes: no up-call, no up-include, no file cycle, no method text parsed in src/report; src/cli %d lines < src/report %d\n", nf, ne, ni, cli, report;
 }' "$tmp/syms" "$tmp/incs" "$tmp/decls"

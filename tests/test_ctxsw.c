@@ -261,6 +261,20 @@ static void test_ab_difference(void **state)
 	assert_int_equal(tt_units_derived(r->runs[0], "ns", "_tsc", "tsc",
 					  tt_obs_real(r->runs[0], "tsc_hz_measured") / 1e9), 9);
 	assert_non_null(fpl_run_find_metric(r->runs[0], "difference_cycles"));
+	/* B - A is a difference in each of its units; the sides and set costs are samples */
+	assert_true(fpl_metric_is_difference(d));
+	assert_true(fpl_metric_is_difference(fpl_run_find_metric(r->runs[0], "difference_tsc")));
+	assert_string_equal(fpl_metric_family(fpl_run_find_metric(r->runs[0],
+								  "difference_cycles")), "difference");
+	assert_false(fpl_metric_is_difference(a));
+	assert_int_equal(fpl_metric_kind(fpl_run_find_metric(r->runs[0], "set_cost_a_cycles")),
+			 FPL_KIND_SAMPLE);
+	assert_string_equal(fpl_metric_family(fpl_run_find_metric(r->runs[0], "round_trip_b_tsc")),
+			    "round_trip_b");
+	assert_int_equal(fpl_metric_how(a)->reps, 20);
+	assert_int_equal(fpl_metric_how(a)->clock, FPL_MCLOCK_MONOTONIC_RAW);
+	assert_int_equal(fpl_metric_how(fpl_run_find_metric(r->runs[0], "round_trip_a_tsc"))->conv,
+			 FPL_CONV_TSC_FROM_NS);
 	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
 		assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
 	fpl_result_free(r);

@@ -84,6 +84,23 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 	assert_string_equal(v.m_cycles->unit, "cycles");
 	assert_int_equal(json_integer_value(json_object_get(v.m_tsc->extra, "reps")), 1);
 	assert_non_null(strstr(v.m_cycles->method, "N and 2N"));
+	/* the facts beside the text: one figure in three units, how it was timed */
+	for (int k = 0; k < 3; k++) {
+		const struct fpl_metric *m = k == 0 ? v.m_cycles : k == 1 ? v.m_tsc : v.m_ns;
+		struct fpl_method_parts p;
+
+		assert_string_equal(fpl_metric_family(m), "time");
+		assert_int_equal(fpl_metric_kind(m), FPL_KIND_SAMPLE);
+		assert_int_equal(fpl_metric_how(m)->reps, 1);
+		assert_int_equal(fpl_metric_how(m)->clock, FPL_MCLOCK_TSC);
+		assert_int_equal(fpl_metric_how(m)->overhead, FPL_OVERHEAD_N_VS_2N);
+		fpl_metric_method_parts(m, &p);
+		assert_int_equal(p.what_len, 4);	/* "fake" */
+		assert_int_equal(strncmp(p.timing, "N reps per sample", 17), 0);
+	}
+	assert_int_equal(fpl_metric_how(v.m_cycles)->conv, FPL_CONV_CYCLES_ESTIMATED);
+	assert_int_equal(fpl_metric_how(v.m_tsc)->conv, FPL_CONV_NONE);
+	assert_int_equal(fpl_metric_how(v.m_ns)->conv, FPL_CONV_NS_FROM_TSC);
 	fpl_result_free(r);
 }
 
@@ -103,6 +120,9 @@ static void test_empty_body_and_ops(void **state)
 	assert_near(median(v.m_tsc), (42.0 - 2.0) / 4, 1e-12);
 	assert_non_null(fpl_run_find_metric(run, "x_cycles"));
 	assert_non_null(strstr(v.m_tsc->method, "empty body"));
+	assert_string_equal(fpl_metric_family(v.m_ns), "x");
+	assert_int_equal(fpl_metric_how(v.m_ns)->overhead, FPL_OVERHEAD_EMPTY_BODY);
+	assert_int_equal(fpl_metric_how(v.m_ns)->reps, 32);
 	fpl_result_free(r);
 }
 

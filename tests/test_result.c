@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for results: JSON round trip through schema fpulab/2, reading fpulab/1, reader errors, atomic file output. */
+/* Tests for results: JSON round trip through schema fpulab/2, typed metric facts, reading older files, reader errors, atomic file output. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -172,6 +172,270 @@ static void test_reader_rejects(void **state)
 			 0);
 }
 
+/*
+ * A metric's typed facts go out as keys and come back: family, kind,
+ * reps ("varies" too), clock, overhead, conversion, and the method's parts
+ * (method_what only where a timing part lies between it and the unit part).
+ */
+static void test_typed_facts_roundtrip(void **state)
+{
+	const struct fpl_metric_how how = { .reps = 256, .clock = FPL_MCLOCK_TSC,
+					    .overhead = FPL_OVERHEAD_EMPTY_BODY,
+					    .conv = FPL_CONV_CYCLES_COUNTED };
+	struct fpl_result *r = fpl_result_new(), *b = NULL;
+	struct fpl_run *run = fpl_result_add_run(r, "demo");
+	struct fpl_metric *c = fpl_run_add_metric(run, "with_cycles", "cycles", NULL);
+	struct fpl_metric *d = fpl_run_add_metric(run, "delta", "ns", NULL);
+	struct fpl_metric *v = fpl_run_add_metric(run, "speed", "MB/s", "calls vary");
+	struct fpl_diag diag = { "" };
+	struct fpl_method_parts p;
+	json_t *doc, *jc, *jd, *jv;
+
+	(void)state;
+	assert_true(c && d && v);
+	assert_int_equal(fpl_metric_set_method(c, "throughput: FOO", "N reps per sample",
+					       "core cycles counted: TSC ticks x r"), 0);
+	assert_string_equal(c->method, "throughput: FOO; N reps per sample; core cycles counted: "
+			    "TSC ticks x r");
+	assert_int_equal(fpl_metric_set_family(c, "with"), 0);
+	fpl_metric_set_how(c, &how);
+	assert_int_equal(fpl_metric_set_method(d, "B - A per round", NULL, "ns as timed"), 0);
+	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
+	fpl_metric_set_how(v, &(struct fpl_metric_how){ .reps = FPL_REPS_VARIES });
+	fpl_metric_add(c, 1);
+	doc = fpl_report_json(r);
+	jc = json_array_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					    "metrics"), 0);
+	jd = json_array_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					    "metrics"), 1);
+	jv = json_array_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0),
+					    "metrics"), 2);
+	assert_string_equal(json_string_value(json_object_get(jc, "family")), "with");
+	assert_string_equal(json_string_value(json_object_get(jc, "kind")), "sample");
+	assert_int_equal(json_integer_value(json_object_get(jc, "reps")), 256);
+	assert_string_equal(json_string_value(json_object_get(jc, "clock")), "tsc");
+	assert_string_equal(json_string_value(json_object_get(jc, "overhead")), "empty-body");
+	assert_string_equal(json_string_value(json_object_get(jc, "conversion")), "cycles-counted");
+	assert_string_equal(json_string_value(json_object_get(jc, "method_what")), "throughput: FOO");
+	assert_string_equal(json_string_value(json_object_get(jc, "method_unit")),
+			    "core cycles counted: TSC ticks x r");
+	assert_string_equal(json_string_value(json_object_get(jd, "kind")), "difference");
+	assert_string_equal(json_string_value(json_object_get(jd, "family")), "delta");
+	assert_null(json_object_get(jd, "method_what"));	/* all before the unit part */
+	assert_null(json_object_get(jd, "clock"));		/* not known: not written */
+	assert_string_equal(json_string_value(json_object_get(jv, "reps")), "varies");
+	assert_null(json_object_get(jv, "method_unit"));
+	assert_int_equal(fpl_result_from_json(doc, &b, &diag), 0);
+	c = b->runs[0]->metrics[0];
+	assert_string_equal(fpl_metric_family(c), "with");
+	assert_int_equal(fpl_metric_kind(c), FPL_KIND_SAMPLE);
+	assert_int_equal(fpl_metric_how(c)->reps, how.reps);
+	assert_int_equal(fpl_metric_how(c)->clock, how.clock);
+	assert_int_equal(fpl_metric_how(c)->overhead, how.overhead);
+	assert_int_equal(fpl_metric_how(c)->conv, how.conv);
+	fpl_metric_method_parts(c, &p);
+	assert_int_equal(p.what_len, strlen("throughput: FOO"));
+	assert_int_equal(p.timing_len, strlen("N reps per sample"));
+	assert_string_equal(p.unit, "core cycles counted: TSC ticks x r");
+	assert_true(fpl_metric_is_difference(b->runs[0]->metrics[1]));
+	assert_false(fpl_metric_is_difference(c));
+	fpl_metric_method_parts(b->runs[0]->metrics[1], &p);
+	assert_int_equal(p.what_len, strlen("B - A per round"));
+	assert_int_equal(p.timing_len, 0);
+	assert_string_equal(p.unit, "ns as timed");
+	assert_int_equal(fpl_metric_how(b->runs[0]->metrics[2])->reps, FPL_REPS_VARIES);
+	json_decref(doc);
+	fpl_result_free(r);
+	fpl_result_free(b);
+}
+
+/* One metric's JSON with the keys of extra (a JSON object's inside) added, parsed. */
+static int parse_metric(const char *extra, struct fpl_result **out, struct fpl_diag *diag)
+{
+	char text[1024];
+	json_t *doc;
+	int err;
+
+	snprintf(text, sizeof(text), "{\"schema\":\"fpulab/2\",\"host\":{},\"runs\":[{\"bench\":"
+		 "\"x\",\"metrics\":[{\"name\":\"a_ns\",\"unit\":\"ns\",\"method\":\"W; T; U\","
+		 "\"samples\":[1]%s%s}]}]}", *extra ? "," : "", extra);
+	doc = json_loads(text, 0, NULL);
+	assert_non_null(doc);
+	*out = NULL;
+	err = fpl_result_from_json(doc, out, diag);
+	json_decref(doc);
+	return err;
+}
+
+/* The kind a view decides by is checked; the facts that only describe load unknown when new. */
+static void test_typed_facts_checked(void **state)
+{
+	static const struct { const char *keys, *says; } bad[] = {
+		{ "\"kind\":\"ratio\",\"family\":\"a\"", "\"kind\" is not" },
+		{ "\"kind\":\"sample\"", "\"family\"" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_unit\":\"V\"", "method_unit" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_what\":\"X\"", "method_what" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"method_what\":\"W;\","
+		  "\"method_unit\":\"U\"", "method_what" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"reps\":0", "\"reps\"" },
+		{ "\"kind\":\"sample\",\"family\":\"a\",\"reps\":\"many\"", "\"reps\"" },
+	};
+	struct fpl_diag d = { "" };
+	struct fpl_result *r;
+	struct fpl_method_parts p;
+
+	(void)state;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(parse_metric(bad[i].keys, &r, &d), -EINVAL);
+		if (!strstr(d.msg, bad[i].says) || !strstr(d.msg, "runs[0].metrics[0]"))
+			fail_msg("%s: %s", bad[i].keys, d.msg);
+	}
+	assert_int_equal(parse_metric("\"kind\":\"net\",\"family\":\"a\",\"clock\":\"sundial\","
+				      "\"method_what\":\"W\",\"method_unit\":\"U\"", &r, &d), 0);
+	assert_int_equal(fpl_metric_how(r->runs[0]->metrics[0])->clock, FPL_MCLOCK_UNKNOWN);
+	assert_int_equal(fpl_metric_kind(r->runs[0]->metrics[0]), FPL_KIND_NET);
+	fpl_metric_method_parts(r->runs[0]->metrics[0], &p);
+	assert_int_equal(p.what_len, 1);
+	assert_int_equal(p.timing_len, 1);
+	assert_string_equal(p.unit, "U");
+	fpl_result_free(r);
+	/* no kind: a file written before, inferred from the name */
+	assert_int_equal(parse_metric("", &r, &d), 0);
+	assert_string_equal(fpl_metric_family(r->runs[0]->metrics[0]), "a");
+	fpl_metric_method_parts(r->runs[0]->metrics[0], &p);
+	assert_int_equal(p.unit_len, 0);
+	fpl_result_free(r);
+}
+
+#define RESULT_DATA "tests/data/result/"
+
+static struct fpl_result *load(const char *path)
+{
+	struct fpl_diag d = { "" };
+	struct fpl_result *r = NULL;
+
+	if (fpl_result_load(path, &r, &d))
+		fail_msg("%s", d.msg);
+	return r;
+}
+
+/* The metric of the same configuration and name in other, or NULL. */
+static const struct fpl_metric *same_metric(const struct fpl_result *other,
+					    const struct fpl_run *run, const struct fpl_metric *m)
+{
+	char *key = fpl_run_config_key(run, NULL, NULL, NULL);
+	const struct fpl_metric *found = NULL;
+
+	assert_non_null(key);
+	for (size_t i = 0; i < other->nruns && !found; i++) {
+		char *k = fpl_run_config_key(other->runs[i], NULL, NULL, NULL);
+
+		assert_non_null(k);
+		if (!strcmp(k, key))
+			found = fpl_run_find_metric(other->runs[i], m->name);
+		free(k);
+	}
+	free(key);
+	return found;
+}
+
+/*
+ * typed.json and untyped.json: the same configurations of every benchmark
+ * (tests/data/result/README.md), written after and before metrics carried
+ * their facts. The untyped file's inferred families and kinds are those the
+ * benchmarks now write, metric by metric; and so, with every new key
+ * removed, are the typed file's own, with its method parts and, where the
+ * text says them, its method facts.
+ */
+static void test_untyped_file_infers_the_same(void **state)
+{
+	static const char *const keys[] = { "family", "kind", "reps", "clock", "overhead",
+					    "conversion", "method_what", "method_unit" };
+	struct fpl_result *typed = load(RESULT_DATA "typed.json");
+	struct fpl_result *old = load(RESULT_DATA "untyped.json"), *stripped = NULL;
+	json_t *doc = json_load_file(RESULT_DATA "typed.json", 0, NULL), *run, *m;
+	struct fpl_diag d = { "" };
+	size_t i, j, n = 0, kinds[3] = { 0 }, shared = 0;
+
+	(void)state;
+	assert_non_null(doc);
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "metrics"), j, m)
+			for (size_t k = 0; k < FPL_ARRAY_SIZE(keys); k++)
+				json_object_del(m, keys[k]);
+	assert_int_equal(fpl_result_from_json(doc, &stripped, &d), 0);
+	assert_int_equal(stripped->nruns, typed->nruns);
+	for (i = 0; i < typed->nruns; i++) {
+		for (j = 0; j < typed->runs[i]->nmetrics; j++) {
+			const struct fpl_metric *t = typed->runs[i]->metrics[j];
+			const struct fpl_metric *o = same_metric(old, typed->runs[i], t);
+			const struct fpl_metric *s = stripped->runs[i]->metrics[j];
+			const struct fpl_metric_how *th = fpl_metric_how(t), *sh = fpl_metric_how(s);
+
+			if (!o)
+				fail_msg("%s %s: not in untyped.json", typed->runs[i]->bench, t->name);
+			if (strcmp(fpl_metric_family(o), fpl_metric_family(t)) ||
+			    fpl_metric_kind(o) != fpl_metric_kind(t) ||
+			    strcmp(fpl_metric_family(s), fpl_metric_family(t)) ||
+			    fpl_metric_kind(s) != fpl_metric_kind(t))
+				fail_msg("%s %s: family %s, kind %d written; inferred %s/%d, %s/%d",
+					 typed->runs[i]->bench, t->name, fpl_metric_family(t),
+					 fpl_metric_kind(t), fpl_metric_family(o), fpl_metric_kind(o),
+					 fpl_metric_family(s), fpl_metric_kind(s));
+			assert_int_equal(s->what_len, t->what_len);
+			assert_int_equal(s->timing_len, t->timing_len);
+			assert_true(!sh->reps || sh->reps == th->reps);
+			assert_true(!sh->clock || sh->clock == th->clock);
+			assert_true(!sh->overhead || sh->overhead == th->overhead);
+			assert_true(!sh->conv || sh->conv == th->conv);
+			kinds[fpl_metric_kind(t)]++;
+			shared += strcmp(fpl_metric_family(t), t->name) != 0;
+			n++;
+		}
+	}
+	/* not vacuous: every kind, families of several members, facts inferred */
+	assert_true(n > 100 && kinds[FPL_KIND_SAMPLE] && kinds[FPL_KIND_DIFFERENCE] &&
+		    kinds[FPL_KIND_NET] && shared > 50);
+	json_decref(doc);
+	fpl_result_free(typed);
+	fpl_result_free(old);
+	fpl_result_free(stripped);
+}
+
+/* One key per configuration: bench, canonical params, metric; keys left out on request. */
+static void test_config_key(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *a = fpl_result_add_run(r, "xsave"), *b = fpl_result_add_run(r, "xsave");
+	char *ka, *kb, *kc;
+	uint64_t found = 0;
+
+	(void)state;
+	fpl_run_param_str(a, "state", "init");
+	fpl_run_param_int(a, "mask", 7);
+	fpl_run_param_int(b, "mask", 7);
+	fpl_run_param_str(b, "state", "live");
+	ka = fpl_run_config_key(a, "cycles", NULL, NULL);
+	assert_string_equal(ka, "xsave\x1f{\"mask\":7,\"state\":\"init\"}\x1f" "cycles");
+	kb = fpl_run_config_key(b, "cycles", NULL, NULL);
+	assert_string_not_equal(ka, kb);
+	free(kb);
+	/* the order params were set in does not matter; ignored keys, and which were there */
+	kb = fpl_run_config_key(b, "cycles", "nope,state", &found);
+	kc = fpl_run_config_key(a, "cycles", "state", NULL);
+	assert_string_equal(kb, kc);
+	assert_string_equal(kb, "xsave\x1f{\"mask\":7}\x1f" "cycles");
+	assert_int_equal(found, 2);
+	assert_string_equal(json_string_value(json_object_get(b->params, "state")), "live");
+	free(kb);
+	kb = fpl_run_config_key(a, NULL, NULL, NULL);
+	assert_string_equal(kb, "xsave\x1f{\"mask\":7,\"state\":\"init\"}");
+	free(ka);
+	free(kb);
+	free(kc);
+	fpl_result_free(r);
+}
+
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -313,6 +577,68 @@ static void test_table_and_csv(void **state)
 	fpl_result_free(r);
 }
 
+/* One process's result of a series: a run, a warning, the per-process host keys. */
+static struct fpl_result *child_result(long long pid, long long cpu)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "signal");
+
+	assert_non_null(run);
+	assert_int_equal(json_object_set_new(r->host, "name", json_string("CPU X")) ||
+			 json_object_set_new(r->host, "process", json_pack("{s:I, s:b}", "pid",
+									   pid, "aslr", 1)) ||
+			 json_object_set_new(r->host, "clock", json_pack("{s:I, s:f}", "cpu", cpu,
+									 "core_hz_start", 3.5e9)) ||
+			 json_object_set_new(r->host, "loadavg_start", json_pack("[f,f,f]", 0.5,
+										 0.25, 0.125)),
+			 0);
+	assert_int_equal(fpl_result_warn(r, "machine loaded"), 0);
+	return r;
+}
+
+/* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
+static void test_merge_process(void **state)
+{
+	struct fpl_result *dst = fpl_result_new(), *a = child_result(100, 1), *b = child_result(0, 0);
+	long long s0[3] = { 10, 5, 20 }, s1[3] = { 60, 5, 45 };
+	struct fpl_process_run pa = { .index = 1, .pid = 7, .started = "2026-12-03T00:00:00.000Z",
+				      .wall_s = 1.5, .preempted = 3, .steal0 = s0, .steal1 = s1,
+				      .nsteal = 3, .tick_hz = 100 };
+	struct fpl_process_run pb = pa;
+
+	(void)state;
+	pb.index = 2;
+	pb.pid = 8;
+	assert_int_equal(fpl_result_merge_process(dst, a, &pa), 0);
+	assert_int_equal(fpl_result_merge_process(dst, b, &pb), 0);
+	assert_int_equal(dst->nruns, 2);
+	assert_int_equal(a->nruns, 0);
+	/* the document's pid wins; without one, the process's */
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[0], "run_pid", 0), 100);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[1], "run_pid", 0), 8);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[1], "run_index", 0), 2);
+	assert_int_equal(fpl_run_obs_get_int(dst->runs[0], "run_cpu", -1), 1);
+	/* steal: (60 - 10) / 100 s on all CPUs; CPU 1's slot is [2]: (45 - 20) / 100 */
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_steal_s_all")), 0.5, 1e-12);
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_steal_s")), 0.25, 1e-12);
+	/* CPU 0's slot [1] did not move */
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[1], "run_steal_s")), 0, 1e-12);
+	assert_near(json_number_value(fpl_run_obs_get(dst->runs[0], "run_core_hz")), 3.5e9, 1);
+	assert_string_equal(fpl_run_obs_get_str(dst->runs[0], "run_started"),
+			    "2026-12-03T00:00:00.000Z");
+	/* one host without the per-process keys, which went to the runs */
+	assert_string_equal(json_string_value(json_object_get(dst->host, "name")), "CPU X");
+	assert_null(json_object_get(dst->host, "clock"));
+	assert_null(json_object_get(dst->host, "process"));
+	assert_non_null(fpl_run_obs_get(dst->runs[0], "run_loadavg_start"));
+	assert_int_equal(json_array_size(dst->warnings), 2);
+	assert_string_equal(json_string_value(json_array_get(dst->warnings, 1)),
+			    "run 2: machine loaded");
+	fpl_result_free(a);
+	fpl_result_free(b);
+	fpl_result_free(dst);
+}
+
 static void test_result_load(void **state)
 {
 	struct fpl_diag diag = { "" };
@@ -333,8 +659,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_merge_process),
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),
+		cmocka_unit_test(test_typed_facts_roundtrip),
+		cmocka_unit_test(test_typed_facts_checked),
+		cmocka_unit_test(test_untyped_file_infers_the_same),
+		cmocka_unit_test(test_config_key),
 		cmocka_unit_test(test_atomic_file),
 		cmocka_unit_test(test_write_error_says_why),
 		cmocka_unit_test(test_table_and_csv),

@@ -109,6 +109,11 @@ static void test_run_metrics(void **state)
 		assert_true(metric(run, "bare_tsc")->n >= 2);
 		assert_true(metric(run, "one_section_cycles")->n >= 2);
 		assert_int_equal(!!fpl_run_find_metric(run, "section_cycles"), chunks > 1);
+		/* costs net of a baseline variant, the speedup a difference between two */
+		assert_int_equal(fpl_metric_kind(metric(run, "one_section_ns")), FPL_KIND_NET);
+		assert_string_equal(fpl_metric_family(metric(run, "one_section_ns")), "one_section");
+		assert_true(fpl_metric_is_difference(metric(run, "speedup_pct")));
+		assert_int_equal(fpl_metric_kind(metric(run, "inside_cycles")), FPL_KIND_SAMPLE);
 		/* Eager saves and restores around every chunk; lazy once per call. */
 		assert_int_equal(obs_int(run, "inside_saves"),
 				 !strcmp(pol, "eager") ? chunks : 1);

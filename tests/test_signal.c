@@ -96,6 +96,15 @@ static void test_units(void **state)
 	assert_int_equal(tt_units_derived(run, "tsc", "_ns", "ns",
 					  1e9 / tt_obs_real(run, "tsc_hz_measured")), 3);
 	assert_int_equal(tt_units_derived(run, "tsc", "_cycles", "cycles", tt_core_ratio(run)), 3);
+	/* one figure in three units: round_trip (TSC ticks), round_trip_ns, round_trip_cycles */
+	assert_string_equal(fpl_metric_family(fpl_run_find_metric(run, "round_trip_ns")),
+			    "round_trip");
+	assert_string_equal(fpl_metric_family(fpl_run_find_metric(run, "round_trip")),
+			    "round_trip");
+	assert_int_equal(fpl_metric_how(fpl_run_find_metric(run, "delivery_ns"))->conv,
+			 FPL_CONV_NS_FROM_TSC);
+	assert_int_equal(fpl_metric_how(fpl_run_find_metric(run, "return"))->clock,
+			 FPL_MCLOCK_TSC);
 	fpl_result_free(r);
 }
 

@@ -138,6 +138,47 @@ static void summary_noisy_names_cells(void **state)
 }
 
 /*
+ * Noise is judged by what a metric is, not by its name: a difference
+ * between variants or a cost net of a baseline is left out whatever it is
+ * called, a sample in (even one named like a difference). Named samples,
+ * the same two are named noisy.
+ */
+static void summary_noisy_by_kind(void **state)
+{
+	static const struct { const char *name; enum fpl_metric_kind kind; } ms[] = {
+		{ "diff_like", FPL_KIND_SAMPLE }, { "gap", FPL_KIND_DIFFERENCE },
+		{ "cost", FPL_KIND_NET },
+	};
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "demo");
+	char *s;
+
+	(void)state;
+	for (size_t k = 0; k < FPL_ARRAY_SIZE(ms); k++) {
+		struct fpl_metric *m = fpl_run_add_metric(run, ms[k].name, "ns", "test");
+
+		assert_non_null(m);
+		fpl_metric_set_kind(m, ms[k].kind);
+		/* IQR 40 of a median 100: 40%, noisy */
+		for (int i = 0; i < 11; i++)
+			fpl_metric_add(m, i < 3 ? 60 : i < 8 ? 100 : 140);
+	}
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 1 of 1 metrics") || !strstr(s, "diff_like 40%") ||
+	    strstr(s, "gap") || strstr(s, "cost"))
+		fail_msg("%s", s);
+	free(s);
+	for (size_t k = 0; k < run->nmetrics; k++)
+		fpl_metric_set_kind(run->metrics[k], FPL_KIND_SAMPLE);
+	s = summary_of(r);
+	if (!strstr(s, "noisy samples: 3 of 3 metrics") || !strstr(s, "gap 40%") ||
+	    !strstr(s, "cost 40%"))
+		fail_msg("%s", s);
+	free(s);
+	fpl_result_free(r);
+}
+
+/*
  * The best xor routine's line says how its samples were kept: the rounds
  * between quiet readings, how many of how many; a low quiet share is no
  * suspect run there (the sweep waits for quiet rounds).
@@ -274,6 +315,7 @@ int main(void)
 		cmocka_unit_test(summary_says_interference),
 		cmocka_unit_test(summary_says_xor_rounds_kept),
 		cmocka_unit_test(summary_noisy_names_cells),
+		cmocka_unit_test(summary_noisy_by_kind),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(test_summary_no_empty_heading),
 	};

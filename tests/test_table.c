@@ -16,10 +16,10 @@
 #include "fpulab/stats.h"
 #include "runcmd.h"
 
-#define HOW "; N reps per sample (extra.reps), N the smallest power of two; median of samples"
-#define UCYC "; core cycles estimated: TSC ticks x ratio"
-#define UTSC "; TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence)"
-#define UNS "; ns from TSC ticks at 2000000000 Hz"
+#define HOW "N reps per sample (extra.reps), N the smallest power of two; median of samples"
+#define UCYC "core cycles estimated: TSC ticks x ratio"
+#define UTSC "TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence)"
+#define UNS "ns from TSC ticks at 2000000000 Hz"
 
 static size_t count(const char *hay, const char *needle)
 {
@@ -30,26 +30,28 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
-/* A harness-like triple: cycles v, tsc v/2, ns v/4 for each of the samples. */
+/*
+ * A harness-like triple: cycles v, tsc v/2, ns v/4 for each of the samples,
+ * one family (the prefix, or "time"), the method in its parts.
+ */
 static void triple(struct fpl_run *run, const char *pfx, const char *what, double v)
 {
-	char name[64], m[512];
-	struct fpl_metric *c, *t, *n;
+	static const char *const units[] = { "cycles", "tsc", "ns" }, *const up[] = { UCYC, UTSC, UNS };
+	char name[64], family[64];
+	struct fpl_metric *m[3];
 
-	snprintf(name, sizeof(name), "%scycles", pfx);
-	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UCYC);
-	c = fpl_run_add_metric(run, name, "cycles", m);
-	snprintf(name, sizeof(name), "%stsc", pfx);
-	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UTSC);
-	t = fpl_run_add_metric(run, name, "tsc", m);
-	snprintf(name, sizeof(name), "%sns", pfx);
-	snprintf(m, sizeof(m), "%s%s%s", what, HOW, UNS);
-	n = fpl_run_add_metric(run, name, "ns", m);
-	assert_true(c && t && n);
+	snprintf(family, sizeof(family), "%.*s", (int)(*pfx ? strlen(pfx) - 1 : 0), pfx);
+	for (int k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "%s%s", pfx, units[k]);
+		m[k] = fpl_run_add_metric(run, name, units[k], NULL);
+		assert_non_null(m[k]);
+		assert_int_equal(fpl_metric_set_method(m[k], what, HOW, up[k]), 0);
+		assert_int_equal(fpl_metric_set_family(m[k], *family ? family : "time"), 0);
+	}
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(fpl_metric_add(c, v + i - 2), 0);
-		assert_int_equal(fpl_metric_add(t, (v + i - 2) / 2), 0);
-		assert_int_equal(fpl_metric_add(n, (v + i - 2) / 4), 0);
+		assert_int_equal(fpl_metric_add(m[0], v + i - 2), 0);
+		assert_int_equal(fpl_metric_add(m[1], (v + i - 2) / 2), 0);
+		assert_int_equal(fpl_metric_add(m[2], (v + i - 2) / 4), 0);
 	}
 }
 
@@ -332,11 +334,68 @@ static void test_generic_notes_and_quiet(void **state)
 	fpl_result_free(r);
 }
 
+/* A metric of name in unit, family fam, method text, one sample v. */
+static struct fpl_metric *fam_metric(struct fpl_run *run, const char *name, const char *unit,
+				     const char *fam, const char *method, double v)
+{
+	struct fpl_metric *m = fpl_run_add_metric(run, name, unit, method);
+
+	assert_non_null(m);
+	assert_int_equal(fpl_metric_set_family(m, fam), 0);
+	assert_int_equal(fpl_metric_add(m, v), 0);
+	return m;
+}
+
+/*
+ * The generic table finds a figure's three units by family, not by name,
+ * and splits a method where the metric says, not where its words look like
+ * the harness's: names without a unit suffix form one figure, names with
+ * one in different families do not, and a "; core cycles " in a method that
+ * has no unit part stays in its one note.
+ */
+static void test_generic_by_family(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "demo");
+	struct fpl_metric *m;
+	char *t;
+
+	(void)state;
+	m = fam_metric(run, "fast", "cycles", "op", NULL, 30);
+	assert_int_equal(fpl_metric_set_method(m, "op timed", NULL, "core cycles from ticks"), 0);
+	m = fam_metric(run, "ticks", "tsc", "op", NULL, 15);
+	assert_int_equal(fpl_metric_set_method(m, "op timed", NULL, "TSC ticks as read"), 0);
+	m = fam_metric(run, "nanos", "ns", "op", NULL, 7.5);
+	assert_int_equal(fpl_metric_set_method(m, "op timed", NULL, "ns from TSC ticks"), 0);
+	fam_metric(run, "x_cycles", "cycles", "p", "p; core cycles estimated: words", 1);
+	fam_metric(run, "x_tsc", "tsc", "q", "q timed", 2);
+	fam_metric(run, "x_ns", "ns", "r", "r timed", 3);
+	t = table(r, FPL_UNITS_ALL, false, false);
+	if (!strstr(t, "    op_time 30.00 cycles (IQR 0.00) [1, u1] = 15.00 tsc [1, u2] = 7.50 ns "
+		    "[1, u3]; n=1\n") || strstr(t, "    ticks ") || strstr(t, "x_time") ||
+	    !strstr(t, "    x_cycles 1.00 cycles (IQR 0.00) [2]; n=1\n") ||
+	    !strstr(t, "    x_tsc 2.00 tsc (IQR 0.00) [3]; n=1\n") ||
+	    !strstr(t, "[2] p; core cycles estimated: words\n") || strstr(t, "[u4]"))
+		fail_msg("%s", t);
+	free(t);
+	/* one unit asked: the figure in that unit, under the metric's own name */
+	t = table(r, FPL_UNITS_TSC, false, false);
+	if (!strstr(t, "    ticks 15.00 tsc (IQR 0.00) [1, u1]; n=1\n") || strstr(t, "fast"))
+		fail_msg("%s", t);
+	free(t);
+	t = table(r, FPL_UNITS_CYCLES, false, false);
+	if (!strstr(t, "    fast 30.00 cycles (IQR 0.00) [1, u1]; n=1\n") ||
+	    strstr(t, "    ticks "))
+		fail_msg("%s", t);
+	free(t);
+	fpl_result_free(r);
+}
+
 /*
  * A ctxsw --ab verdict is never broken over two lines, however wide its
  * interval: a loaded machine gives intervals of -12% .. +15% (two digits
  * each), and the batch medians' "no difference proven" line was then
- * wrapped inside its CI, which test_cli_contract's ctxsw --ab table test
+ * wrapped inside its CI, which test_ctxsw's test_ctxsw_ab_table
  * reads as a CI not closed on its line.
  */
 static void test_ab_verdicts_whole(void **state)
@@ -603,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_xsave_units),
 		cmocka_unit_test(test_xsave_some_methods),
 		cmocka_unit_test(test_generic_notes_and_quiet),
+		cmocka_unit_test(test_generic_by_family),
 		cmocka_unit_test(test_ab_verdicts_whole),
 		cmocka_unit_test(test_xsave_real_run),
 		cmocka_unit_test(test_section_units),

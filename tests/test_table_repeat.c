@@ -21,8 +21,8 @@
  * one run only (signal) is left out, and so is the run index: runs are told
  * apart by record, configurations by bench, params and metric name.
  */
-static void add_rec(struct fpl_result *r, const char *bench, const char *cfg, const char *metric,
-		    const char *unit, double v)
+static struct fpl_metric *add_rec(struct fpl_result *r, const char *bench, const char *cfg,
+				  const char *metric, const char *unit, double v)
 {
 	struct fpl_run *run = fpl_result_add_run(r, bench);
 	struct fpl_metric *m;
@@ -35,6 +35,7 @@ static void add_rec(struct fpl_result *r, const char *bench, const char *cfg, co
 	assert_int_equal(fpl_metric_add(m, v - 1), 0);
 	assert_int_equal(fpl_metric_add(m, v), 0);
 	assert_int_equal(fpl_metric_add(m, v + 1), 0);
+	return m;
 }
 
 static void test_repeatability_by_unit(void **state)
@@ -42,6 +43,7 @@ static void test_repeatability_by_unit(void **state)
 	const double a[] = { 100, 101, 100.5 }, b[] = { 200, 210, 205 }, ns[] = { 50, 51.5, 50 };
 	struct fpl_result *r = fpl_result_new();
 	struct fpl_unit_repeat u[4];
+	struct fpl_metric *m;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -54,9 +56,15 @@ static void test_repeatability_by_unit(void **state)
 		add_rec(r, "xsave", "A", "ns", "ns", ns[i]);
 	}
 	add_rec(r, "signal", "A", "cycles", "cycles", 7);
+	/* a record whose samples are all NaN has no figure: no distance of NaN spoils A's */
+	m = add_rec(r, "xsave", "A", "cycles", "cycles", 0);
+	for (size_t i = 0; i < m->n; i++)
+		m->samples[i] = NAN;
 	/* a difference between variants is left out, however it moves */
-	add_rec(r, "xsave", "A", "diff_cycles", "cycles", 1);
-	add_rec(r, "xsave", "A", "diff_cycles", "cycles", -3);
+	fpl_metric_set_kind(add_rec(r, "xsave", "A", "diff_cycles", "cycles", 1),
+			    FPL_KIND_DIFFERENCE);
+	fpl_metric_set_kind(add_rec(r, "xsave", "A", "diff_cycles", "cycles", -3),
+			    FPL_KIND_DIFFERENCE);
 	assert_int_equal(fpl_result_repeatability(r, 2, u, 4), 2);
 	assert_string_equal(u[0].unit, "cycles");	/* most metrics first */
 	assert_int_equal(u[0].rep.metrics, 2);

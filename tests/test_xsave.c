@@ -266,6 +266,11 @@ static void test_rfbm_pairs_kept(void **state)
 		/* the method says how the pair was timed, and keeps every sample */
 		assert_non_null(strstr(w->method, "overhead removed by difference of N and 2N reps"));
 		assert_null(strstr(w->method, "FXSAVE64 reference"));
+		/* read back from the JSON: with minus without is a difference, its own figure */
+		assert_true(fpl_metric_is_difference(diff));
+		assert_false(fpl_metric_is_difference(w));
+		assert_string_equal(fpl_metric_family(w), "with");
+		assert_string_equal(fpl_metric_family(diff), "diff");
 	}
 	json_decref(doc);
 	fpl_result_free(r);

@@ -83,6 +83,13 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
  */
 int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
 		   const struct fpl_sysinfo *si, const json_t *kview);
+/*
+ * fpulab info --json: {"host": the host object (fpl_host_json) with the
+ * kernel's view of FPU state as "kernel_view" (trace: this task's xcomp_bv
+ * from tracefs)}, indented. 0, -ENOMEM, -EIO.
+ */
+int fpl_json_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
+		  const struct fpl_sysinfo *si, bool trace);
 
 /*
  * A --runs series merged into r, for people: one line per run (pid, CPU,

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -26,17 +27,96 @@
 #define FPL_RUNS_MAX 1000
 
 /*
+ * What a metric's samples are. Views decide by it what a percentage or a
+ * spread of the figure can say (docs/results-schema.md, "kind").
+ */
+enum fpl_metric_kind {
+	/* "sample": each sample a measurement of the quantity */
+	FPL_KIND_SAMPLE,
+	/*
+	 * "difference": between two variants of one run, per round (xsave's
+	 * RFBM diff_cycles, ctxsw's A/B difference, section's speedup_pct):
+	 * near zero by design, either side, so a percentage of it, or of
+	 * another run's, and its spread relative to it say nothing.
+	 */
+	FPL_KIND_DIFFERENCE,
+	/*
+	 * "net": a cost net of a baseline variant, per round (section's
+	 * (inside - outside) / (chunks - 1), outside - bare). A cost, not zero
+	 * by design: a percentage of it between runs holds. But each sample
+	 * carries the noise of two timings, wide beside the cost itself, so its
+	 * spread is no sign of a noisy run; its median's interval (extra) is.
+	 */
+	FPL_KIND_NET,
+};
+
+/* What timed the samples. UNKNOWN: not said (a file written before these facts). */
+enum fpl_metric_clock {
+	FPL_MCLOCK_UNKNOWN,
+	FPL_MCLOCK_NONE,		/* "none": not timed (a count) */
+	FPL_MCLOCK_TSC,			/* "tsc": lfence;rdtsc .. lfence;rdtsc;lfence */
+	FPL_MCLOCK_MONOTONIC_RAW,	/* "monotonic-raw": CLOCK_MONOTONIC_RAW */
+	FPL_MCLOCK_MONOTONIC,		/* "monotonic": CLOCK_MONOTONIC (the kernel's xor calibration) */
+};
+
+/* How the cost of timing itself was removed. */
+enum fpl_metric_overhead {
+	FPL_OVERHEAD_UNKNOWN,
+	FPL_OVERHEAD_NONE,		/* "none": left in, or spread over reps (the method says) */
+	FPL_OVERHEAD_N_VS_2N,		/* "n-vs-2n": (body(2N) - body(N)) / N */
+	FPL_OVERHEAD_EMPTY_BODY,	/* "empty-body": (body(N) - empty(N)) / N */
+};
+
+/* How the samples came to be in their unit. */
+enum fpl_metric_conv {
+	FPL_CONV_UNKNOWN,
+	FPL_CONV_NONE,			/* "none": as the clock reads, or not a time */
+	FPL_CONV_NS_FROM_TSC,		/* "ns-from-tsc": TSC ticks at the TSC rate */
+	FPL_CONV_TSC_FROM_NS,		/* "tsc-from-ns": ns at the TSC rate */
+	FPL_CONV_CYCLES_ESTIMATED,	/* "cycles-estimated": TSC ticks x core/TSC from the add chain */
+	FPL_CONV_CYCLES_COUNTED,	/* "cycles-counted": TSC ticks x core/TSC counted (rdpmc) */
+	FPL_CONV_COMPUTED,		/* "computed": from other metrics' samples (MB/s, ops/s, %) */
+};
+
+/* reps when a sample's repetitions differ from sample to sample (xor's calibration: calls). */
+#define FPL_REPS_VARIES (-1LL)
+
+/* The method's facts, beside its sentence. */
+struct fpl_metric_how {
+	long long reps;		/* body repetitions per sample; 0: not said; FPL_REPS_VARIES */
+	enum fpl_metric_clock clock;
+	enum fpl_metric_overhead overhead;
+	enum fpl_metric_conv conv;
+};
+
+/*
  * One measured quantity. unit is one of "cycles" (core cycles; say in method
  * whether estimated from the TSC or counted), "tsc" (TSC ticks), "ns",
  * "ops/s", "MB/s" (decimal), "bytes", "count", "ratio", "percent".
  * method says how the samples were taken and how overhead was removed, in
  * words a reader can check ("throughput: 256 back-to-back XSAVEC per sample,
- * N vs 2N difference").
+ * N vs 2N difference"). The typed facts (family, kind, how, the method's
+ * parts) are set with the setters below and read with the getters.
  */
 struct fpl_metric {
 	char *name;
 	char *unit;
 	char *method;
+	/*
+	 * The quantity: the members of one figure in other units share it
+	 * (round_trip, round_trip_cycles, round_trip_tsc). Never NULL: the
+	 * name until set.
+	 */
+	char *family;
+	enum fpl_metric_kind kind;
+	struct fpl_metric_how how;
+	/*
+	 * method is what "; " timing "; " unit_part, the last two optional:
+	 * method[0, what_len) says what was measured, then timing_len bytes the
+	 * repetitions, overhead removal and samples kept, then how the samples
+	 * came to be in unit (what a table gives its own unit note).
+	 */
+	size_t what_len, timing_len;
 	double *samples;
 	size_t n, cap;
 	json_t *extra;		/* optional object: anything else worth keeping */
@@ -83,12 +163,70 @@ struct fpl_run *fpl_result_add_run(struct fpl_result *r, const char *bench);
 struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
 				      const char *unit, const char *method);
 struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name);
+
 /*
- * A metric that is a difference between two variants of one run (xsave's
- * RFBM diff_cycles, an A/B's difference, b_minus_a_*): near zero either
- * side, so a percentage of it, or of another run's, says nothing.
+ * The typed facts of a metric (struct fpl_metric). Setters for benchmarks
+ * and the harness: 0 or -ENOMEM. fpl_metric_set_method replaces the
+ * sentence with what "; " timing "; " unit_part (timing and unit_part NULL
+ * or "" when there is none) and records the parts.
  */
-bool fpl_metric_is_difference(const char *name);
+int fpl_metric_set_family(struct fpl_metric *m, const char *family);
+void fpl_metric_set_kind(struct fpl_metric *m, enum fpl_metric_kind kind);
+void fpl_metric_set_how(struct fpl_metric *m, const struct fpl_metric_how *how);
+int fpl_metric_set_method(struct fpl_metric *m, const char *what, const char *timing,
+			  const char *unit_part);
+/* family, kind and how of src (a metric derived from src, in another unit or by arithmetic). */
+int fpl_metric_copy_facts(struct fpl_metric *m, const struct fpl_metric *src);
+
+/* Getters for views. */
+const char *fpl_metric_family(const struct fpl_metric *m);
+enum fpl_metric_kind fpl_metric_kind(const struct fpl_metric *m);
+const struct fpl_metric_how *fpl_metric_how(const struct fpl_metric *m);
+/*
+ * A difference between two variants of one run (FPL_KIND_DIFFERENCE): near
+ * zero either side, so a percentage of it, or of another run's, says nothing.
+ */
+bool fpl_metric_is_difference(const struct fpl_metric *m);
+
+/* The method's parts: pointers into m->method, and lengths; a part not there has length 0. */
+struct fpl_method_parts {
+	const char *what, *timing, *unit;
+	size_t what_len, timing_len, unit_len;
+};
+void fpl_metric_method_parts(const struct fpl_metric *m, struct fpl_method_parts *p);
+
+/*
+ * The names the results document uses ("sample", "tsc", "n-vs-2n",
+ * "cycles-estimated" ...; NULL for UNKNOWN), and back (-1 for a name not
+ * known). docs/results-schema.md lists them.
+ */
+const char *fpl_metric_kind_name(enum fpl_metric_kind k);
+int fpl_metric_kind_by_name(const char *name);
+const char *fpl_metric_clock_name(enum fpl_metric_clock c);
+int fpl_metric_clock_by_name(const char *name);
+const char *fpl_metric_overhead_name(enum fpl_metric_overhead o);
+int fpl_metric_overhead_by_name(const char *name);
+const char *fpl_metric_conv_name(enum fpl_metric_conv c);
+int fpl_metric_conv_by_name(const char *name);
+
+/*
+ * Part of the reader's inference for files without "kind"
+ * (fpl_result_from_json), by name: diff*, b_minus_a*. compare still calls
+ * it on the names it keeps, until it carries the kind.
+ */
+bool fpl_metric_name_is_difference(const char *name);
+
+/*
+ * The key that groups the runs of one configuration: bench, the params
+ * with sorted keys as compact JSON less the keys in ignore (a
+ * comma-separated list; NULL: none), and metric (NULL: the run's key
+ * alone), joined by FPL_CONFIG_KEY_SEP, which compact JSON writes only
+ * escaped. Bit i of *found (may be NULL) is set when the list's i-th key
+ * (of the first 64) was in params. A new string; NULL on ENOMEM.
+ */
+#define FPL_CONFIG_KEY_SEP '\x1f'
+char *fpl_run_config_key(const struct fpl_run *run, const char *metric, const char *ignore,
+			 uint64_t *found);
 
 int fpl_metric_add(struct fpl_metric *m, double sample);
 int fpl_metric_add_many(struct fpl_metric *m, const double *samples, size_t n);
@@ -130,6 +268,51 @@ long long fpl_run_obs_get_int(const struct fpl_run *run, const char *key, long l
 int fpl_run_skip(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_run_warn(struct fpl_run *run, const char *fmt, ...) FPL_PRINTF(2, 3);
 int fpl_result_warn(struct fpl_result *r, const char *fmt, ...) FPL_PRINTF(2, 3);
+
+/*
+ * A series (--runs): what is known of the process that made one run of it,
+ * outside its own document. steal0/steal1 are /proc/stat steal readings
+ * before and after it (fpl_sysinfo_steal: [0] all CPUs, [1 + n] CPU n, -1
+ * where not read; NULL: none), tick_hz the clock tick of their unit.
+ */
+struct fpl_process_run {
+	long index;			/* the run's place in the series, from 1 */
+	long long pid;			/* when the document does not say */
+	const char *started;		/* when it started, UTC, ISO 8601 */
+	double wall_s;
+	long long preempted, waits;	/* involuntary and voluntary context switches */
+	double user_s, sys_s;
+	const long long *steal0, *steal1;
+	size_t nsteal;
+	long tick_hz;
+};
+
+/*
+ * Merge src, the result of one process of a series, into dst: its runs
+ * move to dst's end, each stamped with observed run_index, run_pid,
+ * run_started, run_wall_s, its preemptions and CPU times, steal seconds
+ * and the process's own clock, CPU, load and address-space facts
+ * (run_cpu, run_core_hz, run_loadavg_start, run_aslr, ...); its warnings
+ * become dst's, "run K: " before them; the first merge gives dst its host,
+ * less those per-process keys. src keeps no runs. 0 or -ENOMEM.
+ */
+int fpl_result_merge_process(struct fpl_result *dst, struct fpl_result *src,
+			     const struct fpl_process_run *pr);
+
+/*
+ * The series as a whole into r's host ("runs"): runs requested and
+ * completed, whether it was interrupted, in what order the benchmarks ran,
+ * whether address-space randomisation was off. 0 or -ENOMEM.
+ */
+int fpl_result_series_note(struct fpl_result *r, long requested, long completed,
+			   bool interrupted, bool no_aslr);
+
+/*
+ * A result derived from another's runs (repro's cases, from its
+ * benchmarks' runs) takes that one's host and warnings: its clock,
+ * self-checks and load belong to it too. 0 or -ENOMEM.
+ */
+int fpl_result_adopt(struct fpl_result *dst, const struct fpl_result *src);
 
 /*
  * Read a document of schema fpulab/2, or an older fpulab/1 one whose

@@ -33,4 +33,12 @@ int fpl_arch_get_xcomp_supp(uint64_t *mask);
 int fpl_arch_get_xcomp_perm(uint64_t *mask);
 int fpl_arch_req_xcomp_perm(unsigned feature);
 
+/*
+ * Steal time from /proc/stat (USER_HZ ticks): the time the hypervisor gave
+ * a vCPU's physical CPU to something else. steal[0]: all CPUs, steal[1 + n]:
+ * CPU n (n < FPL_STEAL_CPUS); -1 where not read.
+ */
+#define FPL_STEAL_CPUS 256
+void fpl_sysinfo_steal(long long steal[FPL_STEAL_CPUS + 1]);
+
 #endif

@@ -267,6 +267,9 @@ static int record_samples(struct fpl_run *run, const struct amx_ctx *c, size_t n
 	char meth[512], name[48];
 
 	for (size_t k = 0; k < FPL_ARRAY_SIZE(figures); k++) {
+		/* one operation per child, the timer's own cost left in (observed timer_floor_tsc) */
+		struct fpl_metric_how how = { .reps = 1, .clock = FPL_MCLOCK_TSC,
+					      .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_NONE };
 		struct fpl_metric *ns, *tsc;
 
 		snprintf(meth, sizeof(meth), "%s; one per child, TSC ticks between lfence;rdtsc "
@@ -277,8 +280,11 @@ static int record_samples(struct fpl_run *run, const struct amx_ctx *c, size_t n
 		snprintf(meth + strlen(meth), sizeof(meth) - strlen(meth), "; in ns with the "
 			 "session's TSC rate");
 		ns = fpl_run_add_metric(run, figures[k].name, "ns", meth);
-		if (!tsc || !ns)
+		if (!tsc || !ns || fpl_metric_set_family(tsc, figures[k].name))
 			return -ENOMEM;
+		fpl_metric_set_how(tsc, &how);
+		how.conv = FPL_CONV_NS_FROM_TSC;
+		fpl_metric_set_how(ns, &how);
 		for (size_t i = 0; i < n; i++) {
 			const struct amx_sample *s = &c->sh->s[i];
 			double v;

@@ -345,6 +345,7 @@ static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const c
 {
 	char name[40], meth[512];
 	struct fpl_metric *sw, *rate;
+	struct fpl_metric_how how;
 
 	snprintf(name, sizeof(name), "switch%s", sfx);
 	snprintf(meth, sizeof(meth), "%s; half a round trip", method);
@@ -354,6 +355,10 @@ static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const c
 	rate = fpl_run_add_metric(run, name, "ops/s", meth);
 	if (!sw || !rate)
 		return -ENOMEM;
+	how = *fpl_metric_how(rt);
+	fpl_metric_set_how(sw, &how);
+	how.conv = FPL_CONV_COMPUTED;
+	fpl_metric_set_how(rate, &how);
 	for (size_t i = 0; i < rt->n; i++)
 		if (fpl_metric_add(sw, rt->samples[i] / 2) ||
 		    fpl_metric_add(rate, 1e9 / rt->samples[i]))
@@ -376,8 +381,12 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	snprintf(meth, sizeof(meth), "B - A per round (%s); Welch on all batches in extra", method);
 	d = fpl_run_add_metric(run, "difference", "ns", meth);
 	extra = json_object();
-	if (!d || !extra)
+	if (!d || !extra) {
+		json_decref(extra);
 		return -ENOMEM;
+	}
+	fpl_metric_set_how(d, fpl_metric_how(a));
+	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
 	for (size_t i = 0; i < n; i++)
 		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
 			return -ENOMEM;
@@ -465,7 +474,7 @@ static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 			   "the clock's calibrated TSC rate (host.clock.tsc_hz)";
 	char tsc[200], from[160];
 
-	snprintf(tsc, sizeof(tsc), "; TSC ticks from ns at %s, which move with the core clock",
+	snprintf(tsc, sizeof(tsc), "TSC ticks from ns at %s, which move with the core clock",
 		 rate);
 	snprintf(from, sizeof(from), "from ns at %s, then ", rate);
 	fpl_runclock_cycles_text(env->clock, rc, from, cyc, sizeof(cyc));
@@ -475,11 +484,12 @@ static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 		if (strcmp(src->unit, "ns"))
 			continue;
 		snprintf(name, sizeof(name), "%s_cycles", src->name);
-		if (!fpl_metric_scaled(run, src, name, "cycles", hz / 1e9 * rc->ratio, cyc))
+		if (!fpl_metric_scaled(run, src, name, "cycles", hz / 1e9 * rc->ratio, cyc,
+				       fpl_runclock_cycles_conv(env->clock)))
 			return -ENOMEM;
 		src = run->metrics[i];
 		snprintf(name, sizeof(name), "%s_tsc", src->name);
-		if (!fpl_metric_scaled(run, src, name, "tsc", hz / 1e9, tsc))
+		if (!fpl_metric_scaled(run, src, name, "tsc", hz / 1e9, tsc, FPL_CONV_TSC_FROM_NS))
 			return -ENOMEM;
 	}
 	return 0;
@@ -519,6 +529,11 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct fpl_pp *pp,
 			struct pp_metrics *m, unsigned long n)
 {
+	/* a sample is the batch's n round trips together, or the median of their single timings */
+	const struct fpl_metric_how batch = { .reps = (long long)n,
+		.clock = FPL_MCLOCK_MONOTONIC_RAW, .overhead = FPL_OVERHEAD_NONE,
+		.conv = FPL_CONV_NONE }, single = { .reps = 1, .clock = FPL_MCLOCK_TSC,
+		.overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_NS_FROM_TSC };
 	char meth[512], name[32];
 
 	snprintf(meth, sizeof(meth), "pipe ping-pong, 1 byte each way, %s, placement %s; "
@@ -531,6 +546,7 @@ static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const st
 		m->rt[st] = fpl_run_add_metric(run, name, "ns", meth);
 		if (!m->rt[st])
 			return -ENOMEM;
+		fpl_metric_set_how(m->rt[st], &batch);
 		snprintf(name, sizeof(name), "round_trip_median%s", c->ab ? (st ? "_b" : "_a") : "");
 		m->med[st] = fpl_run_add_metric(run, name, "ns", "median of the batch's single round "
 						"trips, each timed with lfence;rdtsc, converted with "
@@ -538,6 +554,7 @@ static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const st
 						"preemption by other tasks");
 		if (!m->med[st])
 			return -ENOMEM;
+		fpl_metric_set_how(m->med[st], &single);
 		if (!c->ab || !pp->each)
 			continue;
 		snprintf(name, sizeof(name), "set_cost_%s", st ? "b" : "a");
@@ -546,6 +563,7 @@ static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const st
 						"batch, in the initiator alone; ns per round trip");
 		if (!m->set[st])
 			return -ENOMEM;
+		fpl_metric_set_how(m->set[st], &batch);
 	}
 	return 0;
 }

@@ -294,20 +294,40 @@ static void median_extra(struct fpl_metric *m)
 }
 
 /*
- * A cost metric WHAT_UNIT, its method how and the interval in extra; the
- * cycles texts as they always were, the others say which samples.
+ * Facts of a figure computed per round from the variants' samples (of,
+ * in of's unit): how they were timed, not one N (each variant has its own).
  */
-static struct fpl_metric *cost_metric(struct fpl_run *run, const char *what, const char *u,
-				      const char *how)
+static int from_variants(struct fpl_metric *m, const struct fpl_metric *of, const char *family,
+			 enum fpl_metric_kind kind, enum fpl_metric_conv conv)
 {
+	struct fpl_metric_how how = *fpl_metric_how(of);
+
+	how.reps = 0;
+	how.conv = conv;
+	fpl_metric_set_how(m, &how);
+	fpl_metric_set_kind(m, kind);
+	return fpl_metric_set_family(m, family);
+}
+
+/*
+ * A cost metric WHAT_UNIT from in's unit, its method how and the interval
+ * in extra; the cycles texts as they always were, the others say which
+ * samples. A cost net of a baseline variant (FPL_KIND_NET).
+ */
+static struct fpl_metric *cost_metric(struct fpl_run *run, const char *what,
+				      const struct fpl_metric *in, const char *how)
+{
+	const char *u = in->unit;
 	char name[32], meth[320], of[48] = "";
+	struct fpl_metric *m;
 
 	if (strcmp(u, "cycles"))
 		snprintf(of, sizeof(of), "; from the *_%s samples", u);
 	snprintf(name, sizeof(name), "%s_%s", what, u);
 	snprintf(meth, sizeof(meth), "%s; extra: median with a distribution-free 95%% interval%s",
 		 how, of);
-	return fpl_run_add_metric(run, name, u, meth);
+	m = fpl_run_add_metric(run, name, u, meth);
+	return m && !from_variants(m, in, what, FPL_KIND_NET, fpl_metric_how(in)->conv) ? m : NULL;
 }
 
 /*
@@ -322,12 +342,12 @@ static int add_costs(struct fpl_run *run, const struct fpl_metric *in,
 	struct fpl_metric *sc = NULL, *one;
 
 	if (nchunks > 1) {
-		sc = cost_metric(run, "section", in->unit, "cost of one more section: (inside - "
+		sc = cost_metric(run, "section", in, "cost of one more section: (inside - "
 				 "outside) / (chunks - 1) per round");
 		if (!sc)
 			return -ENOMEM;
 	}
-	one = cost_metric(run, "one_section", in->unit, "one section around all the work plus "
+	one = cost_metric(run, "one_section", in, "one section around all the work plus "
 			  "the return to user: outside - bare per round");
 	if (!one)
 		return -ENOMEM;
@@ -355,7 +375,8 @@ static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunk
 				"outside over inside: 100 * (inside / outside - 1) per round of "
 				"interleaved samples; extra: median with a distribution-free 95% "
 				"interval (order statistics)");
-	if (!sp)
+	/* inside against outside: about 0 where sections cost nothing, either side */
+	if (!sp || from_variants(sp, in, sp->name, FPL_KIND_DIFFERENCE, FPL_CONV_COMPUTED))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		if (fpl_metric_add(sp, 100 * (in->samples[i] / out->samples[i] - 1)))

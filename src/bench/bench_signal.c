@@ -295,20 +295,30 @@ struct sig_metrics {
 
 static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt)
 {
+	const struct fpl_metric_how how = { .reps = (long long)n, .clock = FPL_MCLOCK_TSC,
+					    .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_NONE };
 	char meth[400];
 	const char *stack = alt ? "alternate stack" : "own stack";
 
 	snprintf(meth, sizeof(meth), "tgkill(SIGUSR1) to this thread, empty SA_SIGINFO handler on "
-		 "its %s, %lu signals per sample; TSC ticks per signal, lfence;rdtsc before the "
-		 "system call, lfence;rdtsc;lfence after its return", stack, n);
-	m->total = fpl_run_add_metric(run, "round_trip", "tsc", meth);
+		 "its %s, %lu signals per sample", stack, n);
+	m->total = fpl_run_add_metric(run, "round_trip", "tsc", NULL);
+	if (!m->total || fpl_metric_set_method(m->total, meth, NULL, "TSC ticks per signal, "
+					       "lfence;rdtsc before the system call, "
+					       "lfence;rdtsc;lfence after its return"))
+		return -ENOMEM;
 	snprintf(meth, sizeof(meth), "from before tgkill to the handler's first instruction "
 		 "(lfence;rdtsc), %lu signals per sample, %s", n, stack);
 	m->deliver = fpl_run_add_metric(run, "delivery", "tsc", meth);
 	snprintf(meth, sizeof(meth), "from the handler's first instruction through sigreturn "
 		 "to after tgkill returns, %lu signals per sample, %s", n, stack);
 	m->ret = fpl_run_add_metric(run, "return", "tsc", meth);
-	return m->total && m->deliver && m->ret ? 0 : -ENOMEM;
+	if (!m->deliver || !m->ret)
+		return -ENOMEM;
+	fpl_metric_set_how(m->total, &how);
+	fpl_metric_set_how(m->deliver, &how);
+	fpl_metric_set_how(m->ret, &how);
+	return 0;
 }
 
 /*
@@ -326,14 +336,16 @@ static int other_units(const struct fpl_bench_env *env, struct fpl_run *run,
 	fpl_runclock_cycles_text(env->clock, rc, "", cyc, sizeof(cyc));
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
 		snprintf(name, sizeof(name), "%s_ns", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "; ns from TSC ticks "
+		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "ns from TSC ticks "
 				       "at the TSC rate measured over this run against "
-				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)"))
+				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)",
+				       FPL_CONV_NS_FROM_TSC))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
 		snprintf(name, sizeof(name), "%s_cycles", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc))
+		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc,
+				       fpl_runclock_cycles_conv(env->clock)))
 			return -ENOMEM;
 	}
 	return 0;

@@ -168,6 +168,19 @@ struct calib_cell {
 	bool sectioned;
 };
 
+/* The calibration's figures: CLOCK_MONOTONIC intervals of as many do_2 calls as fit (calls). */
+static void calib_facts(struct calib_cell *c)
+{
+	struct fpl_metric_how how = { .reps = FPL_REPS_VARIES, .clock = FPL_MCLOCK_MONOTONIC,
+				      .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_COMPUTED };
+
+	fpl_metric_set_how(c->speed, &how);
+	how.conv = FPL_CONV_NONE;
+	fpl_metric_set_how(c->ns, &how);
+	fpl_metric_set_how(c->reps, &(struct fpl_metric_how){ .clock = FPL_MCLOCK_NONE,
+							      .conv = FPL_CONV_NONE });
+}
+
 /* section_skip: why the sectioned cells cannot run (no such save instruction), or NULL. */
 static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *result,
 		       const struct xplan *p, const char *section_skip, struct calib_cell *cells,
@@ -219,11 +232,21 @@ static int calib_cells(const struct fpl_bench_env *env, struct fpl_result *resul
 						   "the interval behind speed");
 			if (!c->speed || !c->reps || !c->ns)
 				return -ENOMEM;
+			calib_facts(c);
 			n++;
 		}
 	}
 	*ncells = n;
 	return 0;
+}
+
+/* A figure computed sample by sample from src's: src's repetitions and clock. */
+static void computed_from(struct fpl_metric *m, const struct fpl_metric *src)
+{
+	struct fpl_metric_how how = *fpl_metric_how(src);
+
+	how.conv = FPL_CONV_COMPUTED;
+	fpl_metric_set_how(m, &how);
 }
 
 /* One calibration of one cell: the hook holds a section open around every do_2. */
@@ -400,6 +423,7 @@ static int bound_derived(const struct fpl_bench_env *env, struct fpl_variant *v,
 	pct = fpl_run_add_metric(v->run, "bound_pct", "percent", method);
 	if (!pct)
 		return -ENOMEM;
+	computed_from(pct, bpc);
 	for (size_t i = 0; i < bpc->n; i++) {
 		double x = 100 * bpc->samples[i] / b.bytes_per_cycle;
 
@@ -443,6 +467,8 @@ static int sweep_derived(struct fpl_variant *v, size_t size, bool dropped)
 	bpc = fpl_run_add_metric(v->run, "bytes_per_cycle", "ratio", m[1]);
 	if (!mb || !bpc)
 		return -ENOMEM;
+	computed_from(mb, v->m_ns);
+	computed_from(bpc, v->m_cycles);
 	for (size_t i = 0; i < v->m_ns->n; i++)
 		if (fpl_metric_add(mb, (double)size / v->m_ns->samples[i] * 1000) ||
 		    fpl_metric_add(bpc, (double)size / v->m_cycles->samples[i]))

@@ -10,6 +10,7 @@
 #include "fpulab/stats.h"
 #include "interference.h"
 #include "ktpass.h"
+#include "runclock.h"
 
 #define REPS_MAX	(1ull << 32)
 #define RATIO_RING	7
@@ -257,19 +258,51 @@ static double sample(const struct fpl_variant *v)
 /* How the harness keeps samples: every one, per sample between quiet readings, by round. */
 enum keep_mode { KEEP_ALL, KEEP_SAMPLES, KEEP_ROUNDS };
 
+/* "<prefix>cycles", "<prefix>tsc", "<prefix>ns": one figure, family the prefix (without '_') or "time". */
+static int add_triple(struct fpl_variant *v, const char *what, const char *timing,
+		      char (*unit)[400], const enum fpl_metric_conv *conv)
+{
+	static const char *const units[3] = { "cycles", "tsc", "ns" };
+	const char *pfx = v->prefix ? v->prefix : "";
+	struct fpl_metric_how how = {
+		.reps = (long long)v->reps, .clock = FPL_MCLOCK_TSC,
+		.overhead = v->empty ? FPL_OVERHEAD_EMPTY_BODY : FPL_OVERHEAD_N_VS_2N,
+	};
+	struct fpl_metric *m[3];
+	char name[96], family[96];
+	size_t len = strlen(pfx);
+
+	snprintf(family, sizeof(family), "%.*s", (int)(len && pfx[len - 1] == '_' ? len - 1 : len),
+		 pfx);
+	for (int k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "%s%s", pfx, units[k]);
+		m[k] = fpl_run_add_metric(v->run, name, units[k], NULL);
+		how.conv = conv[k];
+		if (!m[k] || fpl_metric_set_method(m[k], what, timing, unit[k]) ||
+		    fpl_metric_set_family(m[k], *family ? family : "time"))
+			return -ENOMEM;
+		fpl_metric_set_how(m[k], &how);
+	}
+	v->m_cycles = m[0];
+	v->m_tsc = m[1];
+	v->m_ns = m[2];
+	return 0;
+}
+
 static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ratio_at_start,
 		       enum keep_mode keep)
 {
-	const char *pfx = v->prefix ? v->prefix : "";
-	char name[3][96], base[900], m[3][1200];
+	const enum fpl_metric_conv conv[3] = { fpl_runclock_cycles_conv(c), FPL_CONV_NONE,
+					       FPL_CONV_NS_FROM_TSC };
 	double ops = v->ops_per_rep > 0 ? v->ops_per_rep : 1;
+	char timing[900], unit[3][400];
 	json_t *extra;
 
 	/* N varies by cell: it is in extra.reps, so cells of one kind share one method text. */
-	snprintf(base, sizeof(base),
-		 "%s; N reps per sample (extra.reps), N the smallest power of two with a sample "
+	snprintf(timing, sizeof(timing),
+		 "N reps per sample (extra.reps), N the smallest power of two with a sample "
 		 ">= 1000 timer steps; %g op(s) per rep; overhead removed by %s; median of samples%s",
-		 v->method ? v->method : v->name, ops,
+		 ops,
 		 v->empty ? "difference with the empty body: (body(N) - empty(N)) / N" :
 			    "difference of N and 2N reps: (body(2N) - body(N)) / N",
 		 keep == KEEP_SAMPLES ?
@@ -282,25 +315,19 @@ static int add_metrics(const struct fpl_clock *c, struct fpl_variant *v, bool ra
 			 "so every variant keeps the same rounds (extra.interference: how many "
 			 "taken, kept, and whether any were dropped)" : "");
 	if (ratio_at_start)
-		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x %.4f, the clock's "
-			 "start figure", base, fpl_clock_core_method(c), c->core_per_tsc);
+		snprintf(unit[0], sizeof(unit[0]), "core cycles %s: TSC ticks x %.4f, the clock's "
+			 "start figure", fpl_clock_core_method(c), c->core_per_tsc);
 	else
-		snprintf(m[0], sizeof(m[0]), "%s; core cycles %s: TSC ticks x the core/TSC ratio "
+		snprintf(unit[0], sizeof(unit[0]), "core cycles %s: TSC ticks x the core/TSC ratio "
 			 "measured once per round, median of the last %d rounds; the unit to "
-			 "compare runs in (the core clock moves between runs)", base,
+			 "compare runs in (the core clock moves between runs)",
 			 fpl_clock_core_method(c), RATIO_RING);
 	/* Intel (issue 14): the core clock moved 3.79-4.09 GHz between runs; TSC/ns 1.4%, cycles 0.06% */
-	snprintf(m[1], sizeof(m[1]), "%s; TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence), which "
-		 "move with the core clock: compare runs in cycles", base);
-	snprintf(m[2], sizeof(m[2]), "%s; ns from TSC ticks at %.0f Hz, which move with the core "
-		 "clock: compare runs in cycles", base, c->tsc_hz);
-	snprintf(name[0], sizeof(name[0]), "%scycles", pfx);
-	snprintf(name[1], sizeof(name[1]), "%stsc", pfx);
-	snprintf(name[2], sizeof(name[2]), "%sns", pfx);
-	v->m_cycles = fpl_run_add_metric(v->run, name[0], "cycles", m[0]);
-	v->m_tsc = fpl_run_add_metric(v->run, name[1], "tsc", m[1]);
-	v->m_ns = fpl_run_add_metric(v->run, name[2], "ns", m[2]);
-	if (!v->m_cycles || !v->m_tsc || !v->m_ns)
+	snprintf(unit[1], sizeof(unit[1]), "TSC ticks (lfence;rdtsc .. lfence;rdtsc;lfence), which "
+		 "move with the core clock: compare runs in cycles");
+	snprintf(unit[2], sizeof(unit[2]), "ns from TSC ticks at %.0f Hz, which move with the core "
+		 "clock: compare runs in cycles", c->tsc_hz);
+	if (add_triple(v, v->method ? v->method : v->name, timing, unit, conv))
 		return -ENOMEM;
 	extra = json_pack("{s:I, s:f, s:s}", "reps", (json_int_t)v->reps,
 			  "ops_per_rep", ops, "overhead", v->empty ? "empty-body" : "n-vs-2n");

@@ -23,20 +23,23 @@ void fpl_runclock_begin(struct fpl_clock *c, struct fpl_runclock *rc);
 int fpl_runclock_end(struct fpl_clock *c, struct fpl_runclock *rc, struct fpl_run *run);
 
 /*
- * "; core cycles ...: <from>TSC ticks x the core/TSC ratio ..." for a
- * method string (the unit part the tables split at): how rc's ratio was
- * obtained; from says how TSC ticks came from the samples ("" for samples
+ * "core cycles ...: <from>TSC ticks x the core/TSC ratio ..." for a
+ * method's unit part: how rc's ratio was obtained; from says how TSC ticks came from the samples ("" for samples
  * in TSC ticks).
  */
 void fpl_runclock_cycles_text(const struct fpl_clock *c, const struct fpl_runclock *rc,
 			      const char *from, char *buf, size_t size);
 
+/* How core cycles come from TSC ticks with c: the add chain's estimate, or counted. */
+enum fpl_metric_conv fpl_runclock_cycles_conv(const struct fpl_clock *c);
+
 /*
- * A new metric name in unit: every sample of src times factor, method
- * "<src's method><how>". NULL on ENOMEM.
+ * A new metric name in unit: every sample of src times factor, src's
+ * family, kind and how but conv, method "<src's method>; <how>" with how
+ * its unit part (after src's own, if any). NULL on ENOMEM.
  */
 struct fpl_metric *fpl_metric_scaled(struct fpl_run *run, const struct fpl_metric *src,
 				     const char *name, const char *unit, double factor,
-				     const char *how);
+				     const char *how, enum fpl_metric_conv conv);
 
 #endif

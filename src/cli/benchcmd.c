@@ -12,30 +12,58 @@
  * --NAME[=V] that is not the benchmark's: named before anything after it is
  * read as its value. A common flag given a value (--json=1) says so.
  */
-static int unknown_opt(const struct fpl_bench *b, struct fpl_cli *s, const char *a,
+static int unknown_opt(const struct fpl_bench *b, struct fpl_cli *c, bool named, const char *a,
 		       const char *eq)
 {
 	int len = eq ? (int)(eq - a) : (int)strlen(a), i = 0, rc;
 	char *bare = strndup(a, (size_t)len);
-	struct fpl_cli scratch = *s;
+	struct fpl_cli scratch = *c;
 
 	if (!bare)
-		return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
 	/* Alone, with nothing after it: only a flag of the common options takes it. */
 	rc = eq ? fpl_cli_common_opt(&scratch, 1, &bare, &i) : 0;
 	free(bare);
 	if (rc > 0)
-		return fpl_cli_usage_error(b->name, "%.*s takes no value ('%s')", len, a, a);
-	return fpl_cli_usage_error(b->name, "unknown option '%.*s'", len, a);
+		return fpl_cli_usage_error(c->cmd, "%.*s takes no value ('%s')", len, a, a);
+	if (named)
+		return fpl_cli_usage_error(c->cmd, "%s has no option %.*s (fpulab %s --help)",
+					   b->name, len, a, b->name);
+	return fpl_cli_usage_error(c->cmd, "unknown option '%.*s'", len, a);
+}
+
+int fpl_cli_bench_opt(struct fpl_cli *c, const struct fpl_bench *b, bool named, int argc,
+		      char **argv, int *i, struct fpl_optval *opt)
+{
+	const char *a = argv[*i], *eq = strchr(a, '=');
+	const struct fpl_opt *o;
+	char *name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
+
+	if (!name)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	o = fpl_bench_find_opt(b, name);
+	*opt = (struct fpl_optval){ name, eq ? eq + 1 : NULL };
+	if (!o) {
+		free(name);
+		return unknown_opt(b, c, named, a, eq);
+	}
+	if (!eq && o->type != FPL_OPT_FLAG && *i + 1 < argc)
+		opt->value = argv[++*i];
+	else if (!eq && o->type != FPL_OPT_FLAG) {
+		free(name);
+		return fpl_cli_usage_error(c->cmd, "%s%s--%s needs a value", named ? b->name : "",
+					   named ? ": " : "", o->name);
+	}
+	/* Naming tile state asks for AMX permission, as --amx does. */
+	fpl_cli_amx_implied(c, named ? b->name : NULL, name, opt->value);
+	return FPL_EXIT_OK;
 }
 
 static int parse(const struct fpl_bench *b, struct fpl_cli *s, int argc, char **argv,
 		 struct fpl_optval *opts, size_t *nopts)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq;
-		const struct fpl_opt *o;
-		char *name;
+		const char *a = argv[i];
 		int rc = fpl_cli_common_opt(s, argc, argv, &i);
 
 		if (rc < 0)
@@ -44,23 +72,10 @@ static int parse(const struct fpl_bench *b, struct fpl_cli *s, int argc, char **
 			continue;
 		if (strncmp(a, "--", 2) || !a[2])
 			return fpl_cli_usage_error(b->name, "unexpected argument '%s'", a);
-		eq = strchr(a, '=');
-		name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
-		if (!name)
-			return fpl_cli_error(b->name, FPL_EXIT_FAIL, "out of memory");
-		o = fpl_bench_find_opt(b, name);
-		opts[*nopts].name = name;
+		rc = fpl_cli_bench_opt(s, b, false, argc, argv, &i, &opts[*nopts]);
+		if (rc)
+			return rc;
 		(*nopts)++;
-		if (!o)
-			return unknown_opt(b, s, a, eq);
-		if (eq)
-			opts[*nopts - 1].value = eq + 1;
-		else if (o && o->type != FPL_OPT_FLAG && i + 1 < argc)
-			opts[*nopts - 1].value = argv[++i];
-		else if (o && o->type != FPL_OPT_FLAG)
-			return fpl_cli_usage_error(b->name, "--%s needs a value", name);
-		/* Naming tile state asks for AMX permission, as --amx does. */
-		fpl_cli_amx_implied(s, NULL, name, opts[*nopts - 1].value);
 	}
 	return FPL_EXIT_OK;
 }

@@ -73,6 +73,14 @@ void fpl_cli_default_end(void);
  * is created and removed)? Exit code: OK, or USAGE after naming the path.
  */
 int fpl_cli_check_out_path(const char *cmd, const char *path);
+/*
+ * The one progress line on stderr, redrawn in place: what, then " NN%" when
+ * frac >= 0, then tail (", about 12 s left") when given. Callers show it
+ * only when stderr is a terminal; fpl_cli_progress_clear wipes it.
+ */
+void fpl_cli_progress_show(const char *what, double frac, const char *tail);
+void fpl_cli_progress_clear(void);
+
 /* msg without a leading "CMD: " (library messages name the benchmark; the prefix already does). */
 const char *fpl_cli_unprefix(const char *cmd, const char *msg);
 
@@ -193,6 +201,16 @@ int fpl_cli_bench_main(const char *bench, int argc, char **argv);
 void fpl_cli_bench_help(const char *bench, FILE *f);
 /* The common flags' help lines. */
 void fpl_cli_common_help(FILE *f);
+
+/*
+ * argv[*i], "--name[=value]", as an option of benchmark b into *opt (its
+ * name allocated, the caller frees it; its value after '=', else the next
+ * argument when it takes one: *i advances). Naming tile state implies
+ * --amx. Exit code: OK; USAGE after the message from c->cmd, which names
+ * the benchmark when named (fpulab run's line holds several).
+ */
+int fpl_cli_bench_opt(struct fpl_cli *c, const struct fpl_bench *b, bool named, int argc,
+		      char **argv, int *i, struct fpl_optval *opt);
 
 /* A benchmark command: its table for people is its view's (src/report/views.c). */
 struct fpl_bench_cmd {

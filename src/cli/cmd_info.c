@@ -24,8 +24,7 @@ struct info_opts {
 static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 		const struct fpl_xstate *xs, const struct fpl_sysinfo *si, FILE *f)
 {
-	json_t *host, *doc, *kview = NULL;
-	int err;
+	json_t *kview;
 
 	if (o->dump)
 		return fpl_cpu_save(cpu, f);
@@ -35,19 +34,7 @@ static int emit(const struct info_opts *o, const struct fpl_cpu *cpu,
 		json_decref(kview);
 		return 0;
 	}
-	err = fpl_host_json(cpu, xs, si, &host);
-	if (err)
-		return err;
-	kview = fpl_kview_info_json(cpu, xs, o->kernel_trace);
-	if (kview)
-		json_object_set_new(host, "kernel_view", kview);
-	doc = json_pack("{s:o}", "host", host);
-	if (!doc)
-		return -ENOMEM;
-	err = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
-	fputc('\n', f);
-	json_decref(doc);
-	return err;
+	return fpl_json_info(f, cpu, xs, si, o->kernel_trace);
 }
 
 /*

@@ -28,8 +28,10 @@ static void say(void *arg, const char *text)
 
 	if (!rp->tty)
 		return;
-	fprintf(stderr, "\r\033[K%s", text ? text : "");
-	fflush(stderr);
+	if (text)
+		fpl_cli_progress_show(text, -1, NULL);
+	else
+		fpl_cli_progress_clear();
 }
 
 static int print_repro(const struct fpl_result *r, FILE *f, void *arg)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab run: the default suite (every benchmark, quick) or named benchmarks, then a summary. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fpulab/suite.h"
 #include "fpulab/summary.h"
 #include "cli.h"
 #include "runs.h"
@@ -66,74 +66,22 @@ static struct entry *add(struct plan *p, const struct fpl_bench *b, double est_s
 	return e;
 }
 
-/* Preset options (static strings): name, value, name, value ... NULL. */
-static struct entry *add_preset(struct plan *p, const char *bench, double budget_s, ...)
-{
-	const struct fpl_bench *b = fpl_bench_find(bench);
-	struct entry *e = b ? add(p, b, budget_s * 1.1) : NULL;
-	const char *name, *value;
-	va_list ap;
-
-	if (!e)
-		return NULL;
-	e->budget_s = budget_s;
-	va_start(ap, budget_s);
-	while ((name = va_arg(ap, const char *)) && e->nopts < MAX_OPTS) {
-		value = va_arg(ap, const char *);
-		e->opts[e->nopts++] = (struct fpl_optval){ name, value };
-	}
-	va_end(ap);
-	return e;
-}
-
-static bool planned(const struct plan *p, const struct fpl_bench *b)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->e[i].b == b)
-			return true;
-	return false;
-}
-
-/*
- * The default suite: every benchmark built in, quick. Those with a preset get
- * the options that make the summary's figures (AVX-512 state where the CPU
- * has it); a benchmark added later runs with its own quick defaults.
- */
-/*
- * The default suite. With AMX tile data asked for (--amx), xsave's tile
- * cells make this process use tile data, and from then on every save and
- * signal frame of it holds tile state: xsave then runs after the others, so
- * that their figures are those of a task that has not used tiles (as
- * without --amx), and amx last, in its own children.
- */
+/* The default suite (fpl_suite_plan): its entries, options and budgets from the library's table. */
 static int default_suite(struct plan *p, const struct fpl_cpu *cpu, bool tiles)
 {
-	bool avx512 = fpl_cpu_has(cpu, FPL_FEAT_AVX512F), avx = fpl_cpu_has(cpu, FPL_FEAT_AVX);
-	const char *ab = avx512 ? "init,avx512" : avx ? "init,avx" : NULL;
-	int err = 0;
+	struct fpl_suite_entry s[32];
+	size_t n;
+	int err = fpl_suite_plan(cpu, tiles, s, FPL_ARRAY_SIZE(s), &n);
 
-	if (!tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
-		err = -ENOMEM;
-	if (fpl_bench_find("ctxsw") && !add_preset(p, "ctxsw", 6.0, ab ? "ab" : NULL, ab, NULL))
-		err = -ENOMEM;
-	if (fpl_bench_find("signal")) {
-		if (!add_preset(p, "signal", 1.0, "state", "init", NULL))
-			err = -ENOMEM;
-		if (avx512 && !add_preset(p, "signal", 1.0, "state", "avx512", NULL))
-			err = -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		struct entry *e = add(p, fpl_bench_find(s[i].bench), s[i].est_s);
+
+		if (!e)
+			return -ENOMEM;
+		e->budget_s = s[i].budget_s;
+		e->nopts = s[i].nopts;
+		memcpy(e->opts, s[i].opts, s[i].nopts * sizeof(*e->opts));
 	}
-	if (fpl_bench_find("xor") &&
-	    !add_preset(p, "xor", 4.0, "sizes", "4k,16k,64k,256k,1M", "arities", "2", NULL))
-		err = -ENOMEM;
-	/* Chunk sizes that suit both workloads (xor wants multiples of 512). */
-	if (fpl_bench_find("section") &&
-	    !add_preset(p, "section", 3.0, "chunks", "1k,4k,16k,64k", NULL))
-		err = -ENOMEM;
-	if (tiles && fpl_bench_find("xsave") && !add_preset(p, "xsave", 3.0, NULL))
-		err = -ENOMEM;
-	for (size_t i = 0; i < fpl_nbenches && !err; i++)
-		if (!planned(p, fpl_benches[i]) && !add(p, fpl_benches[i], 2.0))
-			err = -ENOMEM;
 	return err;
 }
 
@@ -168,31 +116,16 @@ static int prepare(struct plan *p, struct fpl_cli *c)
 /* One benchmark option "--name[=value]" [value] for the entry being read. */
 static int bench_opt(struct entry *e, struct fpl_cli *s, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *eq = strchr(a, '=');
-	const struct fpl_opt *o;
-	char *name;
+	int rc;
 
 	if (e->nopts == MAX_OPTS)
 		return fpl_cli_usage_error("run", "%s: more than %d options", e->b->name, MAX_OPTS);
-	name = eq ? strndup(a + 2, (size_t)(eq - a - 2)) : strdup(a + 2);
-	if (!name)
-		return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
-	e->names[e->nopts] = name;
-	e->opts[e->nopts].name = name;
-	o = fpl_bench_find_opt(e->b, name);
-	if (!o)
-		return fpl_cli_usage_error("run", "%s has no option --%s (fpulab %s --help)",
-					   e->b->name, name, e->b->name);
-	if (eq)
-		e->opts[e->nopts].value = eq + 1;
-	else if (o->type != FPL_OPT_FLAG && *i + 1 < argc)
-		e->opts[e->nopts].value = argv[++*i];
-	else if (o->type != FPL_OPT_FLAG)
-		return fpl_cli_usage_error("run", "%s: --%s needs a value", e->b->name, name);
-	/* Naming tile state asks for AMX permission, as it does in the benchmark's command. */
-	fpl_cli_amx_implied(s, e->b->name, name, e->opts[e->nopts].value);
-	e->nopts++;
-	return FPL_EXIT_OK;
+	rc = fpl_cli_bench_opt(s, e->b, true, argc, argv, i, &e->opts[e->nopts]);
+	if (!rc) {
+		e->names[e->nopts] = (char *)e->opts[e->nopts].name;
+		e->nopts++;
+	}
+	return rc;
 }
 
 static int parse(struct plan *p, struct fpl_cli *s, int argc, char **argv)
@@ -242,15 +175,16 @@ static void progress(void *arg, const char *bench, double frac, const char *what
 	struct plan *p = arg;
 
 	(void)what;	/* a variant's internal name: not for people */
+	char head[64], tail[48];
+
 	fpl_progress_at(&p->prog, frac, now_s());
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-8s %3.0f%% ", p->cur + 1, p->n, bench,
-		p->prog.frac * 100);
+	snprintf(head, sizeof(head), "[%zu/%zu] %-8s", p->cur + 1, p->n, bench);
 	/* The estimate only falls: once spent, the work is late, not nearly done. */
 	if (p->prog.left > 0)
-		fprintf(stderr, "about %.0f s left", p->prog.left);
+		snprintf(tail, sizeof(tail), " about %.0f s left", p->prog.left);
 	else
-		fprintf(stderr, "taking longer than estimated");
-	fflush(stderr);
+		snprintf(tail, sizeof(tail), " taking longer than estimated");
+	fpl_cli_progress_show(head, p->prog.frac, tail);
 }
 
 /* The expected seconds of the entries after entry i. */
@@ -294,7 +228,7 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		e->took_s = now_s() - t0;
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
 		if (s->progress_tty)
-			fputs("\r\033[K", stderr);
+			fpl_cli_progress_clear();
 		/*
 		 * Every option was checked before the first measurement: a
 		 * benchmark that refuses its parameters only once running has

@@ -225,7 +225,7 @@ static void progress(void *arg, const char *bench, double frac, const char *what
 	if (frac < shown)
 		frac = shown;
 	shown = frac;
-	fprintf(stderr, "\r\033[K%s %3.0f%%", bench, frac * 100);
+	fpl_cli_progress_show(bench, frac, NULL);
 }
 
 /* What the session says at start, on stderr unless -q. */
@@ -303,7 +303,7 @@ int fpl_cli_call(struct fpl_cli *c, const struct fpl_bench_call *call)
 	c->ls->cfg.progress_arg = c->progress_arg;
 	err = fpl_session_call(c->ls, call, &diag);
 	if (c->progress_tty)
-		fputs("\r\033[K", stderr);
+		fpl_cli_progress_clear();
 	return exit_code(c, err, &diag);
 }
 
@@ -531,8 +531,8 @@ static int end_own(struct fpl_cli *s, int rc, void *arg)
 
 	if (e->print_result) {
 		/* Clock, self-check and warnings belong to the derived result too. */
-		json_array_extend(r->warnings, s->ls->result->warnings);
-		json_object_update(r->host, s->ls->result->host);
+		if (fpl_result_adopt(r, s->ls->result))
+			rc = fpl_cli_error(s->cmd, FPL_EXIT_FAIL, "out of memory");
 	}
 	if (rc != FPL_EXIT_USAGE) {
 		int err = own_output(s, rc, r, e->print, e->arg);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fpulab/stats.h"
+#include "fpulab/sysinfo.h"
 #include "report/views.h"
 #include "cli.h"
 #include "runs.h"
@@ -188,6 +189,7 @@ static int check_out_path(const struct runs_ctx *c)
 static void show_progress(struct runs_ctx *c, bool force)
 {
 	double now = mono_s(), el = now - c->t_run, per, cur, frac, left;
+	char head[96], tail[48];
 
 	if (!c->progress || (!force && now - c->t0 < 2))
 		return;
@@ -202,20 +204,19 @@ static void show_progress(struct runs_ctx *c, bool force)
 		frac = c->shown_frac;	/* never backwards */
 	c->shown_frac = frac;
 	left = per > 0 ? cur - el + per * (double)(c->o->n - c->done - 1) : NAN;
-	fprintf(stderr, "\r\033[Kfpulab %s: run %ld/%ld %3.0f%%", c->cmd, c->done + 1, c->o->n,
-		frac * 100);
+	snprintf(head, sizeof(head), "fpulab %s: run %ld/%ld", c->cmd, c->done + 1, c->o->n);
 	if (isfinite(left))
-		fprintf(stderr, ", about %.0f s left", left);
+		snprintf(tail, sizeof(tail), ", about %.0f s left", left);
 	else
-		fprintf(stderr, ", %.0f s (first run)", now - c->t0);
-	fflush(stderr);
+		snprintf(tail, sizeof(tail), ", %.0f s (first run)", now - c->t0);
+	fpl_cli_progress_show(head, frac, tail);
 	c->progress_shown = true;
 }
 
 static void clear_progress(struct runs_ctx *c)
 {
 	if (c->progress_shown)
-		fputs("\r\033[K", stderr);
+		fpl_cli_progress_clear();
 	c->progress_shown = false;
 }
 
@@ -238,36 +239,6 @@ static void append(char **buf, size_t *n, size_t *cap, const char *p, size_t k)
 	(*buf)[*n] = 0;
 }
 
-#define STEAL_CPUS 256
-
-/*
- * Steal time from /proc/stat (USER_HZ ticks): the time the hypervisor gave
- * a vCPU's physical CPU to something else. [0]: all CPUs, [1 + n]: CPU n;
- * -1 where not read.
- */
-static void read_steal(long long *steal)
-{
-	FILE *f = fopen("/proc/stat", "r");
-	char line[512];
-
-	for (int i = 0; i < STEAL_CPUS + 1; i++)
-		steal[i] = -1;
-	while (f && fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
-		long long v[8];
-		int cpu = -1, off = 0;
-
-		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &cpu, &off) != 1)
-			continue;
-		if (line[3] == ' ')
-			off = 0;
-		if (sscanf(line + 3 + off, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 && cpu < STEAL_CPUS)
-			steal[cpu + 1] = v[7];
-	}
-	if (f)
-		fclose(f);
-}
-
 struct child {
 	pid_t pid;
 	int status;
@@ -275,7 +246,7 @@ struct child {
 	size_t nout, nerr;
 	bool interrupted;
 	struct rusage ru;	/* of the child and its waited-for tasks (ctxsw's) */
-	long long steal0[STEAL_CPUS + 1], steal1[STEAL_CPUS + 1];
+	long long steal0[FPL_STEAL_CPUS + 1], steal1[FPL_STEAL_CPUS + 1];
 };
 
 /* One run: start the child, collect stdout (the document) and stderr, wait. 0 or -errno. */
@@ -292,7 +263,7 @@ static int run_child(struct runs_ctx *c, struct child *ch)
 		close(po[1]);
 		return -errno;
 	}
-	read_steal(ch->steal0);
+	fpl_sysinfo_steal(ch->steal0);
 	fflush(NULL);
 	ch->pid = fork();
 	if (ch->pid < 0) {
@@ -344,128 +315,39 @@ static int run_child(struct runs_ctx *c, struct child *ch)
 		close(pe[0]);
 	while (wait4(ch->pid, &ch->status, 0, &ch->ru) < 0 && errno == EINTR)
 		;
-	read_steal(ch->steal1);
+	fpl_sysinfo_steal(ch->steal1);
 	ch->interrupted |= runs_stop;
 	return 0;
 }
 
-static const json_t *host_get(const struct fpl_result *r, const char *obj, const char *key)
-{
-	return json_object_get(obj ? json_object_get(r->host, obj) : r->host, key);
-}
-
-/* The per-process facts of a child's host object, on each of its runs. */
 static double tv_s(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static int stamp(struct fpl_run *run, const struct fpl_result *cr, long index, double wall_s,
-		 const char *started, pid_t pid, const struct child *ch)
-{
-	const struct rusage *ru = &ch->ru;
-	long long cpu = json_integer_value(host_get(cr, "clock", "cpu")), tick = sysconf(_SC_CLK_TCK);
-	static const struct { const char *obs, *obj, *key; } facts[] = {
-		{ "run_cpu", "clock", "cpu" },
-		{ "run_tsc_hz", "clock", "tsc_hz" },
-		{ "run_core_hz", "clock", "core_hz_start" },
-		{ "run_core_hz_end", "clock", "core_hz_end" },
-		{ "run_core_drift_pct", "clock", "drift_pct" },
-		{ "run_loadavg_start", NULL, "loadavg_start" },
-		{ "run_loadavg_end", NULL, "loadavg_end" },
-		{ "run_aslr", "process", "aslr" },
-		{ "run_addr_stack", "process", "addr_stack" },
-		{ "run_addr_heap", "process", "addr_heap" },
-		{ "run_addr_mmap", "process", "addr_mmap" },
-		{ "run_cpus_allowed", "process", "cpus_allowed" },
-	};
-	int err = fpl_run_obs_int(run, "run_index", index);
-
-	err = err ? err : fpl_run_obs_int(run, "run_pid", pid);
-	err = err ? err : fpl_run_obs_str(run, "run_started", started);
-	err = err ? err : fpl_run_obs_real(run, "run_wall_s", wall_s);
-	/*
-	 * Involuntary switches: how often other work preempted the run (its
-	 * own waits, a ping-pong's, are the voluntary ones). The first thing
-	 * to look at when one run's value stands out.
-	 */
-	err = err ? err : fpl_run_obs_int(run, "run_preempted", ru->ru_nivcsw);
-	err = err ? err : fpl_run_obs_int(run, "run_waits", ru->ru_nvcsw);
-	err = err ? err : fpl_run_obs_real(run, "run_user_s", tv_s(ru->ru_utime));
-	err = err ? err : fpl_run_obs_real(run, "run_sys_s", tv_s(ru->ru_stime));
-	/* in a VM: time the host ran something else on this vCPU's CPU */
-	if (tick > 0 && ch->steal0[0] >= 0 && ch->steal1[0] >= 0)
-		err = err ? err : fpl_run_obs_real(run, "run_steal_s_all",
-						   (double)(ch->steal1[0] - ch->steal0[0]) /
-						   (double)tick);
-	if (tick > 0 && cpu >= 0 && cpu < STEAL_CPUS && ch->steal0[cpu + 1] >= 0 &&
-	    ch->steal1[cpu + 1] >= 0)
-		err = err ? err : fpl_run_obs_real(run, "run_steal_s",
-						   (double)(ch->steal1[cpu + 1] -
-							    ch->steal0[cpu + 1]) / (double)tick);
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(facts) && !err; i++) {
-		const json_t *v = host_get(cr, facts[i].obj, facts[i].key);
-
-		if (v)
-			err = fpl_run_obs_json(run, facts[i].obs, json_deep_copy(v));
-	}
-	return err;
-}
-
-/* Per-process keys of the host object: they go to each run's observed instead. */
-static void host_once(json_t *host)
-{
-	static const char *const per_run[] = { "clock", "loadavg_start", "loadavg_end", "process" };
-
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(per_run); i++)
-		json_object_del(host, per_run[i]);
-}
-
+/* The child's document merged as run index of the series (fpl_result_merge_process). */
 static int merge(struct runs_ctx *c, struct child *ch, long index, double wall_s,
 		 const char *started)
 {
 	struct fpl_diag diag = { "" };
 	struct fpl_result *cr = NULL;
-	json_error_t je;
-	json_t *doc = ch->out ? json_loadb(ch->out, ch->nout, 0, &je) : NULL;
-	struct fpl_run **nr;
-	size_t i;
-	json_t *w;
-	int err;
+	struct fpl_process_run pr = {
+		.index = index, .pid = ch->pid, .started = started, .wall_s = wall_s,
+		.preempted = ch->ru.ru_nivcsw, .waits = ch->ru.ru_nvcsw,
+		.user_s = tv_s(ch->ru.ru_utime), .sys_s = tv_s(ch->ru.ru_stime),
+		.steal0 = ch->steal0, .steal1 = ch->steal1, .nsteal = FPL_STEAL_CPUS + 1,
+		.tick_hz = sysconf(_SC_CLK_TCK),
+	};
+	int err = fpl_result_load_buf(ch->out ? ch->out : "", ch->nout, "the run's output", &cr,
+				      &diag);
 
-	if (!doc)
-		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: no results document (%s)%s%s",
-				     index, ch->out ? je.text : "no output",
-				     ch->nerr ? ":\n" : "", ch->nerr ? ch->err : "");
-	err = fpl_result_from_json(doc, &cr, &diag);
-	json_decref(doc);
 	if (err)
-		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: %s", index, diag.msg);
-	if (!c->merged->nruns && !json_object_size(c->merged->host)) {
-		json_object_update(c->merged->host, cr->host);
-		host_once(c->merged->host);
-	}
-	for (i = 0; i < cr->nruns; i++)
-		if (stamp(cr->runs[i], cr, index, wall_s, started,
-			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) ?
-			  (pid_t)json_integer_value(host_get(cr, "process", "pid")) : ch->pid,
-			  ch)) {
-			fpl_result_free(cr);
-			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
-		}
-	nr = realloc(c->merged->runs, (c->merged->nruns + cr->nruns + 1) * sizeof(*nr));
-	if (!nr) {
-		fpl_result_free(cr);
-		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
-	}
-	c->merged->runs = nr;
-	memcpy(nr + c->merged->nruns, cr->runs, cr->nruns * sizeof(*nr));
-	c->merged->nruns += cr->nruns;
-	cr->nruns = 0;
-	json_array_foreach(cr->warnings, i, w)
-		fpl_result_warn(c->merged, "run %ld: %s", index, json_string_value(w));
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "run %ld: %s%s%s", index,
+				     ch->out ? diag.msg : "no results document (no output)",
+				     ch->nerr ? ":\n" : "", ch->nerr ? ch->err : "");
+	err = fpl_result_merge_process(c->merged, cr, &pr);
 	fpl_result_free(cr);
-	return FPL_EXIT_OK;
+	return err ? fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory") : FPL_EXIT_OK;
 }
 
 static int emit(struct runs_ctx *c)
@@ -572,7 +454,6 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	struct runs_ctx c = { .cmd = cmd, .o = o };
 	int rc, worst = FPL_EXIT_OK;
 	long skipped = 0;
-	json_t *info;
 
 	fpl_cli_init(&c.s, cmd);
 	rc = parse(&c, argc, argv);
@@ -600,11 +481,8 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	for (long k = 1; k <= o->n && !runs_stop && !worst; k++)
 		worst = one_run(&c, k, &skipped);
 	clear_progress(&c);
-	info = json_pack("{s:I, s:I, s:b, s:s, s:b}", "requested", (json_int_t)o->n,
-			 "completed", (json_int_t)c.done, "interrupted", (bool)runs_stop,
-			 "order", "the same in every run", "no_aslr", o->no_aslr);
-	if (info)
-		json_object_set_new(c.merged->host, "runs", info);
+	if (fpl_result_series_note(c.merged, o->n, c.done, runs_stop, o->no_aslr))
+		worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	if (runs_stop)
 		worst = FPL_EXIT_FAIL;
 	/* Stopped before a run completed: no file of no runs, nothing replaced. */

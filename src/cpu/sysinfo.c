@@ -95,3 +95,26 @@ int fpl_sysinfo_read(struct fpl_sysinfo *si)
 	read_arch_status(si->arch_status, sizeof(si->arch_status));
 	return 0;
 }
+
+void fpl_sysinfo_steal(long long steal[FPL_STEAL_CPUS + 1])
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+
+	for (int i = 0; i < FPL_STEAL_CPUS + 1; i++)
+		steal[i] = -1;
+	while (f && fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
+		long long v[8];
+		int cpu = -1, off = 0;
+
+		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &cpu, &off) != 1)
+			continue;
+		if (line[3] == ' ')
+			off = 0;
+		if (sscanf(line + 3 + off, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 && cpu < FPL_STEAL_CPUS)
+			steal[cpu + 1] = v[7];
+	}
+	if (f)
+		fclose(f);
+}

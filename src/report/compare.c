@@ -410,7 +410,7 @@ static int summarise(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i,
 		s->between_cv = NAN;
 	}
 	/* a spread in percent of a centre near 0 (fpl_cmp_pct_of_base): none */
-	if (fpl_metric_is_difference(m->name))
+	if (fpl_metric_name_is_difference(m->name))
 		s->between_cv = s->within_cv = NAN;
 	return 0;
 }

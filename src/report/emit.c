@@ -64,50 +64,42 @@ int fpl_units_by_name(const char *name)
 	return -1;
 }
 
-/*
- * The member of a triple in unit ("tsc", "ns") for the prefix of len
- * bytes: "<prefix>tsc", or, where the prefix ends in '_', the prefix
- * without it when that metric is in the unit (ctxsw's round_trip in ns
- * beside round_trip_cycles, signal's round_trip in TSC ticks).
- */
-static const struct fpl_metric *member(const struct fpl_run *run, const char *name, size_t len,
+/* The metric of family in unit (a time unit) in the run, or NULL. */
+static const struct fpl_metric *member(const struct fpl_run *run, const char *family,
 				       const char *unit)
 {
-	const struct fpl_metric *m;
-	char buf[160];
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		const struct fpl_metric *m = run->metrics[i];
 
-	snprintf(buf, sizeof(buf), "%.*s%s", (int)len, name, unit);
-	m = fpl_run_find_metric(run, buf);
-	if (!m && len > 1 && name[len - 1] == '_') {
-		snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, name);
-		m = fpl_run_find_metric(run, buf);
+		if (!strcmp(m->unit, unit) && !strcmp(fpl_metric_family(m), family))
+			return m;
 	}
-	return m && !strcmp(m->unit, unit) ? m : NULL;
+	return NULL;
 }
 
-/* "<prefix>cycles" with its tsc and ns members beside it: the harness's triple. */
+/*
+ * A cycles metric with its family's tsc and ns members beside it: one
+ * figure in three units (the harness's, ctxsw's round_trip in ns with its
+ * round_trip_cycles and round_trip_tsc, signal's in TSC ticks).
+ */
 static bool triple_of(const struct fpl_run *run, const struct fpl_metric *m,
 		      const struct fpl_metric **tsc, const struct fpl_metric **ns)
 {
-	size_t len = strlen(m->name);
-
-	if (len < 6 || len > 100 || strcmp(m->name + len - 6, "cycles") || strcmp(m->unit, "cycles"))
+	if (strcmp(m->unit, "cycles") || member(run, fpl_metric_family(m), "cycles") != m)
 		return false;
-	*tsc = member(run, m->name, len - 6, "tsc");
-	*ns = member(run, m->name, len - 6, "ns");
+	*tsc = member(run, fpl_metric_family(m), "tsc");
+	*ns = member(run, fpl_metric_family(m), "ns");
 	return *tsc && *ns;
 }
 
 /* The cycles member of the triple m belongs to (m itself for that member), or NULL. */
 static const struct fpl_metric *triple_head(const struct fpl_run *run, const struct fpl_metric *m)
 {
-	const struct fpl_metric *t, *n;
+	const struct fpl_metric *head = member(run, fpl_metric_family(m), "cycles"), *t, *n;
 
-	for (size_t i = 0; i < run->nmetrics; i++)
-		if (triple_of(run, run->metrics[i], &t, &n) &&
-		    (run->metrics[i] == m || t == m || n == m))
-			return run->metrics[i];
-	return NULL;
+	if (!head || !triple_of(run, head, &t, &n) || (head != m && t != m && n != m))
+		return NULL;
+	return head;
 }
 
 /* Whether m is the first of its triple's members in the run's order: where the triple shows. */
@@ -146,32 +138,38 @@ struct gen_table {
 };
 
 /*
- * A method's note. A harness triple's: the text up to its unit part, the
- * unit part its own note ("[u1]"); any other metric's: the whole text.
+ * A method's note. A triple member's: the method without its unit part,
+ * the unit part its own note ("[u1]"); any other metric's: the whole text.
  */
-static void method_refs(struct gen_table *g, const char *method, bool triple, char *buf,
+static void method_refs(struct gen_table *g, const struct fpl_metric *m, bool triple, char *buf,
 			size_t size)
 {
-	const char *unit = "";
-	size_t what, how = 0;
-	char *base;
+	const char *method = m->method ? m->method : "";
+	struct fpl_method_parts p;
+	char *base, *unit = NULL;
 
-	method = method ? method : "";
-	if (triple)
-		fpl_tbl_method_split(method, &what, &how, &unit);
-	else
-		what = strlen(method);
-	base = strndup(method, what + (how ? how + 2 : 0));
-	if (!base) {
+	fpl_metric_method_parts(m, &p);
+	if (!triple)
+		p.unit_len = 0;
+	base = strndup(method, p.unit_len ? (size_t)(p.unit - method) - 2 : strlen(method));
+	if (!base || (p.unit_len && !(unit = strndup(p.unit, p.unit_len)))) {
 		snprintf(buf, size, "[?]");
-		return;
-	}
-	if (*unit)
+	} else if (unit) {
 		snprintf(buf, size, "[%zu, u%zu]", fpl_tbl_note(&g->methods, base),
 			 fpl_tbl_note(&g->units, unit));
-	else
+	} else {
 		snprintf(buf, size, "[%zu]", fpl_tbl_note(&g->methods, base));
+	}
 	free(base);
+	free(unit);
+}
+
+/* "time", or "<family>_time": a triple shown in every unit, by its quantity. */
+static void time_label(const struct fpl_metric *m, char *buf, size_t size)
+{
+	const char *f = fpl_metric_family(m);
+
+	snprintf(buf, size, strcmp(f, "time") ? "%s_time" : "%s", f);
 }
 
 static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *m,
@@ -185,25 +183,23 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 	long long k;
 	double q;
 
-	snprintf(name, sizeof(name), "%s", m->name);
+	time_label(m, name, sizeof(name));
 	if (t && u == FPL_UNITS_TSC)
 		shown = t;
 	else if (t && u == FPL_UNITS_NS)
 		shown = ns;
-	if (t && u == FPL_UNITS_ALL && strlen(name) >= 6)
-		snprintf(name + strlen(name) - 6, 7, "time");
 	if (!fpl_tbl_summary(shown, &s)) {
 		fprintf(f, "    %s: no samples\n", shown->name);
 		return;
 	}
-	method_refs(g, shown->method, t != NULL, refs, sizeof(refs));
+	method_refs(g, shown, t != NULL, refs, sizeof(refs));
 	fprintf(f, "    %s %.2f %s (IQR %.2f)", t && u == FPL_UNITS_ALL ? name : shown->name,
 		s.median, shown->unit, s.q3 - s.q1);
 	if (t && u == FPL_UNITS_ALL && fpl_tbl_summary(t, &st) && fpl_tbl_summary(ns, &sn)) {
 		char r2[64], r3[64];
 
-		method_refs(g, t->method, true, r2, sizeof(r2));
-		method_refs(g, ns->method, true, r3, sizeof(r3));
+		method_refs(g, t, true, r2, sizeof(r2));
+		method_refs(g, ns, true, r3, sizeof(r3));
 		fprintf(f, " %s = %.2f tsc %s = %.2f ns %s", refs, st.median, r2, sn.median, r3);
 	} else {
 		fprintf(f, " %s", refs);

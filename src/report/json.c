@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fpulab/report.h"
 #include "fpulab/stats.h"
@@ -28,6 +29,40 @@ static json_t *summary_json(const struct fpl_metric *m)
 			 "trim", s.trim, "trimmed_mean", num(s.trimmed_mean));
 }
 
+/* A string key when the value is known (non-NULL). */
+static int set_str(json_t *o, const char *key, const char *v)
+{
+	return v && json_object_set_new(o, key, json_string(v)) ? -ENOMEM : 0;
+}
+
+/* The typed facts beside the method sentence (docs/results-schema.md, "metrics"). */
+static int facts_json(json_t *o, const struct fpl_metric *m)
+{
+	const struct fpl_metric_how *h = fpl_metric_how(m);
+	struct fpl_method_parts p;
+	char *w = NULL, *u = NULL;
+	int err;
+
+	/* what was measured only where the method says more between it and the unit part */
+	fpl_metric_method_parts(m, &p);
+	if ((p.timing_len && !(w = strndup(p.what, p.what_len))) ||
+	    (p.unit_len && !(u = strndup(p.unit, p.unit_len)))) {
+		free(w);
+		return -ENOMEM;
+	}
+	err = set_str(o, "family", fpl_metric_family(m)) ||
+	      set_str(o, "kind", fpl_metric_kind_name(fpl_metric_kind(m))) ||
+	      (h->reps == FPL_REPS_VARIES && set_str(o, "reps", "varies")) ||
+	      (h->reps > 0 && json_object_set_new(o, "reps", json_integer(h->reps))) ||
+	      set_str(o, "clock", fpl_metric_clock_name(h->clock)) ||
+	      set_str(o, "overhead", fpl_metric_overhead_name(h->overhead)) ||
+	      set_str(o, "conversion", fpl_metric_conv_name(h->conv)) ||
+	      set_str(o, "method_what", w) || set_str(o, "method_unit", u) ? -ENOMEM : 0;
+	free(w);
+	free(u);
+	return err;
+}
+
 static json_t *metric_json(const struct fpl_metric *m)
 {
 	json_t *samples = json_array(), *o;
@@ -39,10 +74,16 @@ static json_t *metric_json(const struct fpl_metric *m)
 			json_decref(samples);
 			return NULL;
 		}
-	o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "name", m->name, "unit", m->unit,
-		      "method", m->method ? m->method : "", "samples", samples,
-		      "summary", summary_json(m));
-	if (o && m->extra && json_object_set(o, "extra", m->extra)) {
+	o = json_pack("{s:s, s:s, s:s}", "name", m->name, "unit", m->unit,
+		      "method", m->method ? m->method : "");
+	if (!o || facts_json(o, m)) {
+		json_decref(samples);
+		json_decref(o);
+		return NULL;
+	}
+	if (json_object_set_new(o, "samples", samples) ||
+	    json_object_set_new(o, "summary", summary_json(m)) ||
+	    (m->extra && json_object_set(o, "extra", m->extra))) {
 		json_decref(o);
 		return NULL;
 	}

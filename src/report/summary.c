@@ -45,13 +45,6 @@ static bool timelike(const char *unit)
 	       !strcmp(unit, "MB/s") || !strcmp(unit, "ops/s");
 }
 
-/* Differences and per-section costs are near zero by design: a relative spread means nothing. */
-static bool derived(const char *name)
-{
-	return strstr(name, "diff") || strstr(name, "section_cycles") || strstr(name, "set_cost") ||
-	       strstr(name, "speedup");
-}
-
 /* Metrics whose IQR is a large part of their median; the three worst are named. */
 static size_t noisy(const struct fpl_result *r, FILE *f)
 {
@@ -72,10 +65,12 @@ static size_t noisy(const struct fpl_result *r, FILE *f)
 			if (!strcmp(m->unit, "tsc") || (!strcmp(m->unit, "ns") && cycles))
 				continue;
 			/*
-			 * Quartiles either side of zero: a figure about zero by design (a
-			 * difference, vzeroupper's latency), whose spread is no share of it.
+			 * A difference between variants is about zero by design, a cost
+			 * net of a baseline has the spread of two timings (result.h): no
+			 * sign of a noisy run. Nor are quartiles either side of zero
+			 * (vzeroupper's latency): a spread that is no share of the figure.
 			 */
-			if (!timelike(m->unit) || derived(m->name) ||
+			if (!timelike(m->unit) || fpl_metric_kind(m) != FPL_KIND_SAMPLE ||
 			    !fpl_pick_stat(r->runs[i], m->name, &s) || s.n < 5 || !s.median ||
 			    (s.q1 <= 0 && s.q3 >= 0))
 				continue;

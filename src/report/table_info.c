@@ -224,3 +224,25 @@ int fpl_table_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *
 	print_kernel_view(f, kview);
 	return ferror(f) ? -EIO : 0;
 }
+
+int fpl_json_info(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xstate *xs,
+		  const struct fpl_sysinfo *si, bool trace)
+{
+	json_t *host, *doc, *kview;
+	int err = fpl_host_json(cpu, xs, si, &host);
+
+	if (err)
+		return err;
+	kview = fpl_kview_info_json(cpu, xs, trace);
+	if (kview && json_object_set_new(host, "kernel_view", kview)) {
+		json_decref(host);
+		return -ENOMEM;
+	}
+	doc = json_pack("{s:o}", "host", host);
+	if (!doc)
+		return -ENOMEM;
+	err = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? -EIO : 0;
+	fputc('\n', f);
+	json_decref(doc);
+	return err;
+}

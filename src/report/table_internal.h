@@ -34,15 +34,6 @@ void fpl_tbl_wrap_labelled(FILE *f, const char *label, size_t width, const char 
 /* Summary over the finite samples; false when there are none. */
 bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s);
 
-/*
- * A harness method "<what>; N reps per sample ...; <unit part>" split in
- * three: what was timed, how (reps, overhead), the unit's part. Lengths of
- * the first two; *unit points into method (maybe ""). Texts without the
- * harness's marker give all to *what_len.
- */
-void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
-			  const char **unit);
-
 /* Warnings of the result and its runs: in full, or their count (o->warnings false). */
 void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
 		      size_t nruns, const struct fpl_table_opts *o, FILE *f);

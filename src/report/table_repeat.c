@@ -31,7 +31,7 @@ static void free_entries(struct entry *e, size_t n)
 }
 
 
-/* Every metric with samples of every run record, differences left out; NULL on ENOMEM. */
+/* Every metric with finite samples of every run record, differences left out; NULL on ENOMEM. */
 static struct entry *collect(const struct fpl_result *r, size_t *count)
 {
 	size_t cap = 0, n = 0;
@@ -42,17 +42,15 @@ static struct entry *collect(const struct fpl_result *r, size_t *count)
 	e = calloc(cap ? cap : 1, sizeof(*e));
 	for (size_t i = 0; e && i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
-		char *params = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT);
 
-		for (size_t m = 0; params && m < run->nmetrics; m++) {
+		for (size_t m = 0; m < run->nmetrics; m++) {
 			const struct fpl_metric *mm = run->metrics[m];
 			struct fpl_summary s;
 
-			if (!mm->n || fpl_metric_is_difference(mm->name) ||
-			    fpl_summarize(mm->samples, mm->n, 0, &s))
+			if (fpl_metric_is_difference(mm) || fpl_metric_summary(mm, 0, &s))
 				continue;
-			if (asprintf(&e[n].key, "%s %s %s", run->bench, params, mm->name) < 0) {
-				free(params);
+			e[n].key = fpl_run_config_key(run, mm->name, NULL, NULL);
+			if (!e[n].key) {
 				free_entries(e, n);
 				return NULL;
 			}
@@ -61,11 +59,6 @@ static struct entry *collect(const struct fpl_result *r, size_t *count)
 			e[n].unit = mm->unit ? mm->unit : "";
 			e[n++].median = s.median;
 		}
-		if (!params) {
-			free_entries(e, n);
-			return NULL;
-		}
-		free(params);
 	}
 	*count = n;
 	return e;
@@ -169,7 +162,7 @@ int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f)
 {
 	struct fpl_unit_repeat u[MAX_UNITS];
 	int n = fpl_result_repeatability(r, tol_pct, u, MAX_UNITS);
-	char note[400];
+	char note[512];
 
 	if (n <= 0)
 		return n;
@@ -188,9 +181,10 @@ int fpl_table_repeatability(const struct fpl_result *r, double tol_pct, FILE *f)
 	for (int k = 0; k < n; k++)
 		fprintf(f, "worst in %s: %s\n", u[k].unit, u[k].worst);
 	snprintf(note, sizeof(note), "(within: at most %g%% from the median in every run. "
-		 "Differences between variants, diff* and b_minus_a*, are left out: near zero a "
-		 "percentage says nothing of them. TSC ticks and ns also carry the core clock's "
-		 "changes between runs, core cycles do not: compare runs in cycles.)", tol_pct);
+		 "Differences between variants (xsave's diff_cycles, ctxsw's difference, "
+		 "section's speedup_pct) are left out: near zero a percentage says nothing of "
+		 "them. TSC ticks and ns also carry the core clock's changes between runs, core "
+		 "cycles do not: compare runs in cycles.)", tol_pct);
 	fpl_tbl_wrap(f, note, 0);
 	return ferror(f) ? -EIO : 0;
 }

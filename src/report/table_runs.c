@@ -124,15 +124,16 @@ static void print_run_lines(const struct fpl_result *r, long done, long requeste
 size_t fpl_tbl_run_medians(const struct fpl_result *r, size_t from, const char *name,
 			  const char *key, double *v)
 {
-	struct fpl_summary s;
 	size_t n = 0;
 
 	for (size_t j = from; j < r->nruns && n < FPL_RUNS_MAX; j++) {
 		const struct fpl_metric *mm = fpl_run_find_metric(r->runs[j], name);
 		char *k2 = mm ? fpl_tbl_group_key(r->runs[j], mm) : NULL;
+		/* the one summary of a metric: its finite samples (a NaN is one not taken) */
+		double med = k2 && !strcmp(k2, key) ? fpl_metric_median(mm) : NAN;
 
-		if (k2 && !strcmp(k2, key) && mm->n && !fpl_summarize(mm->samples, mm->n, 0, &s))
-			v[n++] = s.median;
+		if (isfinite(med))
+			v[n++] = med;
 		free(k2);
 	}
 	return n;

@@ -44,13 +44,13 @@ static void unit_ref(const struct fpl_result *r, enum fpl_units u, struct fpl_tb
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_metric *m = r->runs[i]->skipped ? NULL :
 					     in_unit(r->runs[i], "inside", u);
-		size_t what, how, k;
-		const char *part;
+		struct fpl_method_parts p;
+		size_t k;
 
-		if (!m || !m->method)
+		if (!m)
 			continue;
-		fpl_tbl_method_split(m->method, &what, &how, &part);
-		k = *part ? fpl_tbl_note(units, part) : 0;
+		fpl_metric_method_parts(m, &p);
+		k = p.unit_len ? fpl_tbl_note(units, p.unit) : 0;
 		if (k)
 			snprintf(buf, size, " [u%zu]", k);
 		return;

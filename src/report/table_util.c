@@ -146,31 +146,6 @@ bool fpl_tbl_summary(const struct fpl_metric *m, struct fpl_summary *s)
 	return !fpl_metric_summary(m, 10, s);
 }
 
-/* The harness's texts (src/bench/harness.c): "<what>; N reps per sample ...; <unit part>". */
-static const char *const how_marker = "; N reps per sample";
-static const char *const unit_markers[] = { "; core cycles ", "; TSC ticks ", "; ns from TSC " };
-
-void fpl_tbl_method_split(const char *method, size_t *what_len, size_t *how_len,
-			  const char **unit)
-{
-	const char *how = strstr(method, how_marker), *u = NULL;
-
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(unit_markers); i++) {
-		const char *p = strstr(how ? how : method, unit_markers[i]);
-
-		if (p && (!u || p < u))
-			u = p;
-	}
-	*unit = u ? u + 2 : method + strlen(method);
-	if (!how) {
-		*what_len = u ? (size_t)(u - method) : strlen(method);
-		*how_len = 0;
-		return;
-	}
-	*what_len = (size_t)(how - method);
-	*how_len = (u ? (size_t)(u - how) : strlen(how)) - 2;
-}
-
 void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *runs,
 		      size_t nruns, const struct fpl_table_opts *o, FILE *f)
 {

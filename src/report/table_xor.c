@@ -155,11 +155,11 @@ static void print_speed(const struct fpl_metric *m, FILE *f)
 	struct fpl_summary s;
 	char buf[64];
 
-	if (!m || !m->n || fpl_summarize(m->samples, m->n, 0, &s)) {
+	if (!m || fpl_metric_summary(m, 0, &s)) {
 		fprintf(f, " %22s", "-");
 		return;
 	}
-	if (m->n == 1)
+	if (s.n == 1)
 		snprintf(buf, sizeof(buf), "%.0f", s.median);
 	else
 		snprintf(buf, sizeof(buf), "%.0f [%.0f, %.0f]", s.median, s.min, s.max);

@@ -73,12 +73,13 @@ static void replace_word(char *s, size_t size, const char *word, const char *rep
  */
 static size_t method_note(struct xs_table *t, const struct fpl_run *run, const struct fpl_metric *m)
 {
-	const char *method = m->method ? m->method : "", *unit, *insn = pstr(run, "insn");
+	const char *insn = pstr(run, "insn");
 	char what[1024], mn[32], comp[64];
-	size_t wl, hl, k;
+	struct fpl_method_parts p;
+	size_t k;
 
-	fpl_tbl_method_split(method, &wl, &hl, &unit);
-	snprintf(what, sizeof(what), "%.*s", (int)wl, method);
+	fpl_metric_method_parts(m, &p);
+	snprintf(what, sizeof(what), "%.*s", (int)p.what_len, p.what);
 	/* The mnemonic as the method writes it: FXSAVE64, XRSTOR64 (compacted image) ... */
 	for (k = 0; insn[k] && insn[k] != '-' && k + 3 < sizeof(mn); k++)
 		mn[k] = (char)toupper((unsigned char)insn[k]);
@@ -95,8 +96,8 @@ static size_t method_note(struct xs_table *t, const struct fpl_run *run, const s
 		replace_word(what, sizeof(what), mn, "INSN");
 		replace_word(what, sizeof(what), comp, "COMP");
 	}
-	if (hl) {
-		char *how = strndup(method + wl + 2, hl);
+	if (p.timing_len) {
+		char *how = strndup(p.timing, p.timing_len);
 
 		if (how) {
 			size_t h = fpl_tbl_note(&t->how, how);
@@ -106,8 +107,8 @@ static size_t method_note(struct xs_table *t, const struct fpl_run *run, const s
 			free(how);
 		}
 	}
-	if (*unit)
-		fpl_tbl_note(&t->units, unit);
+	if (p.unit_len)
+		fpl_tbl_note(&t->units, p.unit);
 	return fpl_tbl_note(&t->methods, what);
 }
 

@@ -32,14 +32,224 @@ static int read_warnings(json_t *src, json_t *dst, const char *where, struct fpl
 	return 0;
 }
 
-static int read_metric(json_t *o, struct fpl_run *run, const char *where, struct fpl_diag *diag)
+/*
+ * Before a metric said its family, kind and method's parts (files written
+ * before, and every fpulab/1 file), they are inferred here and nowhere else,
+ * from the names and the method texts the benchmarks wrote, as the views
+ * used to: docs/results-schema.md, "Files written before".
+ */
+bool fpl_metric_name_is_difference(const char *name)
+{
+	return name && (!strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9));
+}
+
+/* "<stem>_<unit>" (the harness's "with_cycles", ctxsw's "round_trip_tsc"): stem; "<unit>": "time". */
+static int infer_family(struct fpl_metric *m)
+{
+	size_t n = strlen(m->name), u = strlen(m->unit);
+	char *stem;
+	int err;
+
+	if (strcmp(m->unit, "cycles") && strcmp(m->unit, "tsc") && strcmp(m->unit, "ns"))
+		return 0;
+	if (!strcmp(m->name, m->unit))
+		return fpl_metric_set_family(m, "time");
+	if (n <= u + 1 || strcmp(m->name + n - u, m->unit) || m->name[n - u - 1] != '_')
+		return 0;
+	stem = strndup(m->name, n - u - 1);
+	if (!stem)
+		return -ENOMEM;
+	err = fpl_metric_set_family(m, stem);
+	free(stem);
+	return err;
+}
+
+/* The harness's texts: "<what>; N reps per sample ...; <unit part>" (src/bench/harness.c). */
+static void infer_parts(struct fpl_metric *m)
+{
+	static const char *const unit_markers[] = { "; core cycles ", "; TSC ticks ",
+						    "; ns from TSC " };
+	const char *s = m->method, *how = strstr(s, "; N reps per sample"), *u = NULL;
+
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(unit_markers); i++) {
+		const char *p = strstr(how ? how : s, unit_markers[i]);
+
+		if (p && (!u || p < u))
+			u = p;
+	}
+	m->what_len = how ? (size_t)(how - s) : u ? (size_t)(u - s) : strlen(s);
+	m->timing_len = how ? (u ? (size_t)(u - how) : strlen(how)) - 2 : 0;
+}
+
+/* The conversion the unit part names last ("TSC ticks per signal ...; ns from TSC ticks ..."). */
+static enum fpl_metric_conv infer_conv(const struct fpl_metric *m)
+{
+	static const struct { const char *says; enum fpl_metric_conv conv; } said[] = {
+		{ "core cycles estimated", FPL_CONV_CYCLES_ESTIMATED },
+		{ "core cycles counted", FPL_CONV_CYCLES_COUNTED },
+		{ "ns from TSC", FPL_CONV_NS_FROM_TSC },
+		{ "TSC ticks from ns", FPL_CONV_TSC_FROM_NS },
+	};
+	struct fpl_method_parts p;
+	const char *last = NULL;
+	enum fpl_metric_conv conv = FPL_CONV_UNKNOWN;
+
+	fpl_metric_method_parts(m, &p);
+	if (!p.unit_len)
+		return FPL_CONV_UNKNOWN;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(said); i++) {
+		const char *q = strstr(p.unit, said[i].says);
+
+		for (const char *r = q; r; r = strstr(r + 1, said[i].says))
+			q = r;
+		if (q && (!last || q > last)) {
+			last = q;
+			conv = said[i].conv;
+		}
+	}
+	return last ? conv : !strncmp(p.unit, "TSC ticks", 9) ? FPL_CONV_NONE : FPL_CONV_UNKNOWN;
+}
+
+/* A harness metric: timed with the TSC, N and the overhead removal in its family's tsc extra. */
+static void infer_harness(const struct fpl_run *run, struct fpl_metric *m)
+{
+	const char *ovh = NULL;
+	long long reps = 0;
+
+	for (size_t i = 0; i < run->nmetrics; i++) {
+		const struct fpl_metric *t = run->metrics[i];
+
+		if (strcmp(t->unit, "tsc") || strcmp(fpl_metric_family(t), fpl_metric_family(m)))
+			continue;
+		reps = json_integer_value(json_object_get(t->extra, "reps"));
+		ovh = json_string_value(json_object_get(t->extra, "overhead"));
+	}
+	m->how.clock = FPL_MCLOCK_TSC;
+	m->how.reps = reps > 0 ? reps : 0;
+	m->how.overhead = ovh && fpl_metric_overhead_by_name(ovh) > 0 ?
+			  (enum fpl_metric_overhead)fpl_metric_overhead_by_name(ovh) :
+			  FPL_OVERHEAD_UNKNOWN;
+}
+
+/* Everything a metric of a file written before the typed facts does not say. */
+static int infer_facts(const struct fpl_run *run, struct fpl_metric *m)
+{
+	int err = infer_family(m);
+	const char *fam = fpl_metric_family(m);
+
+	/* section's speedup: inside against outside, about 0 where sections cost nothing */
+	if (fpl_metric_name_is_difference(m->name) || !strcmp(m->name, "speedup_pct"))
+		m->kind = FPL_KIND_DIFFERENCE;
+	else if (!strcmp(run->bench, "section") &&
+		 (!strcmp(fam, "section") || !strcmp(fam, "one_section")))
+		m->kind = FPL_KIND_NET;
+	infer_parts(m);
+	m->how.conv = infer_conv(m);
+	if (m->timing_len)
+		infer_harness(run, m);
+	return err;
+}
+
+/* "reps": a count, or "varies". */
+static int read_reps(json_t *o, struct fpl_metric *m, const char *where, struct fpl_diag *diag)
+{
+	json_t *reps = json_object_get(o, "reps");
+
+	if (!reps)
+		return 0;
+	if (json_is_string(reps) && !strcmp(json_string_value(reps), "varies"))
+		m->how.reps = FPL_REPS_VARIES;
+	else if (json_is_integer(reps) && json_integer_value(reps) > 0)
+		m->how.reps = (long long)json_integer_value(reps);
+	else
+		return bad(diag, where, "\"reps\" is neither a count nor \"varies\"");
+	return 0;
+}
+
+/*
+ * The method's parts: method ends with "; " method_unit when that is given,
+ * and starts with method_what "; " when that is given (the repetitions and
+ * overhead between them, not empty); without method_what, what was measured is all
+ * before the unit part. A value another writer named that this reader does
+ * not know is left unknown: the facts describe, nothing depends on them.
+ * The kind is not: a view decides by it.
+ */
+static int read_parts(json_t *o, struct fpl_metric *m, const char *where, struct fpl_diag *diag)
+{
+	const char *w = json_string_value(json_object_get(o, "method_what"));
+	const char *u = json_string_value(json_object_get(o, "method_unit"));
+	size_t len = strlen(m->method), ul = u && *u ? strlen(u) + 2 : 0;
+	size_t wl = w ? strlen(w) : len - (ul < len ? ul : len);
+
+	if (ul > len || (ul && (strncmp(m->method + len - ul, "; ", 2) ||
+				strcmp(m->method + len - ul + 2, u))) ||
+	    wl + ul > len || strncmp(m->method, w ? w : m->method, wl) ||
+	    (w && wl + ul < len && (wl + ul + 2 >= len || strncmp(m->method + wl, "; ", 2))))
+		return bad(diag, where, "\"method\" does not start with its \"method_what\" "
+			   "and end with its \"method_unit\"");
+	m->what_len = wl;
+	m->timing_len = wl + ul < len ? len - ul - wl - 2 : 0;
+	return 0;
+}
+
+static int read_facts(json_t *o, struct fpl_metric *m, const char *where, struct fpl_diag *diag)
+{
+	json_t *fam = json_object_get(o, "family"), *kind = json_object_get(o, "kind");
+	int k;
+
+	if (!json_is_string(fam) || !json_is_string(kind))
+		return bad(diag, where, "\"kind\" needs a string \"family\" beside it");
+	k = fpl_metric_kind_by_name(json_string_value(kind));
+	if (k < 0)
+		return bad(diag, where, "\"kind\" is not sample, difference or net");
+	m->kind = (enum fpl_metric_kind)k;
+	k = read_parts(o, m, where, diag);
+	if (k)
+		return k;
+	k = fpl_metric_clock_by_name(json_string_value(json_object_get(o, "clock")));
+	m->how.clock = k > 0 ? (enum fpl_metric_clock)k : FPL_MCLOCK_UNKNOWN;
+	k = fpl_metric_overhead_by_name(json_string_value(json_object_get(o, "overhead")));
+	m->how.overhead = k > 0 ? (enum fpl_metric_overhead)k : FPL_OVERHEAD_UNKNOWN;
+	k = fpl_metric_conv_by_name(json_string_value(json_object_get(o, "conversion")));
+	m->how.conv = k > 0 ? (enum fpl_metric_conv)k : FPL_CONV_UNKNOWN;
+	if (fpl_metric_set_family(m, json_string_value(fam)))
+		return -ENOMEM;
+	return read_reps(o, m, where, diag);
+}
+
+static int read_samples(json_t *samples, struct fpl_metric *m, const char *where,
+			struct fpl_diag *diag)
+{
+	char w[160];
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(samples, i, x) {
+		double v;
+
+		if (json_is_number(x)) {
+			v = json_number_value(x);
+		} else if (json_is_null(x)) {
+			v = NAN;
+		} else {
+			snprintf(w, sizeof(w), "%s.samples[%zu]", where, i);
+			return bad(diag, w, "not a number");
+		}
+		if (fpl_metric_add(m, v))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* *typed: the metric said its facts (else the run infers them once all are read). */
+static int read_metric(json_t *o, struct fpl_run *run, const char *where, bool *typed,
+		       struct fpl_diag *diag)
 {
 	json_t *name = json_object_get(o, "name"), *unit = json_object_get(o, "unit");
 	json_t *method = json_object_get(o, "method"), *samples = json_object_get(o, "samples");
-	json_t *extra = json_object_get(o, "extra"), *x;
+	json_t *extra = json_object_get(o, "extra");
 	struct fpl_metric *m;
-	char w[160];
-	size_t i;
+	int err;
 
 	if (!json_is_object(o))
 		return bad(diag, where, "not an object");
@@ -57,23 +267,13 @@ static int read_metric(json_t *o, struct fpl_run *run, const char *where, struct
 			       json_is_string(method) ? json_string_value(method) : "");
 	if (!m)
 		return -ENOMEM;
-	json_array_foreach(samples, i, x) {
-		double v;
-
-		if (json_is_number(x)) {
-			v = json_number_value(x);
-		} else if (json_is_null(x)) {
-			v = NAN;
-		} else {
-			snprintf(w, sizeof(w), "%s.samples[%zu]", where, i);
-			return bad(diag, w, "not a number");
-		}
-		if (fpl_metric_add(m, v))
-			return -ENOMEM;
-	}
-	if (extra)
+	*typed = json_object_get(o, "kind") != NULL;
+	err = *typed ? read_facts(o, m, where, diag) : 0;
+	if (!err)
+		err = read_samples(samples, m, where, diag);
+	if (!err && extra)
 		m->extra = json_incref(extra);
-	return 0;
+	return err;
 }
 
 /*
@@ -125,9 +325,10 @@ static int read_run(json_t *o, struct fpl_result *r, const char *where, bool v1,
 	json_t *skipped = json_object_get(o, "skipped"), *reason = json_object_get(o, "skip_reason");
 	json_t *metrics = json_object_get(o, "metrics"), *m;
 	struct fpl_run *run;
+	bool *typed;
 	char w[128];
 	size_t i;
-	int err;
+	int err = 0;
 
 	if (!json_is_object(o))
 		return bad(diag, where, "not an object");
@@ -155,13 +356,20 @@ static int read_run(json_t *o, struct fpl_result *r, const char *where, bool v1,
 	err = read_warnings(json_object_get(o, "warnings"), run->warnings, w, diag);
 	if (err)
 		return err;
+	typed = calloc(json_array_size(metrics) + 1, sizeof(*typed));
+	if (!typed)
+		return -ENOMEM;
 	json_array_foreach(metrics, i, m) {
 		snprintf(w, sizeof(w), "%s.metrics[%zu]", where, i);
-		err = read_metric(m, run, w, diag);
+		err = read_metric(m, run, w, &typed[i], diag);
 		if (err)
-			return err;
+			break;
 	}
-	return 0;
+	for (i = 0; !err && i < run->nmetrics; i++)
+		if (!typed[i])
+			err = infer_facts(run, run->metrics[i]);
+	free(typed);
+	return err;
 }
 
 int fpl_result_from_json(json_t *doc, struct fpl_result **out, struct fpl_diag *diag)

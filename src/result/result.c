@@ -30,6 +30,7 @@ static void metric_free(struct fpl_metric *m)
 	free(m->name);
 	free(m->unit);
 	free(m->method);
+	free(m->family);
 	free(m->samples);
 	json_decref(m->extra);
 	free(m);
@@ -101,18 +102,15 @@ struct fpl_metric *fpl_run_add_metric(struct fpl_run *run, const char *name,
 	m->name = strdup(name);
 	m->unit = strdup(unit);
 	m->method = strdup(method ? method : "");
-	if (!m->name || !m->unit || !m->method ||
+	m->family = strdup(name);
+	if (!m->name || !m->unit || !m->method || !m->family ||
 	    grow((void **)&run->metrics, run->nmetrics, sizeof(*run->metrics))) {
 		metric_free(m);
 		return NULL;
 	}
+	m->what_len = strlen(m->method);
 	run->metrics[run->nmetrics++] = m;
 	return m;
-}
-
-bool fpl_metric_is_difference(const char *name)
-{
-	return name && (!strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9));
 }
 
 struct fpl_metric *fpl_run_find_metric(const struct fpl_run *run, const char *name)
@@ -313,4 +311,42 @@ int fpl_result_move_runs(struct fpl_result *dst, struct fpl_result *src, size_t 
 	dst->nruns += n;
 	src->nruns = from;
 	return 0;
+}
+
+/* A copy of params less the keys of the comma-separated list; bit i of *found: key i was there. */
+static json_t *params_less(const json_t *params, const char *list, uint64_t *found)
+{
+	json_t *p = json_deep_copy(params);
+	const char *at = list;
+
+	for (unsigned i = 0; p && at && *at; i++) {
+		const char *e = strchr(at, ',');
+		size_t len = e ? (size_t)(e - at) : strlen(at);
+		char *key = strndup(at, len);
+
+		if (!key) {
+			json_decref(p);
+			return NULL;
+		}
+		if (len && !json_object_del(p, key) && found && i < 64)
+			*found |= UINT64_C(1) << i;
+		free(key);
+		at = e ? e + 1 : NULL;
+	}
+	return p;
+}
+
+char *fpl_run_config_key(const struct fpl_run *run, const char *metric, const char *ignore,
+			 uint64_t *found)
+{
+	json_t *p = ignore ? params_less(run->params, ignore, found) : json_incref(run->params);
+	char *text = p ? json_dumps(p, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	char *key = NULL;
+
+	if (text && asprintf(&key, "%s%c%s%s%s", run->bench, FPL_CONFIG_KEY_SEP, text,
+			     metric ? (char[]){ FPL_CONFIG_KEY_SEP, 0 } : "", metric ? metric : "") < 0)
+		key = NULL;
+	free(text);
+	json_decref(p);
+	return key;
 }

@@ -98,15 +98,20 @@ static int add_diff(struct fpl_run *run, const struct fpl_variant *with,
 	size_t n = a->n < b->n ? a->n : b->n;
 	double diff, lo, hi, df, wdiff, wlo, whi, wdf, base;
 	struct fpl_metric *d;
+	struct fpl_metric_how how = *fpl_metric_how(a);
 	struct fpl_summary s;
 
-	d = fpl_run_add_metric(run, "diff_cycles", "cycles",
-			       "with minus without, per round (the two were timed back to back "
-			       "in each round); ci95: Yuen's interval for the difference of 20% "
-			       "trimmed means of all samples (Welch-type df, GSL t quantile), "
-			       "welch_ci95 the same on plain means; core cycles as in with_cycles");
-	if (!d)
+	d = fpl_run_add_metric(run, "diff_cycles", "cycles", NULL);
+	if (!d || fpl_metric_set_family(d, "diff") ||
+	    fpl_metric_set_method(d, "with minus without, per round (the two were timed back to "
+				  "back in each round); ci95: Yuen's interval for the difference "
+				  "of 20% trimmed means of all samples (Welch-type df, GSL t "
+				  "quantile), welch_ci95 the same on plain means", NULL,
+				  "core cycles as in with_cycles"))
 		return -ENOMEM;
+	how.reps = 0;	/* each variant has its own N */
+	fpl_metric_set_how(d, &how);
+	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
 	for (size_t i = 0; i < n; i++)
 		if (fpl_metric_add(d, a->samples[i] - b->samples[i]))
 			return -ENOMEM;

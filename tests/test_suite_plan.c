@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for src/bench/suite.c: the default suite's table against captured CPUs. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fpulab/suite.h"
+
+struct plan {
+	struct fpl_suite_entry e[32];
+	size_t n;
+};
+
+static void plan_of(const char *dump, bool tiles, struct plan *p)
+{
+	struct fpl_cpu cpu;
+	struct fpl_diag diag = { "" };
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/data/cpuid/%s", dump);
+	if (fpl_cpu_load(&cpu, path, &diag))
+		fail_msg("%s: %s", path, diag.msg);
+	assert_int_equal(fpl_suite_plan(&cpu, tiles, p->e, 32, &p->n), 0);
+}
+
+/* The index of the k-th (from 0) entry of bench, or -1. */
+static int find(const struct plan *p, const char *bench, int k)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->e[i].bench, bench) && !k--)
+			return (int)i;
+	return -1;
+}
+
+static const char *opt(const struct fpl_suite_entry *e, const char *name)
+{
+	for (size_t k = 0; k < e->nopts; k++)
+		if (!strcmp(e->opts[k].name, name))
+			return e->opts[k].value;
+	return NULL;
+}
+
+/* Every benchmark once (signal twice with AVX-512), each option a real one of its benchmark. */
+static void check_entries(const struct plan *p)
+{
+	for (size_t i = 0; i < fpl_nbenches; i++)
+		if (find(p, fpl_benches[i]->name, 0) < 0)
+			fail_msg("%s is not in the suite", fpl_benches[i]->name);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fpl_bench *b = fpl_bench_find(p->e[i].bench);
+		struct fpl_diag diag = { "" };
+
+		assert_non_null(b);
+		if (fpl_bench_check_opts(b, p->e[i].opts, p->e[i].nopts, &diag))
+			fail_msg("suite entry %s: %s", p->e[i].bench, diag.msg);
+		assert_true(p->e[i].est_s > 0);
+	}
+}
+
+/* Zen 4 (Genoa): AVX-512 state in the context switch's A/B and a second signal run. */
+static void test_avx512_cpu(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	plan_of("genoa.cpuid", false, &p);
+	check_entries(&p);
+	assert_int_equal(find(&p, "xsave", 0), 0);
+	assert_string_equal(opt(&p.e[find(&p, "ctxsw", 0)], "ab"), "init,avx512");
+	assert_int_equal(find(&p, "ctxsw", 1), -1);
+	assert_string_equal(opt(&p.e[find(&p, "signal", 1)], "state"), "avx512");
+	assert_true(p.e[find(&p, "xor", 0)].budget_s == 4.0);
+}
+
+/* Skylake client: no AVX-512, so AVX in the A/B and one signal run. */
+static void test_avx_cpu(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	plan_of("skylake.cpuid", false, &p);
+	check_entries(&p);
+	assert_string_equal(opt(&p.e[find(&p, "ctxsw", 0)], "ab"), "init,avx");
+	assert_int_equal(find(&p, "signal", 1), -1);
+	assert_string_equal(opt(&p.e[find(&p, "signal", 0)], "state"), "init");
+}
+
+/* With tile data asked for, xsave runs after the others but amx, which has no preset. */
+static void test_tiles_last(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	plan_of("sapphirerapids.cpuid", true, &p);
+	check_entries(&p);
+	assert_true(find(&p, "xsave", 0) > find(&p, "section", 0));
+	assert_true(find(&p, "xsave", 0) < find(&p, "amx", 0));
+	assert_true(p.e[find(&p, "amx", 0)].budget_s == 0);	/* its own default */
+	assert_int_equal(find(&p, "xsave", 1), -1);
+}
+
+static void test_short_room(void **state)
+{
+	struct fpl_suite_entry e[2];
+	struct fpl_cpu cpu;
+	struct fpl_diag diag = { "" };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(fpl_cpu_load(&cpu, "tests/data/cpuid/genoa.cpuid", &diag), 0);
+	assert_int_equal(fpl_suite_plan(&cpu, false, e, 2, &n), -ENOSPC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_avx512_cpu),
+		cmocka_unit_test(test_avx_cpu),
+		cmocka_unit_test(test_tiles_last),
+		cmocka_unit_test(test_short_room),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
