@@ -40,18 +40,14 @@ static void test_check_options(void **state)
 
 	assert_non_null(b);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(bad); i++) {
-		struct fpl_bench_env env = { .bench = b, .opts = bad[i], .nopts = 1 };
-
 		diag.msg[0] = 0;
-		assert_int_equal(b->check(&env, NULL, &diag), -EINVAL);
+		assert_int_equal(fpl_bench_prepare(b, NULL, bad[i], 1, NULL, &diag), -EINVAL);
 		if (!strstr(diag.msg, named[i]))
 			fail_msg("--%s %s: message does not name it: %s", bad[i][0].name,
 				 bad[i][0].value, diag.msg);
 	}
 	{
-		struct fpl_bench_env env = { .bench = b, .opts = good, .nopts = 3 };
-
-		assert_int_equal(b->check(&env, NULL, &diag), 0);
+		assert_int_equal(fpl_bench_prepare(b, NULL, good, 3, NULL, &diag), 0);
 		assert_string_equal(opt(good, 3, "mask"), "387|mxcsr");
 	}
 }

@@ -59,7 +59,7 @@ static struct fpl_run *cell(struct fpl_result *r, const char *insn, const char *
 			    const char *name, const char *state, const char *method, double v)
 {
 	struct fpl_run *run = fpl_result_add_run(r, "xsave");
-	char what[256], mn[32];
+	char what[256], generic[256], mn[32];
 	size_t k;
 
 	for (k = 0; insn[k] && insn[k] != '-'; k++)
@@ -74,12 +74,20 @@ static struct fpl_run *cell(struct fpl_result *r, const char *insn, const char *
 		fpl_run_param_str(run, "modified_component", !strcmp(mask, "0x1") ? "x87" : "AVX");
 		snprintf(what, sizeof(what), "%s: back-to-back (write one %s register; %s)", method,
 			 !strcmp(mask, "0x1") ? "x87" : "AVX", mn);
+		snprintf(generic, sizeof(generic), "%s: back-to-back (write one COMP register; "
+			 "INSN)", method);
 	} else if (!strcmp(state, "unmodified")) {
 		snprintf(what, sizeof(what), "%s: %s to the buffer last XRSTORed from", method, mn);
+		snprintf(generic, sizeof(generic), "%s: INSN to the buffer last XRSTORed from",
+			 method);
 	} else {
 		snprintf(what, sizeof(what), "%s: back-to-back %s on one buffer", method, mn);
+		snprintf(generic, sizeof(generic), "%s: back-to-back INSN on one buffer", method);
 	}
 	triple(run, "", what, v);
+	/* as the benchmark writes them: the cell's words as INSN and COMP (what_generic) */
+	for (size_t i = 0; i < run->nmetrics; i++)
+		assert_int_equal(fpl_metric_set_what_generic(run->metrics[i], generic), 0);
 	return run;
 }
 

@@ -187,6 +187,46 @@ static void check_interference(const struct fpl_run *run)
 	assert_int_equal(cyc->n, tsc->n);
 }
 
+/*
+ * Each cell's what_generic as the benchmark writes it (its words written
+ * INSN and COMP) is what the reader infers for a file written before
+ * metrics carried their facts: the document again without those keys,
+ * compared metric by metric. Returns how many metrics had one.
+ */
+static size_t check_generic(json_t *doc, const struct fpl_result *r)
+{
+	struct fpl_result *inferred = NULL;
+	struct fpl_diag d = { "" };
+	json_t *run, *m;
+	size_t i, j, n = 0;
+
+	static const char *const typed[] = { "family", "kind", "reps", "clock", "overhead",
+					     "conversion", "method_what", "method_unit",
+					     "method_what_generic" };
+
+	/* as a file written before metrics carried their facts */
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "metrics"), j, m)
+			for (size_t k = 0; k < FPL_ARRAY_SIZE(typed); k++)
+				json_object_del(m, typed[k]);
+	assert_int_equal(fpl_result_from_json(doc, &inferred, &d), 0);
+	for (i = 0; i < r->nruns; i++)
+		for (j = 0; j < r->runs[i]->nmetrics; j++) {
+			const struct fpl_metric *w = r->runs[i]->metrics[j];
+			const struct fpl_metric *g = inferred->runs[i]->metrics[j];
+
+			if (!w->what_generic)
+				continue;
+			n++;
+			assert_non_null(strstr(w->what_generic, "INSN"));
+			if (!g->what_generic || strcmp(g->what_generic, w->what_generic))
+				fail_msg("%s: written '%s', inferred '%s'", w->name, w->what_generic,
+					 g->what_generic ? g->what_generic : "(none)");
+		}
+	fpl_result_free(inferred);
+	return n;
+}
+
 /* A small real run: JSON on stdout reads back through the schema with the cells asked for. */
 static void test_json_output(void **state)
 {
@@ -215,6 +255,7 @@ static void test_json_output(void **state)
 	}
 	assert_non_null(json_object_get(r->host, "clock"));
 	assert_non_null(json_object_get(json_object_get(r->host, "clock"), "selfcheck"));
+	assert_true(check_generic(doc, r) >= 6);	/* cycles, tsc, ns of both cells */
 	json_decref(doc);
 	fpl_result_free(r);
 	free(out);
@@ -271,7 +312,10 @@ static void test_rfbm_pairs_kept(void **state)
 		assert_false(fpl_metric_is_difference(w));
 		assert_string_equal(fpl_metric_family(w), "with");
 		assert_string_equal(fpl_metric_family(diff), "diff");
+		assert_non_null(strstr(w->what_generic, "with COMP"));
 	}
+	if (nrfbm)
+		assert_true(check_generic(doc, r) >= 6 * nrfbm);
 	json_decref(doc);
 	fpl_result_free(r);
 	free(out);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "fpulab/base.h"
+#include "fpulab/result.h"
 #include "fpulab/stats.h"
 
 /* What a case's files hold, found from their content. */
@@ -138,6 +139,8 @@ struct fpl_cmp_metric {
 	char *params;		/* compact JSON with sorted keys, or NULL */
 	char *unit;		/* "" when the input does not say */
 	char *method;
+	/* sample, or a difference between variants (no percentage of it); numbers: sample */
+	enum fpl_metric_kind kind;
 	struct fpl_cmp_series *s;	/* one per case */
 	struct fpl_cmp_test *t;		/* one per case; [0], the baseline, is unused */
 };

@@ -40,6 +40,12 @@ struct fpl_variant {
 	struct fpl_run *run;	/* where the metrics go */
 	const char *prefix;
 	const char *method;	/* what one body is, for the method strings: "256 back-to-back XSAVEC" */
+	/*
+	 * The same with the cell's instruction and component written INSN and
+	 * COMP, shared by the cells of one kind (the metrics' what_generic);
+	 * NULL: none.
+	 */
+	const char *method_generic;
 	/* Filled by the harness */
 	uint64_t reps;		/* N per sample, chosen by calibration when cfg->reps is 0 */
 	struct fpl_metric *m_cycles, *m_tsc, *m_ns;

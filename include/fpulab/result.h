@@ -117,6 +117,13 @@ struct fpl_metric {
 	 * came to be in unit (what a table gives its own unit note).
 	 */
 	size_t what_len, timing_len;
+	/*
+	 * What was measured with the cell's own words written INSN (its
+	 * instruction) and COMP (its component), shared by every cell of one
+	 * kind (xsave's matrix and RFBM cells), so that a table states it once;
+	 * NULL where it has no such words.
+	 */
+	char *what_generic;
 	double *samples;
 	size_t n, cap;
 	json_t *extra;		/* optional object: anything else worth keeping */
@@ -177,6 +184,8 @@ int fpl_metric_set_method(struct fpl_metric *m, const char *what, const char *ti
 			  const char *unit_part);
 /* family, kind and how of src (a metric derived from src, in another unit or by arithmetic). */
 int fpl_metric_copy_facts(struct fpl_metric *m, const struct fpl_metric *src);
+/* Set (a copy of) what_generic; NULL clears it. 0 or -ENOMEM. */
+int fpl_metric_set_what_generic(struct fpl_metric *m, const char *what);
 
 /* Getters for views. */
 const char *fpl_metric_family(const struct fpl_metric *m);
@@ -208,13 +217,6 @@ const char *fpl_metric_overhead_name(enum fpl_metric_overhead o);
 int fpl_metric_overhead_by_name(const char *name);
 const char *fpl_metric_conv_name(enum fpl_metric_conv c);
 int fpl_metric_conv_by_name(const char *name);
-
-/*
- * Part of the reader's inference for files without "kind"
- * (fpl_result_from_json), by name: diff*, b_minus_a*. compare still calls
- * it on the names it keeps, until it carries the kind.
- */
-bool fpl_metric_name_is_difference(const char *name);
 
 /*
  * The key that groups the runs of one configuration: bench, the params

@@ -197,14 +197,7 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 
 static int section_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	struct plan *p = malloc(sizeof(*p));
-	int err;
-
-	if (!p)
-		return -ENOMEM;
-	err = plan_parse(env, p, diag);
-	free(p);
-	return err;
+	return plan_parse(env, cfg, diag);
 }
 
 struct cell {
@@ -681,7 +674,12 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 
 	if (!p || !c)
 		goto out;
-	err = plan_parse(env, p, &diag);
+	err = 0;
+	/* the plan .check parsed, or parsed now for a caller that gave none */
+	if (env->cfg)
+		*p = *(const struct plan *)env->cfg;
+	else
+		err = plan_parse(env, p, env->diag ? env->diag : &diag);
 	if (err)
 		goto out;
 	err = fpl_xstate_init(&xs, env->cpu);
@@ -712,6 +710,7 @@ const struct fpl_bench fpl_bench_section = {
 	.name = "section",
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
+	.cfg_size = sizeof(struct plan),
 	.check = section_check,
 	.run = section_run,
 };

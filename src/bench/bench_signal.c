@@ -408,20 +408,45 @@ static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struc
 	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", NULL);
 }
 
+/*
+ * What .check parses of the options: --state as a mask (none: no state
+ * set), or why this CPU cannot have it (err -ENOTSUP: the run skips).
+ */
+struct signal_cfg {
+	uint64_t mask;
+	bool none;
+	int err;
+	char why[sizeof(((struct fpl_diag *)0)->msg)];
+};
+
+static int parse_state(const struct fpl_bench_env *env, struct signal_cfg *c,
+		       struct fpl_diag *diag)
+{
+	struct fpl_xstate xs;
+	int err = fpl_xstate_init(&xs, env->cpu);
+
+	if (!err)
+		err = fpl_live_parse(&xs, fpl_bench_opt(env, "state"), &c->none, &c->mask, diag);
+	return err;
+}
+
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
 		   uint64_t *mask)
 {
-	const char *state = fpl_bench_opt(env, "state");
 	struct fpl_diag diag = { "" };
-	struct fpl_xstate xs;
-	bool none;
+	struct signal_cfg c = { 0 };
 	int err;
 
-	fpl_run_param_str(run, "state", state);
-	err = fpl_xstate_init(&xs, env->cpu);
-	if (!err)
-		err = fpl_live_parse(&xs, state, &none, mask, &diag);
-	if (!err && !none) {
+	fpl_run_param_str(run, "state", fpl_bench_opt(env, "state"));
+	if (env->cfg) {
+		c = *(const struct signal_cfg *)env->cfg;	/* parsed once, by .check */
+		err = c.err;
+		snprintf(diag.msg, sizeof(diag.msg), "%s", c.why);
+	} else {
+		err = parse_state(env, &c, &diag);
+	}
+	*mask = c.mask;
+	if (!err && !c.none) {
 		s->nstates = 1;
 		err = fpl_live_init(&s->live, env->cpu, mask, 1, &diag);
 	}
@@ -435,25 +460,23 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 /* Before anything runs: an --altstack or a --state no CPU accepts is a usage error now. */
 static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	const char *state = fpl_bench_opt(env, "state");
-	struct fpl_xstate xs;
-	uint64_t mask;
-	bool none;
+	struct signal_cfg *c = cfg;
 	int err;
 
 	/* A too small alternate stack is bad input: said before anything runs. */
 	err = fpl_signal_check_altstack(fpl_bench_opt_int(env, "altstack", 0), diag);
 	if (err)
 		return err;
-	err = fpl_xstate_init(&xs, env->cpu);
-	if (!err)
-		err = fpl_live_parse(&xs, state, &none, &mask, diag);
+	err = parse_state(env, c, diag);
 	if (err == -EINVAL) {
 		char why[sizeof(diag->msg)];
 
 		snprintf(why, sizeof(why), "%s", diag->msg);
 		return fpl_diag_set(diag, err, "--state: %s", why);
 	}
+	c->err = err;
+	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
+	diag->msg[0] = 0;
 	return 0;
 }
 
@@ -519,6 +542,7 @@ const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
+	.cfg_size = sizeof(struct signal_cfg),
 	.check = signal_check,
 	.run = signal_run,
 };

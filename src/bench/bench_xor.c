@@ -131,14 +131,19 @@ static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct 
 
 static int xor_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	struct xplan *p = malloc(sizeof(*p));
-	int err;
+	return xplan_parse(env, cfg, diag);
+}
 
-	if (!p)
-		return -ENOMEM;
-	err = xplan_parse(env, p, diag);
-	free(p);
-	return err;
+/* The plan .check parsed (env->cfg), or parsed now for a caller that gave none. */
+static int xplan_of(const struct fpl_bench_env *env, struct xplan *p)
+{
+	struct fpl_diag diag = { "" };
+
+	if (env->cfg) {
+		*p = *(const struct xplan *)env->cfg;
+		return 0;
+	}
+	return xplan_parse(env, p, env->diag ? env->diag : &diag);
 }
 
 /* ---- calibration ---- */
@@ -761,9 +766,8 @@ static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
 
 int fpl_xor_sweep(const struct fpl_bench_env *env, struct fpl_result *result, fpl_timed_fn ref)
 {
-	struct fpl_diag diag = { "" };
 	struct xplan *p = malloc(sizeof(*p));
-	int err = p ? xplan_parse(env, p, &diag) : -ENOMEM;
+	int err = p ? xplan_of(env, p) : -ENOMEM;
 
 	if (!err)
 		err = sweep(env, result, p, ref);
@@ -773,12 +777,11 @@ int fpl_xor_sweep(const struct fpl_bench_env *env, struct fpl_result *result, fp
 
 static int xor_run(const struct fpl_bench_env *env, struct fpl_result *result)
 {
-	struct fpl_diag diag = { "" };
 	struct xplan *p = malloc(sizeof(*p));
 	int err = -ENOMEM;
 
 	if (p)
-		err = xplan_parse(env, p, &diag);
+		err = xplan_of(env, p);
 	if (!err)
 		err = fpl_bench_flag(env, "calibrate") ? calibrate(env, result, p) :
 							 sweep(env, result, p, NULL);
@@ -791,6 +794,7 @@ const struct fpl_bench fpl_bench_xor = {
 	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
 		   "size sweep",
 	.opts = xor_opts,
+	.cfg_size = sizeof(struct xplan),
 	.check = xor_check,
 	.run = xor_run,
 };

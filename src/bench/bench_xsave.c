@@ -10,6 +10,13 @@
 #include "fpulab/bench.h"
 #include "xsave/bench.h"
 
+
+/* What .check parses of the options: --mask, when given. */
+struct xsave_cfg {
+	bool has_mask;
+	uint64_t mask;
+};
+
 static const char *const parts[] = { "all", "matrix", "rfbm", "misc", NULL };
 static const char *const methods[] = { "both", "throughput", "latency", NULL };
 static const char *const states[] = { "all", "init", "live", "unmodified", "released", "tilecfg",
@@ -139,12 +146,15 @@ int fpl_xs_setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	s = fpl_bench_opt(env, "mask");
 	/* What is left of 10 s (2 s quick) after the clock, self-checks and output. */
 	x->budget = env->budget_s > 0 ? env->budget_s : env->quick ? 1.4 : 7.5;
-	if (s) {
+	if (env->cfg) {
+		/* parsed once, by .check */
+		x->has_one_mask = ((const struct xsave_cfg *)env->cfg)->has_mask;
+		x->one_mask = ((const struct xsave_cfg *)env->cfg)->mask;
+	} else if (s) {
 		err = fpl_xstate_parse_mask(&x->xs, s, &x->one_mask, &diag);
-		if (err) {
-			fpl_result_warn(r, "xsave: --mask: %s", diag.msg);
-			return -EINVAL;
-		}
+		if (err)
+			return env->diag ? fpl_diag_set(env->diag, -EINVAL, "--mask: %s", diag.msg) :
+					   -EINVAL;
 		x->has_one_mask = true;
 	}
 	return amx_setup(x, r);
@@ -209,12 +219,12 @@ out:
 	return err;
 }
 
-/* --mask parsed before any calibration: a bad name is a usage error at once. */
+/* --mask parsed before any calibration, once: a bad name is a usage error at once. */
 static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	const char *s = fpl_bench_opt(env, "mask");
+	struct xsave_cfg *c = cfg;
 	struct fpl_xstate xs;
-	uint64_t mask;
 	int err;
 
 	if (!s)
@@ -222,7 +232,8 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)
 		return 0;	/* run() says why */
-	err = fpl_xstate_parse_mask(&xs, s, &mask, diag);
+	err = fpl_xstate_parse_mask(&xs, s, &c->mask, diag);
+	c->has_mask = !err;
 	if (err) {
 		char msg[sizeof(diag->msg)];
 
@@ -233,6 +244,7 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 }
 
 const struct fpl_bench fpl_bench_xsave = {
+	.cfg_size = sizeof(struct xsave_cfg),
 	.check = xsave_check,
 	.name = "xsave",
 	.summary = "XSAVE-family cost matrix: instruction x RFBM x state x method, the RFBM "

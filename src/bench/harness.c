@@ -279,7 +279,8 @@ static int add_triple(struct fpl_variant *v, const char *what, const char *timin
 		m[k] = fpl_run_add_metric(v->run, name, units[k], NULL);
 		how.conv = conv[k];
 		if (!m[k] || fpl_metric_set_method(m[k], what, timing, unit[k]) ||
-		    fpl_metric_set_family(m[k], *family ? family : "time"))
+		    fpl_metric_set_family(m[k], *family ? family : "time") ||
+		    fpl_metric_set_what_generic(m[k], v->method_generic))
 			return -ENOMEM;
 		fpl_metric_set_how(m[k], &how);
 	}

@@ -262,6 +262,7 @@ static int take(struct fpl_cmp *c, struct fpl_cmp_case *cases, struct fpl_cmp_ra
 	MOVE(unit);
 	MOVE(method);
 #undef MOVE
+	m->kind = base->kind;
 	for (size_t i = 0; i < c->ncases; i++) {
 		struct fpl_cmp_raw *r = i ? find(&cases[i], base->key) : base;
 		size_t empty = keep_runs(r, &m->s[i]);
@@ -410,7 +411,7 @@ static int summarise(struct fpl_cmp *c, struct fpl_cmp_metric *m, size_t i,
 		s->between_cv = NAN;
 	}
 	/* a spread in percent of a centre near 0 (fpl_cmp_pct_of_base): none */
-	if (fpl_metric_name_is_difference(m->name))
+	if (m->kind == FPL_KIND_DIFFERENCE)
 		s->between_cv = s->within_cv = NAN;
 	return 0;
 }

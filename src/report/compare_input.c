@@ -626,7 +626,9 @@ static int metric_series(struct fpl_cmp_case *cs, const struct fpl_run *run, con
 	char *key = NULL;
 	int err;
 
-	if (asprintf(&key, "%s\x1f%s\x1f%s", run->bench, params, m->name) < 0)
+	/* the ignored params were dropped already (drop_params): the one configuration key */
+	key = fpl_run_config_key(run, m->name, NULL, NULL);
+	if (!key)
 		return -ENOMEM;
 	err = series(cs, key, m->unit, path, &r, diag);
 	free(key);
@@ -643,6 +645,7 @@ static int metric_series(struct fpl_cmp_case *cs, const struct fpl_run *run, con
 	r->name = strdup(m->name);
 	r->params = strdup(params);
 	r->method = strdup(m->method ? m->method : "");
+	r->kind = fpl_metric_kind(m);
 	return r->label && r->bench && r->name && r->params && r->method ? 0 : -ENOMEM;
 }
 

@@ -16,6 +16,7 @@ extern const char *const fpl_cmp_state_keys[FPL_CMP_STATE_NR];
 struct fpl_cmp_raw {
 	char *key;		/* bench, params and name joined; "value" or "average" */
 	char *label, *bench, *name, *params, *unit, *method;
+	enum fpl_metric_kind kind;	/* the metric's (results JSON); sample otherwise */
 	char *where;		/* the first file that had it, for messages */
 	double *v;		/* every sample, one run after another */
 	size_t n, cap;

@@ -13,7 +13,7 @@ double fpl_cmp_pct_of_base(const struct fpl_cmp_metric *m, double v)
 {
 	double base = m->s[0].center;
 
-	return base > 0 && !fpl_metric_name_is_difference(m->name) ? 100 * v / base : NAN;
+	return base > 0 && m->kind != FPL_KIND_DIFFERENCE ? 100 * v / base : NAN;
 }
 
 const char *fpl_cmp_unpaired_name(const struct fpl_cmp *c)

@@ -57,7 +57,8 @@ static int facts_json(json_t *o, const struct fpl_metric *m)
 	      set_str(o, "clock", fpl_metric_clock_name(h->clock)) ||
 	      set_str(o, "overhead", fpl_metric_overhead_name(h->overhead)) ||
 	      set_str(o, "conversion", fpl_metric_conv_name(h->conv)) ||
-	      set_str(o, "method_what", w) || set_str(o, "method_unit", u) ? -ENOMEM : 0;
+	      set_str(o, "method_what", w) || set_str(o, "method_unit", u) ||
+	      set_str(o, "method_what_generic", m->what_generic) ? -ENOMEM : 0;
 	free(w);
 	free(u);
 	return err;

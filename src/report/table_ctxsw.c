@@ -117,7 +117,8 @@ static double a_mean(const struct fpl_result *r, const struct fpl_run *run,
 	char *key;
 	size_t n = 0;
 
-	if (!a || strcmp(a->unit, m->unit) || !(key = fpl_tbl_group_key(run, a)))
+	if (!a || strcmp(a->unit, m->unit) ||
+	    !(key = fpl_run_config_key(run, a->name, NULL, NULL)))
 		return 0;
 	for (size_t i = 0; i < r->nruns && !n; i++)
 		if (r->runs[i] == run)
@@ -171,7 +172,8 @@ int fpl_series_ctxsw(const struct fpl_result *r, FILE *f)
 			double v[FPL_RUNS_MAX];
 			bool dup = false;
 
-			if (strcmp(mm->name, "difference") || !(key = fpl_tbl_group_key(r->runs[i], mm)))
+			if (strcmp(mm->name, "difference") ||
+			    !(key = fpl_run_config_key(r->runs[i], mm->name, NULL, NULL)))
 				continue;
 			for (size_t k = 0; k < nkeys && !dup; k++)
 				dup = !strcmp(keys[k], key);

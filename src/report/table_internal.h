@@ -67,8 +67,6 @@ const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
  */
 void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f);
 
-/* The key that groups runs of one configuration: bench, params (sorted, compact), metric name. */
-char *fpl_tbl_group_key(const struct fpl_run *run, const struct fpl_metric *m);
 /* The configuration in a few words: the params that tell this benchmark's runs of r apart, k=v. */
 void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n);
 /*

@@ -10,16 +10,6 @@
 #include "fpulab/stats.h"
 #include "table_internal.h"
 
-/* Group key of a run's metric: bench, params (sorted, compact), metric name. */
-char *fpl_tbl_group_key(const struct fpl_run *run, const struct fpl_metric *m)
-{
-	char *p = json_dumps(run->params, JSON_SORT_KEYS | JSON_COMPACT), *k = NULL;
-
-	if (p && asprintf(&k, "%s %s %s", run->bench, p, m->name) < 0)
-		k = NULL;
-	free(p);
-	return k;
-}
 
 /* A params key whose value is not the same in every run of this benchmark. */
 static bool varies(const struct fpl_result *r, const char *bench, const char *key)
@@ -79,10 +69,10 @@ void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, c
 	}
 }
 
-/* A metric that is the point of its benchmark's runs: an A/B difference. */
-static bool headline(const char *name)
+/* A metric that is the point of its benchmark's runs: a difference between variants (A/B). */
+static bool headline(const struct fpl_metric *m)
 {
-	return !strncmp(name, "difference", 10) || !strncmp(name, "b_minus_a", 9);
+	return fpl_metric_kind(m) == FPL_KIND_DIFFERENCE;
 }
 
 #define SPREAD_ROWS 48
@@ -128,7 +118,7 @@ size_t fpl_tbl_run_medians(const struct fpl_result *r, size_t from, const char *
 
 	for (size_t j = from; j < r->nruns && n < FPL_RUNS_MAX; j++) {
 		const struct fpl_metric *mm = fpl_run_find_metric(r->runs[j], name);
-		char *k2 = mm ? fpl_tbl_group_key(r->runs[j], mm) : NULL;
+		char *k2 = mm ? fpl_run_config_key(r->runs[j], mm->name, NULL, NULL) : NULL;
 		/* the one summary of a metric: its finite samples (a NaN is one not taken) */
 		double med = k2 && !strcmp(k2, key) ? fpl_metric_median(mm) : NAN;
 
@@ -204,9 +194,9 @@ int fpl_table_runs(const struct fpl_result *r, long done, long requested,
 			size_t n;
 			bool dup = false;
 
-			if (headline(run->metrics[m]->name) != (k2 < run->nmetrics))
+			if (headline(run->metrics[m]) != (k2 < run->nmetrics))
 				continue;
-			key = fpl_tbl_group_key(run, run->metrics[m]);
+			key = fpl_run_config_key(run, run->metrics[m]->name, NULL, NULL);
 			for (size_t k = 0; key && k < nseen && !dup; k++)
 				dup = !strcmp(seen[k], key);
 			if (!key || dup || nseen == cap) {

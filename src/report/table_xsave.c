@@ -44,58 +44,24 @@ struct xs_table {
 	size_t nwarn_cells;
 };
 
-/* Replace every whole-word copy of word in s by repl (s is rewritten in place, size bytes). */
-static void replace_word(char *s, size_t size, const char *word, const char *repl)
-{
-	size_t wl = strlen(word), rl = strlen(repl);
-	char *p = s;
-
-	if (!wl)
-		return;
-	while ((p = strstr(p, word))) {
-		bool start = p == s || !isalnum((unsigned char)p[-1]);
-		bool end = !isalnum((unsigned char)p[wl]) && p[wl] != '_';
-
-		if (!start || !end || strlen(s) - wl + rl + 1 > size) {
-			p += wl;
-			continue;
-		}
-		memmove(p + rl, p + wl, strlen(p + wl) + 1);
-		memcpy(p, repl, rl);
-		p += rl;
-	}
-}
-
 /*
  * The method of a cell as note numbers: what was timed with the row's
- * instruction and component written INSN and COMP, so that the rows of one
- * column share it; how (reps, overhead) and the unit part as notes of their own.
+ * instruction and component written INSN and COMP (the metric's
+ * what_generic), so that the rows of one column share it; how (reps,
+ * overhead) and the unit part as notes of their own.
  */
 static size_t method_note(struct xs_table *t, const struct fpl_run *run, const struct fpl_metric *m)
 {
-	const char *insn = pstr(run, "insn");
-	char what[1024], mn[32], comp[64];
+	char what[1024];
 	struct fpl_method_parts p;
-	size_t k;
 
+	(void)run;
 	fpl_metric_method_parts(m, &p);
-	snprintf(what, sizeof(what), "%.*s", (int)p.what_len, p.what);
-	/* The mnemonic as the method writes it: FXSAVE64, XRSTOR64 (compacted image) ... */
-	for (k = 0; insn[k] && insn[k] != '-' && k + 3 < sizeof(mn); k++)
-		mn[k] = (char)toupper((unsigned char)insn[k]);
-	snprintf(mn + k, sizeof(mn) - k, "64 (compacted image)");
-	replace_word(what, sizeof(what), mn, "INSN");
-	mn[k + 2] = 0;
-	snprintf(comp, sizeof(comp), "%s", pstr(run, "modified_component"));
-	if (!*comp)
-		snprintf(comp, sizeof(comp), "%s", pstr(run, "component"));
-	if (json_object_get(run->params, "mask") || json_object_get(run->params, "experiment")) {
-		snprintf(mn + k + 2, sizeof(mn) - k - 2, " (standard image)");
-		replace_word(what, sizeof(what), mn, "INSN");
-		mn[k + 2] = 0;
-		replace_word(what, sizeof(what), mn, "INSN");
-		replace_word(what, sizeof(what), comp, "COMP");
-	}
+	/* the cell's own words written INSN and COMP by the benchmark (what_generic) */
+	if (m->what_generic)
+		snprintf(what, sizeof(what), "%s", m->what_generic);
+	else
+		snprintf(what, sizeof(what), "%.*s", (int)p.what_len, p.what);
 	if (p.timing_len) {
 		char *how = strndup(p.timing, p.timing_len);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Reading results back: a fpulab/2 (or older fpulab/1) JSON document into struct fpl_result, checked key by key. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static int read_warnings(json_t *src, json_t *dst, const char *where, struct fpl
  * from the names and the method texts the benchmarks wrote, as the views
  * used to: docs/results-schema.md, "Files written before".
  */
-bool fpl_metric_name_is_difference(const char *name)
+static bool name_is_difference(const char *name)
 {
 	return name && (!strncmp(name, "diff", 4) || !strncmp(name, "b_minus_a", 9));
 }
@@ -131,6 +132,68 @@ static void infer_harness(const struct fpl_run *run, struct fpl_metric *m)
 			  FPL_OVERHEAD_UNKNOWN;
 }
 
+/* Replace every whole-word copy of word in s by repl (s is rewritten in place, size bytes). */
+static void replace_word(char *s, size_t size, const char *word, const char *repl)
+{
+	size_t wl = strlen(word), rl = strlen(repl);
+	char *p = s;
+
+	if (!wl)
+		return;
+	while ((p = strstr(p, word))) {
+		bool start = p == s || !isalnum((unsigned char)p[-1]);
+		bool end = !isalnum((unsigned char)p[wl]) && p[wl] != '_';
+
+		if (!start || !end || strlen(s) - wl + rl + 1 > size) {
+			p += wl;
+			continue;
+		}
+		memmove(p + rl, p + wl, strlen(p + wl) + 1);
+		memcpy(p, repl, rl);
+		p += rl;
+	}
+}
+
+static const char *param_str(const struct fpl_run *run, const char *key)
+{
+	const char *v = fpl_run_param_get_str(run, key);
+
+	return v ? v : "";
+}
+
+/*
+ * An xsave cell's what-part with its instruction and component written INSN
+ * and COMP (what_generic), from the words its method used: the mnemonic
+ * (XSAVEC, XRSTOR64 (compacted image), ...) and the component of its
+ * params. Other benchmarks' metrics have none.
+ */
+static int infer_generic(const struct fpl_run *run, struct fpl_metric *m)
+{
+	const char *insn = param_str(run, "insn");
+	char what[1024], mn[32], comp[64];
+	size_t k;
+
+	if (strcmp(run->bench, "xsave") || !m->what_len)
+		return 0;
+	snprintf(what, sizeof(what), "%.*s", (int)m->what_len, m->method);
+	for (k = 0; insn[k] && insn[k] != '-' && k + 3 < sizeof(mn); k++)
+		mn[k] = (char)toupper((unsigned char)insn[k]);
+	snprintf(mn + k, sizeof(mn) - k, "64 (compacted image)");
+	replace_word(what, sizeof(what), mn, "INSN");
+	mn[k + 2] = 0;
+	snprintf(comp, sizeof(comp), "%s", param_str(run, "modified_component"));
+	if (!*comp)
+		snprintf(comp, sizeof(comp), "%s", param_str(run, "component"));
+	if (json_object_get(run->params, "mask") || json_object_get(run->params, "experiment")) {
+		snprintf(mn + k + 2, sizeof(mn) - k - 2, " (standard image)");
+		replace_word(what, sizeof(what), mn, "INSN");
+		mn[k + 2] = 0;
+		replace_word(what, sizeof(what), mn, "INSN");
+		replace_word(what, sizeof(what), comp, "COMP");
+	}
+	return fpl_metric_set_what_generic(m, what);
+}
+
 /* Everything a metric of a file written before the typed facts does not say. */
 static int infer_facts(const struct fpl_run *run, struct fpl_metric *m)
 {
@@ -138,7 +201,7 @@ static int infer_facts(const struct fpl_run *run, struct fpl_metric *m)
 	const char *fam = fpl_metric_family(m);
 
 	/* section's speedup: inside against outside, about 0 where sections cost nothing */
-	if (fpl_metric_name_is_difference(m->name) || !strcmp(m->name, "speedup_pct"))
+	if (name_is_difference(m->name) || !strcmp(m->name, "speedup_pct"))
 		m->kind = FPL_KIND_DIFFERENCE;
 	else if (!strcmp(run->bench, "section") &&
 		 (!strcmp(fam, "section") || !strcmp(fam, "one_section")))
@@ -147,7 +210,7 @@ static int infer_facts(const struct fpl_run *run, struct fpl_metric *m)
 	m->how.conv = infer_conv(m);
 	if (m->timing_len)
 		infer_harness(run, m);
-	return err;
+	return err ? err : infer_generic(run, m);
 }
 
 /* "reps": a count, or "varies". */
@@ -212,7 +275,9 @@ static int read_facts(json_t *o, struct fpl_metric *m, const char *where, struct
 	m->how.overhead = k > 0 ? (enum fpl_metric_overhead)k : FPL_OVERHEAD_UNKNOWN;
 	k = fpl_metric_conv_by_name(json_string_value(json_object_get(o, "conversion")));
 	m->how.conv = k > 0 ? (enum fpl_metric_conv)k : FPL_CONV_UNKNOWN;
-	if (fpl_metric_set_family(m, json_string_value(fam)))
+	if (fpl_metric_set_family(m, json_string_value(fam)) ||
+	    fpl_metric_set_what_generic(m, json_string_value(json_object_get(o,
+									      "method_what_generic"))))
 		return -ENOMEM;
 	return read_reps(o, m, where, diag);
 }

@@ -48,7 +48,19 @@ int fpl_metric_copy_facts(struct fpl_metric *m, const struct fpl_metric *src)
 {
 	m->kind = src->kind;
 	m->how = src->how;
-	return fpl_metric_set_family(m, fpl_metric_family(src));
+	return fpl_metric_set_family(m, fpl_metric_family(src)) ||
+	       fpl_metric_set_what_generic(m, src->what_generic) ? -ENOMEM : 0;
+}
+
+int fpl_metric_set_what_generic(struct fpl_metric *m, const char *what)
+{
+	char *c = what ? strdup(what) : NULL;
+
+	if (what && !c)
+		return -ENOMEM;
+	free(m->what_generic);
+	m->what_generic = c;
+	return 0;
 }
 
 const char *fpl_metric_family(const struct fpl_metric *m)

@@ -31,6 +31,7 @@ static void metric_free(struct fpl_metric *m)
 	free(m->unit);
 	free(m->method);
 	free(m->family);
+	free(m->what_generic);
 	free(m->samples);
 	json_decref(m->extra);
 	free(m);

@@ -253,10 +253,14 @@ static const struct fpl_xs_modify *modify_for(const struct fpl_xs_bench *x, uint
 	return NULL;
 }
 
-static void method_text(char *buf, size_t size, const struct fpl_xs_plan *p, bool write_removed)
+/*
+ * What a cell times, in words: with its own instruction (what) and
+ * component (comp), or with INSN and COMP for the text the cells of one
+ * kind share (what_generic).
+ */
+static void method_text(char *buf, size_t size, const struct fpl_xs_plan *p, bool write_removed,
+			const char *what, const char *comp)
 {
-	const char *what = p->mnemonic, *comp = p->modified >= 0 ?
-		fpl_xfeature_name((unsigned)p->modified) : "";
 	enum fpl_xs_state st = p->st;
 	bool lat = p->lat, opt = p->op == XS_XSAVEOPT;
 	char extra[160];
@@ -438,6 +442,7 @@ struct group {
 	struct fpl_xs_cell *cells;
 	struct fpl_variant *v;
 	char (*methods)[400];
+	char (*generic)[400];	/* the same, INSN and COMP for the cell's words */
 	size_t n, cap;
 };
 
@@ -508,10 +513,13 @@ static int make_cell(struct fpl_xs_bench *x, struct group *g, const struct fpl_x
 		else if (p->modified == FPL_XFEATURE_XTILE_DATA)
 			c->loop.state = x->tile_src;
 	}
-	method_text(g->methods[g->n], sizeof(g->methods[0]), p, mod && mod->w);
+	method_text(g->methods[g->n], sizeof(g->methods[0]), p, mod && mod->w, p->mnemonic,
+		    p->modified >= 0 ? fpl_xfeature_name((unsigned)p->modified) : "");
+	method_text(g->generic[g->n], sizeof(g->generic[0]), p, mod && mod->w, "INSN", "COMP");
 	*v = (struct fpl_variant){ .name = p->insn, .timed = fpl_xs_cell_timed,
 				   .empty = c->empty ? fpl_xs_cell_empty : NULL, .arg = c,
-				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n] };
+				   .ops_per_rep = 1, .run = run, .method = g->methods[g->n],
+				   .method_generic = g->generic[g->n] };
 	g->n++;
 	return 0;
 }
@@ -558,7 +566,8 @@ int fpl_xs_matrix(struct fpl_xs_bench *x, const uint64_t *masks, const char *con
 	g.cells = calloc(g.cap, sizeof(*g.cells));
 	g.v = calloc(g.cap, sizeof(*g.v));
 	g.methods = calloc(g.cap, sizeof(*g.methods));
-	if (!g.cells || !g.v || !g.methods) {
+	g.generic = calloc(g.cap, sizeof(*g.generic));
+	if (!g.cells || !g.v || !g.methods || !g.generic) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -569,5 +578,6 @@ out:
 	free(g.cells);
 	free(g.v);
 	free(g.methods);
+	free(g.generic);
 	return err;
 }

@@ -229,14 +229,14 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 	struct rows rs = { NULL, 0, 0 };
 	struct fpl_xs_cell *cells = NULL;
 	struct fpl_variant *v = NULL;
-	char (*methods)[256] = NULL;
+	char (*methods)[256] = NULL;	/* [2k] with, [2k + 1] without; then the same generic */
 	size_t n = 0;
 	int err = fpl_xs_plan_rfbm(x, collect, &rs);
 
 	if (!err && rs.n) {
 		cells = calloc(2 * rs.n, sizeof(*cells));
 		v = calloc(2 * rs.n, sizeof(*v));
-		methods = calloc(2 * rs.n, sizeof(*methods));
+		methods = calloc(4 * rs.n, sizeof(*methods));
 		if (!cells || !v || !methods)
 			err = -ENOMEM;
 	}
@@ -261,17 +261,24 @@ int fpl_xs_rfbm(struct fpl_xs_bench *x, double share_end)
 			}
 			fpl_xs_make_compacted(x, img, cimg);
 		}
-		snprintf(methods[n], sizeof(methods[0]), "throughput: back-to-back %s, RFBM "
-			 "= permitted with %s (init); state set by XRSTOR from another image before "
-			 "timing, checked with XINUSE", row->mnemonic, comp);
-		snprintf(methods[n + 1], sizeof(methods[0]), "throughput: back-to-back %s, "
-			 "RFBM = permitted without %s (init); otherwise as with_", row->mnemonic,
-			 comp);
+		for (size_t g = 0; g < 2; g++) {
+			char (*mt)[256] = methods + g * 2 * rs.n;
+
+			snprintf(mt[n], sizeof(mt[0]), "throughput: back-to-back %s, RFBM = "
+				 "permitted with %s (init); state set by XRSTOR from another image "
+				 "before timing, checked with XINUSE", g ? "INSN" : row->mnemonic,
+				 g ? "COMP" : comp);
+			snprintf(mt[n + 1], sizeof(mt[0]), "throughput: back-to-back %s, RFBM = "
+				 "permitted without %s (init); otherwise as with_",
+				 g ? "INSN" : row->mnemonic, g ? "COMP" : comp);
+		}
 		err = rfbm_cell(x, &cells[n], &v[n], row->op, row->with, row->live, img, cimg, run,
 				"with_", methods[n]);
 		if (!err)
 			err = rfbm_cell(x, &cells[n + 1], &v[n + 1], row->op, row->without, row->live,
 					img, cimg, run, "without_", methods[n + 1]);
+		v[n].method_generic = methods[2 * rs.n + n];
+		v[n + 1].method_generic = methods[2 * rs.n + n + 1];
 		n += 2;
 	}
 	if (!err)
