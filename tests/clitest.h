@@ -136,23 +136,4 @@ static inline void print_unsupported(const char *what, const char *out, const ch
 		      (int)strcspn(why, "\n"), why);
 }
 
-/*
- * The metric named name of the first run of bench in a results document
- * (fpulab --json or -o), or NULL.
- */
-static inline json_t *doc_metric(json_t *doc, const char *bench, const char *name)
-{
-	json_t *run, *m;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(doc, "runs"), i, run) {
-		if (strcmp(json_string_value(json_object_get(run, "bench")) ?: "", bench))
-			continue;
-		json_array_foreach(json_object_get(run, "metrics"), k, m)
-			if (!strcmp(json_string_value(json_object_get(m, "name")) ?: "", name))
-				return m;
-	}
-	return NULL;
-}
-
 #endif
