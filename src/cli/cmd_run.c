@@ -294,8 +294,10 @@ static int run_once(int argc, char **argv)
 	if (!isatty(STDERR_FILENO))
 		s.quiet = true;
 	rc = parse(&p, &s, argc, argv);
-	if (rc)
+	if (rc) {
+		rc = fpl_cli_end(&s, rc);	/* nothing measured: only the session freed */
 		goto out;
+	}
 	if (!p.named)
 		s.quick = true;
 	rc = fpl_cli_start(&s);

@@ -256,6 +256,11 @@ int fpl_cli_start(struct fpl_cli *c)
 	rc = fpl_cli_amx(c);
 	if (rc)
 		return rc;
+	/* the flags as they stand now (fpulab run sets --quick for its suite after parsing) */
+	c->ls->cfg.cpu = c->cpu_id;
+	c->ls->cfg.quick = c->quick;
+	c->ls->cfg.budget_s = c->budget_s;
+	c->ls->cfg.kernel_trace = c->kernel_trace;
 	/* A path that cannot be written is found now, not after the measurement. */
 	if (c->out_path) {
 		rc = fpl_cli_check_out_path(c->cmd, c->out_path);
