@@ -415,6 +415,18 @@ static void test_captured_compacted(void **state)
 	free(d);
 }
 
+/* The message of the note on header bytes 24..63 when img decodes buf by cfg. */
+static const char *header_note(const unsigned char *buf, size_t n, const struct fpl_image_cfg *cfg,
+			       struct fpl_image *img)
+{
+	assert_int_equal(fpl_image_decode(buf, n, cfg, img, NULL), 0);
+	for (unsigned k = 0; k < img->nfindings; k++)
+		if (!strcmp(img->findings[k].rule, "xrstor.header_24_63"))
+			return img->findings[k].msg;
+	fail_msg("no xrstor.header_24_63 note: %u findings", img->nfindings);
+	return NULL;
+}
+
 /* Every capture through the validator and decoder, judged against the capture's own CPU. */
 static void test_decode_captures(void **state)
 {
@@ -472,6 +484,25 @@ static void test_decode_captures(void **state)
 		} else {
 			assert_int_equal(t.ntiles, 0);
 		}
+		free(buf);
+	}
+	/*
+	 * AMD's words come only from an AMD CPU: header byte 24 set in the
+	 * standard capture gets the note for Intel here, and the one that names
+	 * AMD family 1Ah when the same bytes are judged as measured on AMD.
+	 */
+	{
+		size_t n;
+		unsigned char *buf = read_bin(c[0].name, &n);
+		const char *msg;
+
+		buf[512 + 24] = 1;
+		msg = header_note(buf, n, &cfg, img);
+		assert_non_null(strstr(msg, "the SDM's rule for Intel"));
+		assert_null(strstr(msg, "1Ah"));
+		cfg.amd = true;
+		msg = header_note(buf, n, &cfg, img);
+		assert_non_null(strstr(msg, "measured on AMD family 1Ah"));
 		free(buf);
 	}
 	free(img);

@@ -417,6 +417,7 @@ static void test_amx_states_hw(void **state)
 		json_decref(doc);
 	}
 	doc = run_ok("section --owner amx --workload xor --chunks 1k --budget 0.2");
+	assert_string_equal(str_at(run_of(doc, 0), "params", "owner"), "amx");
 	assert_no_warning(doc, "section --owner amx", "owner amx");
 	json_decref(doc);
 	section_all_hw();

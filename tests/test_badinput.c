@@ -13,6 +13,7 @@
 
 #include "fpulab/base.h"
 #include "runcmd.h"
+#include "clitest.h"
 #include "fixtures.h"
 
 /*
@@ -492,6 +493,31 @@ static void test_out_is_directory(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* Raw input bytes in messages are escaped: a terminal escape sequence is not sent as is. */
+static void test_messages_escape_input(void **state)
+{
+	char *dir = tmpdir(), *out = NULL;
+	int rc;
+
+	write_text(dir, "esc.txt", "1\n2\n3\n\033]0;pwned\007\n");
+	write_text(dir, "esc.cpuid", "# fpulab cpuid dump 1\ncpuid \033[31mRED\n");
+	rc = sh(&out, "cd %s && %s compare esc.txt esc.txt 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	/* the line is quoted, each raw byte written as its escape */
+	assert_non_null(strstr(out, "esc.txt:4: "));
+	assert_non_null(strstr(out, "'\\x1b]0;pwned\\x07'"));
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\007'));
+	free(out);
+	rc = sh(&out, "cd %s && %s info --cpuid esc.cpuid 2>&1", dir, cmd_fpl_bin());
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "esc.cpuid:2: "));
+	assert_non_null(strstr(out, "'cpuid \\x1b[31mRED'"));
+	assert_null(strchr(out, '\033'));
+	free(out);
+	tmpdir_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_benchmark_options),
 		cmocka_unit_test(test_output_targets),
 		cmocka_unit_test(test_out_is_directory),
+		cmocka_unit_test(test_messages_escape_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -132,6 +132,23 @@ static void test_finish_and_json(void **state)
 	json_decref(j);
 }
 
+/* A clock made by hand (never finished): its JSON, without end figures. */
+static void test_clock_json(void **state)
+{
+	static const struct fpl_clock fake_clock = {
+		.cpu = -1, .tsc_hz = 1e9, .core_per_tsc = 2.0, .min_sample_tsc = 1000,
+		.step_tsc = 1, .floor_tsc = 40,
+	};
+	json_t *j = fpl_clock_json(&fake_clock);
+
+	assert_non_null(j);
+	assert_near(json_real_value(json_object_get(j, "tsc_hz")), 1e9, 0);
+	assert_string_equal(json_string_value(json_object_get(j, "core_source")), "add-chain");
+	/* unfinished: no end figures claimed */
+	assert_null(json_object_get(j, "drift_pct"));
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_pinning),
 		cmocka_unit_test(test_chains_known_latency),
 		cmocka_unit_test(test_finish_and_json),
+		cmocka_unit_test(test_clock_json),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

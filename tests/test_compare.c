@@ -26,6 +26,30 @@
 
 #define DATA "tests/data/compare/"
 
+static void difference_words_shown(void);
+static json_t *compare_json(const char *args);
+static json_t *first_metric(json_t *root);
+
+/* Member key of comparison k (0: case 2) of the first metric of compare's JSON. */
+static double cmp_num(json_t *root, size_t k, const char *key)
+{
+	json_t *c = json_array_get(json_object_get(first_metric(root), "comparisons"), k);
+
+	if (!json_is_number(json_object_get(c, key)))
+		fail_msg("comparison %zu: %s is not a number", k, key);
+	return json_number_value(json_object_get(c, key));
+}
+
+/* Member key of case k (0: case 1) of the first metric of compare's JSON. */
+static double case_num(json_t *root, size_t k, const char *key)
+{
+	json_t *c = json_array_get(json_object_get(first_metric(root), "cases"), k);
+
+	if (!json_is_number(json_object_get(c, key)))
+		fail_msg("case %zu: %s is not a number", k + 1, key);
+	return json_number_value(json_object_get(c, key));
+}
+
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into *out; exit code. */
 static int run(const char *cmd, char **out)
 {
@@ -87,11 +111,24 @@ static void test_ministat_equal(void **state)
 	}
 }
 
-/* The 2024 report's figures come back from the synthetic runs at 10% trimming. */
+/*
+ * The 2024 report's figures come back from the synthetic runs at 10%
+ * trimming (--format json: 16444675.45, 99.80%, 99.76%), in its layout.
+ */
 static void test_kernel_style(void **state)
 {
+	json_t *root = compare_json("-f json --trim 10 " DATA "rfbm-cv0.3/case1.txt "
+				    DATA "rfbm-cv0.3/case2.txt " DATA "rfbm-cv0.3/case3.txt");
 	char *out;
 
+	assert_near(case_num(root, 0, "trimmed_mean"), 16444675.45, 0.005);
+	assert_near(case_num(root, 0, "center"), 16444675.45, 0.005);
+	assert_near(case_num(root, 1, "center"), 16412285.61, 0.005);
+	assert_near(case_num(root, 2, "center"), 16405716.19, 0.005);
+	assert_near(case_num(root, 1, "pct_of_base"), 99.80, 0.005);
+	assert_near(case_num(root, 2, "pct_of_base"), 99.76, 0.005);
+	assert_int_equal(case_num(root, 0, "runs"), 10);
+	json_decref(root);
 	assert_int_equal(compare("--trim 10 --kernel-style " DATA "rfbm-cv0.3/case1.txt "
 				 DATA "rfbm-cv0.3/case2.txt " DATA "rfbm-cv0.3/case3.txt", &out), 0);
 	assert_non_null(strstr(out, "\ncase 1: 16444675.45 Set as 1\n"));
@@ -101,12 +138,39 @@ static void test_kernel_style(void **state)
 	free(out);
 }
 
-/* Trimming changes the verdict on the cv 0.1% data: the slow run per case hides 0.2%. */
+/*
+ * Trimming changes the verdict on the cv 0.1% data: the slow run per case
+ * hides 0.2% (the figures and verdicts from --format json; the tables'
+ * words for them after).
+ */
 static void test_verdict_and_trimming(void **state)
 {
 	const char *cases = DATA "rfbm-cv0.1/case1.txt " DATA "rfbm-cv0.1/case2.txt "
 			    DATA "rfbm-cv0.1/case3.txt";
 	char args[512], *out;
+	json_t *root;
+
+	/* Welch on every run: -0.19% and -0.24%, +/- 0.47%, not proven after Holm */
+	snprintf(args, sizeof(args), "-f json %s", cases);
+	root = compare_json(args);
+	assert_string_equal(json_string_value(json_object_get(root, "test")), "Welch");
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 0);
+	assert_near(cmp_num(root, 0, "diff"), -30701, 0.5);
+	assert_near(cmp_num(root, 0, "diff_pct"), -0.19, 0.005);
+	assert_near(cmp_num(root, 1, "diff_pct"), -0.24, 0.005);
+	assert_true(cmp_num(root, 0, "ci_half_pct") > 0.4 && cmp_num(root, 1, "ci_half_pct") > 0.4);
+	json_decref(root);
+	/* Yuen's 10% trimmed: -0.20% and -0.24%, both proven */
+	snprintf(args, sizeof(args), "-f json --trim 10 %s", cases);
+	root = compare_json(args);
+	assert_string_equal(json_string_value(json_object_get(root, "test")), "Yuen");
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 2);
+	assert_int_equal(json_integer_value(json_object_get(root, "holm_family")), 2);
+	assert_near(cmp_num(root, 0, "diff_pct"), -0.20, 0.005);
+	assert_near(cmp_num(root, 1, "diff_pct"), -0.24, 0.005);
+	assert_true(cmp_num(root, 0, "ci_half_pct") < 0.2 && cmp_num(root, 1, "ci_half_pct") < 0.2);
+	assert_true(cmp_num(root, 0, "p_holm") < 0.05 && cmp_num(root, 1, "p_holm") < 0.05);
+	json_decref(root);
 
 	snprintf(args, sizeof(args), "-v %s", cases);
 	assert_int_equal(compare(args, &out), 0);
@@ -120,6 +184,8 @@ static void test_verdict_and_trimming(void **state)
 	assert_int_equal(compare(args, &out), 0);
 	assert_non_null(strstr(out, "case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "(Yuen, 95%, Holm over 2)"));
+	/* --verbose's words for it, which the default leaves out */
+	assert_non_null(strstr(out, "\nverdict: case 2: -0.20% +/- "));
 	assert_non_null(strstr(out, "Holm over 2 comparisons"));
 	free(out);
 	/* the default: a summary, the differing ones by effect (case 3's -0.24% first) */
@@ -183,7 +249,8 @@ static void test_results_json(void **state)
 		json_array_get(metrics, 0), "cases"), 1), "runs")), 1);
 	json_decref(root);
 	free(out);
-	/* the table: one line says why, no claim */
+	/* the table: one line says why, no claim (in the words difference_words_shown sees) */
+	difference_words_shown();
 	assert_int_equal(compare(DATA "json/a.json " DATA "json/b.json", &out), 0);
 	if (!strstr(out, "No verdict for 3 of 3 comparisons: fewer than 3 runs per case.") ||
 	    strstr(out, "DIFFERENT") || strstr(out, "Different:"))
@@ -301,6 +368,31 @@ static void write_runs_quiet(const char *path, double base, const double *off, s
 static void write_runs(const char *path, double base, const double *off, size_t runs)
 {
 	write_runs_quiet(path, base, off, runs, NULL);
+}
+
+/*
+ * A proven difference (3 runs at 100 against 3 at 105) in the table's
+ * words: what a test that finds no claim looks for is what compare says
+ * of one, not a rewording of it.
+ */
+static void difference_words_shown(void)
+{
+	static const double off[] = { -0.5, 0, 0.5 };
+	char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256], *out;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	write_runs(a, 100, off, 3);
+	write_runs(b, 105, off, 3);
+	snprintf(args, sizeof(args), "%s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 1 of 1 comparison") || !strstr(out, " DIFFERENT;"))
+		fail_msg("a proven difference, not in these words:\n%s", out);
+	free(out);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
 }
 
 /*
@@ -728,11 +820,24 @@ static void write_repro(const char *path, double base1, double base2)
 static void test_repro_files(void **state)
 {
 	char dir[] = "/tmp/fpl-compare-XXXXXX", p[3][64], args[512], *out;
+	json_t *root;
 
 	tmp_paths(dir, p, 3);
 	write_repro(p[0], 200, 210);
 	write_repro(p[1], 220, 210);	/* case 1 10% slower, case 2 the same */
 	write_repro(p[2], 200, 210);
+	/* each case 5 runs; the XSAVEC case 1 10% slower (proven), its case 2 the same */
+	snprintf(args, sizeof(args), "-f json --trim 10 %s %s", p[0], p[1]);
+	root = compare_json(args);
+	assert_int_equal(json_array_size(json_object_get(root, "metrics")), 2);
+	assert_int_equal(json_integer_value(json_object_get(root, "different")), 1);
+	assert_int_equal(case_num(root, 0, "runs"), 5);
+	assert_int_equal(case_num(root, 1, "runs"), 5);
+	assert_near(cmp_num(root, 0, "diff_pct"), 10, 1e-9);
+	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	assert_true(json_is_false(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "metrics"), 1), "comparisons"), 0), "different")));
+	json_decref(root);
 	snprintf(args, sizeof(args), "--trim 10 %s %s", p[0], p[1]);
 	assert_int_equal(compare(args, &out), 0);
 	if (!strstr(out, "case 1: ") || !strstr(out, "(5 runs); case 2: ") ||
@@ -956,6 +1061,9 @@ static void test_ignore_param(void **state)
 	root = compare_json(args);
 	assert_int_equal(json_array_size(json_object_get(root, "metrics")), 1);
 	assert_true(json_is_true(json_object_get(comparison(root), "different")));
+	/* the metric named without the key ignored ("state=" is in its label otherwise) */
+	assert_non_null(strstr(json_string_value(json_object_get(first_metric(root), "metric")),
+			       "signal batch=64: round_trip"));
 	assert_null(strstr(json_string_value(json_object_get(first_metric(root), "metric")),
 			   "state="));
 	json_decref(root);
@@ -1001,6 +1109,7 @@ static void test_two_runs_no_verdict(void **state)
 	    !strstr(out, args) || strstr(out, "DIFFERENT"))
 		fail_msg("%s", out);
 	free(out);
+	difference_words_shown();
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
@@ -1123,6 +1232,7 @@ static long long real_aa_series(const char *dir)
 	snprintf(want, sizeof(want), "Different: %lld of ", claimed);
 	if (!strstr(out, want) || (!claimed && strstr(out, "DIFFERENT")))
 		fail_msg("compare's text does not say '%s':\n%s", want, out);
+	difference_words_shown();
 	for (const char *q = out; (q = strchr(q, '\n')); q++)
 		lines++;
 	print_message("  A/A, signal --runs 6 dealt into two cases of 3 (99%%):\n%s", out);
@@ -1171,22 +1281,6 @@ static void test_real_aa(void **state)
 		}
 	}
 	rmdir(dir);
-}
-
-static void test_result_load(void **state)
-{
-	struct fpl_diag diag = { "" };
-	struct fpl_result *r;
-
-	assert_int_equal(fpl_result_load(DATA "json/a.json", &r, &diag), 0);
-	assert_int_equal(r->nruns, 3);
-	assert_true(r->runs[2]->skipped);
-	assert_string_equal(r->runs[2]->skip_reason, "AMX not supported");
-	assert_int_equal(r->runs[0]->metrics[0]->n, 20);
-	assert_string_equal(r->runs[0]->metrics[1]->unit, "ns");
-	fpl_result_free(r);
-	assert_int_equal(fpl_result_load(DATA "bad/three.txt", &r, &diag), -EINVAL);
-	assert_non_null(strstr(diag.msg, "three.txt"));
 }
 
 /* will-it-scale: one 'average:' per file, a directory per case. */
@@ -1272,6 +1366,24 @@ static void test_zero_baseline_and_overflow(void **state)
 	if (strstr(out, "neither case varies") || !strstr(out, "overflowed"))
 		fail_msg("%s", out);
 	free(out);
+	/* what it says of two cases that truly do not vary */
+	{
+		char dir[] = "/tmp/fpl-compare-XXXXXX", a[64], b[64], args[256];
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(a, sizeof(a), "%s/five.txt", dir);
+		snprintf(b, sizeof(b), "%s/six.txt", dir);
+		write_text(a, "5\n5\n5\n");
+		write_text(b, "6\n6\n6\n");
+		snprintf(args, sizeof(args), "-v %s %s", a, b);
+		compare(args, &out);
+		if (!strstr(out, "case 2: no test: neither case varies."))
+			fail_msg("%s", out);
+		free(out);
+		unlink(a);
+		unlink(b);
+		rmdir(dir);
+	}
 }
 
 int main(void)
@@ -1282,7 +1394,6 @@ int main(void)
 		cmocka_unit_test(test_verdict_and_trimming),
 		cmocka_unit_test(test_library_matches_stats),
 		cmocka_unit_test(test_results_json),
-		cmocka_unit_test(test_result_load),
 		cmocka_unit_test(test_writer_round_trip),
 		cmocka_unit_test(test_will_it_scale_dirs),
 		cmocka_unit_test(test_bad_input),

@@ -336,6 +336,12 @@ static void test_paired_files(void **state)
 	assert_int_equal(json_integer_value(json_object_get(t, "pairs")), NRUNS);
 	assert_true(json_array_size(json_object_get(root, "notes")) == 0);
 	json_decref(root);
+	/* the table of the pairs says DIFFERENT, the word the unpaired one above did not say */
+	snprintf(args, sizeof(args), "--paired %s %s", a, b);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 1 of 1 comparison") || !strstr(out, " DIFFERENT "))
+		fail_msg("%s", out);
+	free(out);
 	/* another boot's runs (two kernels): other identities, no note, no pairs */
 	write_variant(k2, true, 9000, NRUNS, true);
 	snprintf(args, sizeof(args), "%s %s", a, k2);
@@ -359,6 +365,7 @@ static void expect_bad(const char *args, const char *msg, const char *msg2)
 static void test_paired_mismatch(void **state)
 {
 	char *a = tmp_path("ma.json"), *b = tmp_path("mb.json"), *n = tmp_path("mn.json");
+	char *same = tmp_path("mc.json");
 	char *num = tmp_path("num.txt"), args[512], want[512], *out;
 	struct cmd_out o;
 	FILE *f;
@@ -375,7 +382,14 @@ static void test_paired_mismatch(void **state)
 	/* not paired: no note, the unpaired test */
 	snprintf(args, sizeof(args), "%s %s", a, b);
 	assert_int_equal(compare(args, &out), 0);
+	assert_non_null(strstr(out, "Welch's t on them"));
 	assert_null(strstr(out, "same runs"));
+	free(out);
+	/* the note, where all of the other file's runs are a's */
+	write_variant(same, true, 4000, NRUNS, true);
+	snprintf(args, sizeof(args), "%s %s", a, same);
+	assert_int_equal(compare(args, &out), 0);
+	assert_non_null(strstr(out, "these cases come from the same runs"));
 	free(out);
 	snprintf(args, sizeof(args), "--paired %s %s", a, n);
 	snprintf(want, sizeof(want), "case 2 (%s): signal batch=64: round_trip: its run 1 has no "
@@ -442,6 +456,12 @@ static void test_paired_two_runs(void **state)
 	assert_int_equal(compare(args, &out), 0);
 	if (!strstr(out, "No verdict for 1 of 1 comparisons: fewer than 3 pairs of runs. The "
 		    "per-run differences' spread seen (stddev median ") || strstr(out, "DIFFERENT"))
+		fail_msg("%s", out);
+	free(out);
+	/* with 6 runs the same 0.2% is proven, and the table says DIFFERENT */
+	write_rfbm(x, NRUNS);
+	assert_int_equal(compare(args, &out), 0);
+	if (!strstr(out, "Different: 1 of 1 comparison") || !strstr(out, " DIFFERENT "))
 		fail_msg("%s", out);
 	free(out);
 }

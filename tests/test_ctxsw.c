@@ -13,6 +13,7 @@
 #include "fpulab/xstate.h"
 #include "taskstest.h"
 #include "runcmd.h"
+#include "clitest.h"
 
 /* fpulab ctxsw --wis and the will-it-scale name, side by side to keep the test short. */
 static void test_wis_output_parses(void **state)
@@ -373,6 +374,51 @@ static void test_bad_state_before_calibration(void **state)
 	tt_rejected_early("ctxsw --ab none,init", "--ab");
 }
 
+/* ctxsw --ab: the verdicts are in the table, whole, the batch medians' first. */
+static void test_ctxsw_ab_table(void **state)
+{
+	struct cmd_out o;
+	const char *med, *welch, *by_med, *by_all;
+	unsigned cis = 0;
+	int rc = fpl(&o, 120, "ctxsw", "--ab", "init,sse", "--quick", "-q", "--budget", "0.2",
+		     NULL);
+
+	if (rc == 77) {
+		print_unsupported("ctxsw --ab init,sse", o.out, o.err);
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	med = strstr(o.out, "(b_minus_a_median)");
+	welch = strstr(o.out, "(b_minus_a_welch)");
+	if (!med || !welch)
+		fail_msg("ctxsw --ab table without its verdicts:\n%s", o.out);
+	by_med = strstr(o.out, "B - A, batch medians");
+	by_all = strstr(o.out, "B - A, all batches");
+	if (!by_med || !by_all)
+		fail_msg("ctxsw --ab table without both B - A lines:\n%s", o.out);
+	assert_true(by_med < by_all);
+	/*
+	 * every CI is whole on its line: ".. +N.NNN%)". A proven difference
+	 * reads "+0.985% (95% CI ..", none "no difference proven at 95% (CI ..":
+	 * both forms count, whichever this run measured.
+	 */
+	for (const char *p = o.out; (p = strstr(p, "CI ")); p++) {
+		size_t line = strcspn(p, "\n");
+
+		if (p == o.out || (p[-1] != '(' && p[-1] != ' '))
+			continue;
+		cis++;
+
+		if (!memchr(p, ')', line))
+			fail_msg("ctxsw --ab: a CI not closed on its line: %.*s\n%s", (int)line, p,
+				 o.out);
+	}
+	if (!cis)
+		fail_msg("ctxsw --ab table without a CI:\n%s", o.out);
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_failure),
 		cmocka_unit_test(test_interrupt_processes),
 		cmocka_unit_test(test_interrupt_wis),
+		cmocka_unit_test(test_ctxsw_ab_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,22 @@ static void test_amx_captures(void **state)
 		has(o.out, "RFBM        0x600e7");
 		out_free(&o);
 	}
+	/* The AMD words are there for an AMD CPU: header byte 24 set, judged on the host's dump. */
+	{
+		char p[128];
+		uint8_t one = 1;
+		struct out o;
+
+		tmp_path(p, sizeof(p), "amd-header24.bin");
+		put_variant(p, "xsave.bin", 536, &one, 1, 0);
+		o = run("decode", p, HOST, NULL);
+		assert_int_equal(o.rc, 0);
+		has(o.out, "AuthenticAMD");
+		has(o.out, "header byte 24 is 0x01");
+		has(o.out, "measured on AMD family 1Ah");
+		out_free(&o);
+		assert_int_equal(unlink(p), 0);
+	}
 }
 
 static void test_rejected_names_rule_and_offset(void **state)

@@ -14,6 +14,7 @@
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
+#include "clitest.h"
 
 #define MAN "docs/fpulab.1"
 
@@ -212,6 +213,158 @@ static void checker_sees_what_is_missing(void **state)
 	assert_false(has_option("nothing here", "--runs"));
 }
 
+static void test_help_texts(void **state)
+{
+	struct cmd_out o;
+	bool in = false;
+	unsigned listed = 0, said = 0;
+
+	assert_int_equal(fpl(&o, 30, "--help", NULL), 0);
+	/* "  name       summary": the name fits its column on every line */
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n")) {
+		if (!strncmp(l, "Commands:", 9)) {
+			in = !strstr(l, "will-it-scale");
+			continue;
+		}
+		if (in && l[0] == ' ' && strlen(l) > 13 && l[12] != ' ' && l[13] == ' ')
+			fail_msg("--help: a name runs into its summary: '%s'", l);
+		if (in && l[0] == ' ' && l[12] != ' ')
+			fail_msg("--help: the summary column is not at 13: '%s'", l);
+		if (l[0] != ' ')
+			in = in && !strncmp(l, "Commands:", 9);
+	}
+	cmd_out_free(&o);
+	/* a range's bounds as written, not 1e+05 */
+	assert_int_equal(fpl(&o, 30, "xsave", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "--samples N            at most this many samples per cell "
+				      "[11..100000]"));
+	assert_null(strstr(o.out, "e+0"));
+	cmd_out_free(&o);
+	/* each will-it-scale name says what it counts: no context switch for a signal */
+	assert_int_equal(fpl(&o, 30, "signal1_processes", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "one signal delivered and returned from counts 1"));
+	assert_null(strstr(o.out, "context switch"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "context_switch1_processes", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "a context switch round trip counts 2"));
+	cmd_out_free(&o);
+	assert_int_equal(fpl(&o, 30, "list", NULL), 0);
+	for (const char *p = o.out; (p = strstr(p, "this CPU: ")); p++)
+		said++;
+	for (char *l = strtok(o.out, "\n"); l; l = strtok(NULL, "\n"))
+		listed += l[0] != ' ' && strncmp(l, "Every", 5);
+	assert_true(listed > 0);
+	assert_int_equal(said, listed);
+	cmd_out_free(&o);
+}
+
+/*
+ * docs/api.md's example against an installed tree (make install DESTDIR=...),
+ * through pkg-config: the shared library, then the archive with --static.
+ */
+static void test_installed_api_example(void **state)
+{
+	const char *build = getenv("FPL_BUILD");
+	char *dir, *out = NULL, *doc, *a, *b;
+	size_t len;
+	int rc;
+
+	/* The plain build only: make install would rebuild a sanitizer build without its flags. */
+	if (!build || strcmp(strrchr(build, '/') ? strrchr(build, '/') + 1 : build, "build")) {
+		print_message("  FPL_BUILD '%s' is not the plain build: make install not tried\n",
+			      build ? build : "(unset)");
+		skip();
+	}
+	if (sh(NULL, "command -v pkg-config >/dev/null")) {
+		print_message("  no pkg-config here\n");
+		skip();
+	}
+	/* make install rewrites build/gen/fpl_version.h (FORCE) before it installs */
+	if (access(build, W_OK) || access("build", W_OK)) {
+		print_message("  %s cannot be written by this user: make install not tried\n",
+			      build);
+		skip();
+	}
+	dir = tmpdir();
+	doc = cmd_slurp("docs/api.md", &len);
+	assert_non_null(doc);
+	assert_true(len > 0);
+	a = strstr(doc, "```c\n");
+	assert_non_null(a);
+	a += 5;
+	b = strstr(a, "```");
+	assert_non_null(b);
+	*b = 0;
+	write_text(dir, "example.c", a);
+	free(doc);
+	rc = sh(&out, "make -s --no-print-directory install DESTDIR=%s/root PREFIX=/usr "
+		"BUILD=build 2>&1", dir);
+	if (rc)
+		fail_msg("make install: exit %d\n%s", rc, out);
+	free(out);
+	rc = sh(&out, "cd %s && export PKG_CONFIG_SYSROOT_DIR=$PWD/root "
+		"PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig && "
+		"cc -o ex-shared example.c $(pkg-config --cflags --libs fpulab) && "
+		"LD_LIBRARY_PATH=$PWD/root/usr/lib ./ex-shared a.json && "
+		"readelf -d ex-shared | grep -q 'libfpulab.so.0' && "
+		"cc -o ex-static example.c $(pkg-config --cflags fpulab) "
+		"$(pkg-config --static --libs fpulab | sed 's/-lfpulab/-l:libfpulab.a/') && "
+		"./ex-static b.json && ! readelf -d ex-static | grep -q libfpulab 2>&1", dir);
+	if (rc)
+		fail_msg("the example against the installed tree: exit %d\n%s", rc, out);
+	assert_non_null(strstr(out, "example: 1 run, work median 103.0 ns"));
+	free(out);
+	tmpdir_done(dir);
+}
+
+/* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
+static void test_schema_doc_in_step(void **state)
+{
+	static const char *const repro_params[] = { "experiment", "table", "case", "label" };
+	char *dir = tmpdir(), path[600], *doc, key[200];
+	const char *k;
+	json_t *j, *v;
+	size_t len;
+	int rc;
+
+	doc = cmd_slurp("docs/results-schema.md", &len);
+	assert_non_null(doc);
+	assert_true(len > 0);
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	rc = sh(NULL, "%s run -q --budget 0.05 -o %s signal >/dev/null 2>&1", cmd_fpl_bin(), path);
+	if (rc == 77) {
+		print_unsupported("run signal", NULL, NULL);
+		free(doc);
+		tmpdir_done(dir);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	j = load_json(path);
+	/* host.clock as emitted: every key documented */
+	json_object_foreach(json_object_get(json_object_get(j, "host"), "clock"), k, v) {
+		snprintf(key, sizeof(key), "\"%s\"", k);
+		if (!strstr(doc, key))
+			fail_msg("host.clock.%s is written by run but not in docs/results-schema.md", k);
+	}
+	for (const char *const *h = (const char *const[]){ "loadavg_start", "loadavg_end",
+							     "tool", "clock", NULL }; *h; h++) {
+		assert_non_null(json_object_get(json_object_get(j, "host"), *h));
+		snprintf(key, sizeof(key), "\"%s\"", *h);
+		assert_non_null(strstr(doc, key));
+	}
+	assert_non_null(json_object_get(json_object_get(json_object_get(j, "host"), "clock"),
+					"selfcheck_end"));
+	json_decref(j);
+	assert_non_null(strstr(doc, "`repro`"));
+	for (size_t i = 0; i < sizeof(repro_params) / sizeof(repro_params[0]); i++) {
+		snprintf(key, sizeof(key), "`%s`", repro_params[i]);
+		if (!strstr(doc, key))
+			fail_msg("the repro param %s is not in docs/results-schema.md", key);
+	}
+	free(doc);
+	tmpdir_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +372,9 @@ int main(void)
 		cmocka_unit_test(every_command_has_a_section),
 		cmocka_unit_test(every_help_option_is_documented),
 		cmocka_unit_test(texts_name_the_schema_written),
+		cmocka_unit_test(test_help_texts),
+		cmocka_unit_test(test_schema_doc_in_step),
+		cmocka_unit_test(test_installed_api_example),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

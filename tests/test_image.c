@@ -571,40 +571,229 @@ static void test_convert_mxcsr(void **state)
 	ctx_free(c);
 }
 
-/* Arbitrary bytes never crash the decoder or the accessors (ASan watches in make asan). */
+/*
+ * A decoded image says what it is: its buffer and format, each finding
+ * whole (a rule, a sentence, an offset inside the bytes or just past them
+ * for a truncation), and a verdict
+ * that is its findings' (a FAULT finding: XRSTOR faults; KERNEL: the
+ * kernel rejects), the first rejection not a note.
+ */
+static void verdict_as_said(const struct fpl_image *img, const uint8_t *b, size_t len,
+			    unsigned iter)
+{
+	bool fault = false, kernel = false;
+
+	if (img->buf != b || img->len != len || img->format == FPL_IMAGE_AUTO ||
+	    img->format >= FPL_IMAGE_FORMAT_NR || img->nfindings > FPL_IMAGE_MAX_FINDINGS)
+		fail_msg("iteration %u: image of %zu bytes decoded as format %d, %u findings", iter,
+			 len, img->format, img->nfindings);
+	for (unsigned k = 0; k < img->nfindings; k++) {
+		const struct fpl_image_finding *f = &img->findings[k];
+
+		if (!f->rule || !*f->rule || !*f->msg || !memchr(f->msg, 0, sizeof(f->msg)) ||
+		    f->severity > FPL_IMAGE_FAULT || f->offset > len)
+			fail_msg("iteration %u: finding %u: %s at byte %zu of %zu: %s", iter, k,
+				 f->rule ? f->rule : "(no rule)", f->offset, len, f->msg);
+		fault |= f->severity == FPL_IMAGE_FAULT;
+		kernel |= f->severity == FPL_IMAGE_KERNEL;
+	}
+	/* findings past the last kept may carry the verdict; those kept never contradict it */
+	if ((fault && !img->xrstor_faults) || (kernel && !img->kernel_rejects) ||
+	    (!img->findings_dropped && (fault != img->xrstor_faults ||
+					kernel != img->kernel_rejects)))
+		fail_msg("iteration %u: verdict fault %d kernel %d, findings fault %d kernel %d", iter,
+			 img->xrstor_faults, img->kernel_rejects, fault, kernel);
+	if (fpl_image_rejected(img) && !img->findings_dropped)
+		assert_int_not_equal(fpl_image_first_rejection(img)->severity, FPL_IMAGE_NOTE);
+}
+
+/* All of n bytes zero. */
+static bool all_zero(const uint8_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i])
+			return false;
+	return true;
+}
+
+/*
+ * The registers of a decoded image on a CPU with AVX-512 (c's): every one
+ * there, a component outside XSTATE_BV read as its init value, x87's init
+ * as FNINIT leaves it; a register number or width out of range refused.
+ */
+static void registers_as_said(const struct ctx *c, unsigned iter)
+{
+	const struct fpl_image *img = &c->img;
+	uint64_t bv = img->xstate_bv, k = 1;
+	uint32_t p = 1;
+	uint8_t v[64];
+	struct fpl_x87 x;
+
+	fpl_image_x87(img, &x);
+	assert_true(x.top < 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_true(x.tag[i] <= FPL_X87_EMPTY);
+	if (!(bv & FPL_XFEATURE_MASK_FP) && (!x.init || x.fcw != 0x37f || x.fsw ||
+					     x.tag[0] != FPL_X87_EMPTY))
+		fail_msg("iteration %u: x87 not in XSTATE_BV 0x%llx, read as fcw 0x%x fsw 0x%x",
+			 iter, (unsigned long long)bv, x.fcw, x.fsw);
+	for (unsigned r = 0; r < 32; r++) {
+		assert_int_equal(fpl_image_vector(img, r, 64, v), 0);
+		if (r < 16 && ((!(bv & FPL_XFEATURE_MASK_SSE) && !all_zero(v, 16)) ||
+			       (!(bv & FPL_XFEATURE_MASK_YMM) && !all_zero(v + 16, 16)) ||
+			       (!(bv & FPL_XFEATURE_MASK_ZMM_Hi256) && !all_zero(v + 32, 32))))
+			fail_msg("iteration %u: zmm%u has bytes of a component in init (XSTATE_BV "
+				 "0x%llx)", iter, r, (unsigned long long)bv);
+		if (r >= 16 && !(bv & FPL_XFEATURE_MASK_Hi16_ZMM) && !all_zero(v, 64))
+			fail_msg("iteration %u: zmm%u not zero with Hi16_ZMM in init", iter, r);
+	}
+	assert_int_equal(fpl_image_vector(img, 32, 64, v), -EINVAL);
+	assert_int_equal(fpl_image_vector(img, 0, 8, v), -EINVAL);
+	assert_int_equal(fpl_image_opmask(img, 3, &k), 0);
+	if (!(bv & FPL_XFEATURE_MASK_OPMASK))
+		assert_int_equal(k, 0);
+	if (fpl_xstate_xcr0(&c->xs) & FPL_XFEATURE_MASK_PKRU) {
+		assert_int_equal(fpl_image_pkru(img, &p), 0);
+		if (!(bv & FPL_XFEATURE_MASK_PKRU))
+			assert_int_equal(p, 0);
+	} else {
+		assert_int_equal(fpl_image_pkru(img, &p), -ENOENT);
+	}
+}
+
+/*
+ * Conversion of a decoded image: refused when XRSTOR would fault on it or
+ * its XSTATE_BV has components XCR0 has not (a signal frame the kernel
+ * restores with FXRSTOR only); else 64-byte aligned bytes that decode, as the form asked for, to an
+ * image XRSTOR takes, with the same XSTATE_BV (SSE added where MXCSR is
+ * not its init value). True when converted.
+ */
+static bool converts_as_said(const struct ctx *c, bool to_compacted, unsigned iter)
+{
+	struct fpl_image_cfg cfg = c->cfg;
+	struct fpl_image *back = malloc(sizeof(*back));
+	struct fpl_diag diag = { "" };
+	void *out = NULL;
+	size_t olen = 0;
+	int rc = fpl_image_convert(&c->img, to_compacted, ~0ull, &out, &olen, &diag);
+
+	assert_non_null(back);
+	if (c->img.xrstor_faults || (c->img.xstate_bv & ~fpl_xstate_xcr0(&c->xs))) {
+		if (rc != -EINVAL || out || !*diag.msg)
+			fail_msg("iteration %u: converted what XRSTOR faults on or XCR0 cannot hold "
+				 "(XSTATE_BV 0x%llx): %d", iter,
+				 (unsigned long long)c->img.xstate_bv, rc);
+		free(back);
+		return false;
+	}
+	if (rc || !out || (uintptr_t)out % 64)
+		fail_msg("iteration %u: an image XRSTOR takes not converted: %d %s", iter, rc,
+			 diag.msg);
+	cfg.format = to_compacted ? FPL_IMAGE_COMPACTED : FPL_IMAGE_STANDARD;
+	assert_int_equal(fpl_image_decode(out, olen, &cfg, back, &diag), 0);
+	if (back->xrstor_faults || (back->xstate_bv & ~FPL_XFEATURE_MASK_SSE) !=
+	    (c->img.xstate_bv & ~FPL_XFEATURE_MASK_SSE))
+		fail_msg("iteration %u: converted, XSTATE_BV 0x%llx -> 0x%llx, %s", iter,
+			 (unsigned long long)c->img.xstate_bv, (unsigned long long)back->xstate_bv,
+			 back->nfindings ? back->findings[0].msg : "no finding");
+	free(out);
+	free(back);
+	return true;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* The length of a noisy_image of c's CPU in the standard or compacted form. */
+static size_t noisy_len(const struct ctx *c, bool compacted)
+{
+	return compacted ? fpl_xstate_size_compacted(&c->xs, c->xs.xcr0) :
+			   fpl_xstate_size_std(&c->xs, c->xs.xcr0);
+}
+
+/*
+ * An image XRSTOR takes, in the standard or compacted form for XCR0, with
+ * XSTATE_BV a random part of XCR0 and every register byte random: MXCSR
+ * at its default, the software bytes and the header's reserved bytes zero.
+ */
+static void noisy_image(const struct ctx *c, uint8_t *b, size_t len, uint64_t *s, bool compacted)
+{
+	for (size_t i = 0; i < len; i++)
+		b[i] = (uint8_t)xorshift(s);
+	put32(b, 24, 0x1f80);
+	memset(b + 464, 0, 576 - 464);
+	put64(b, 512, xorshift(s) & c->xs.xcr0);
+	if (compacted)
+		put64(b, 520, c->xs.xcr0 | FPL_XCOMP_BV_COMPACTED);
+}
+
+/* Arbitrary bytes for iteration iter: any, mostly small, or (noisy) an image XRSTOR takes. */
+static uint8_t *arbitrary(struct ctx *c, unsigned iter, uint64_t *s, size_t *len, bool *noisy)
+{
+	uint8_t *b;
+
+	*noisy = iter % 5 == 4;
+	*len = *noisy ? noisy_len(c, iter % 2) : iter % 3 ? 576 + *s % 2600 : *s % 700;
+	b = malloc(*len + 1);
+	assert_non_null(b);
+	if (*noisy) {
+		noisy_image(c, b, *len, s, iter % 2);
+		c->cfg.format = iter % 2 ? FPL_IMAGE_COMPACTED : FPL_IMAGE_STANDARD;
+		return b;
+	}
+	for (size_t i = 0; i < *len; i++) {
+		xorshift(s);
+		b[i] = (uint8_t)(iter % 2 ? *s : (*s & 0x0101010101010101ull) ? *s & 0x3 : 0);
+	}
+	c->cfg.format = (enum fpl_image_format)(iter % FPL_IMAGE_FORMAT_NR);
+	return b;
+}
+
+/*
+ * Arbitrary bytes, each declared format in turn: decoding never crashes
+ * (ASan watches in make asan) and returns 0 or -EINVAL with a reason, the
+ * latter for anything shorter than the legacy area and header; what a
+ * decoded image says of itself holds (verdict_as_said, registers_as_said,
+ * converts_as_said). Images XRSTOR takes whatever their registers hold are
+ * taken, and convert.
+ */
 static void test_arbitrary_bytes(void **state)
 {
 	struct ctx *c = ctx_load(CPUID "genoa.cpuid");
 	uint64_t s = 88172645463325252ull;
-	uint8_t v[64];
-	struct fpl_x87 x;
+	unsigned decoded = 0, refused = 0, rejected = 0, converted = 0;
 
 	for (unsigned iter = 0; iter < 3000; iter++) {
-		size_t len = iter % 3 ? 576 + s % 2600 : s % 700;
-		uint8_t *b = malloc(len + 1);
-		void *out;
-		size_t olen;
-		uint64_t k;
-		uint32_t p;
+		struct fpl_diag diag = { "" };
+		size_t len;
+		bool noisy;
+		uint8_t *b = arbitrary(c, iter, &s, &len, &noisy);
+		int rc = fpl_image_decode(b, len, &c->cfg, &c->img, &diag);
 
-		for (size_t i = 0; i < len; i++) {
-			s ^= s << 13;
-			s ^= s >> 7;
-			s ^= s << 17;
-			b[i] = (uint8_t)(iter % 2 ? s : (s & 0x0101010101010101ull) ? s & 0x3 : 0);
-		}
-		c->cfg.format = (enum fpl_image_format)(iter % FPL_IMAGE_FORMAT_NR);
-		if (fpl_image_decode(b, len, &c->cfg, &c->img, NULL) == 0) {
-			fpl_image_x87(&c->img, &x);
-			for (unsigned r = 0; r < 32; r++)
-				fpl_image_vector(&c->img, r, 64, v);
-			fpl_image_opmask(&c->img, 3, &k);
-			fpl_image_pkru(&c->img, &p);
-			if (!fpl_image_convert(&c->img, iter % 2, ~0ull, &out, &olen, NULL))
-				free(out);
+		if ((rc != 0 && rc != -EINVAL) || (rc && !*diag.msg) || (len < 576 && !rc) ||
+		    (noisy && (rc || fpl_image_rejected(&c->img))))
+			fail_msg("iteration %u: %zu bytes as %s: %d (%s)", iter, len,
+				 fpl_image_format_name(c->cfg.format), rc,
+				 rc ? diag.msg : c->img.findings[0].msg);
+		if (!rc) {
+			decoded++;
+			rejected += fpl_image_rejected(&c->img);
+			verdict_as_said(&c->img, b, len, iter);
+			registers_as_said(c, iter);
+			converted += converts_as_said(c, iter % 2, iter);
+		} else {
+			refused++;
 		}
 		free(b);
 	}
+	print_message("  3000 inputs: %u refused, %u decoded (%u rejected, %u converted)\n",
+		      refused, decoded, rejected, converted);
+	assert_true(refused > 0 && rejected > 0 && converted >= 600);
 	ctx_free(c);
 }
 

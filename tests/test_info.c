@@ -16,6 +16,7 @@
 
 #include "fpulab/host.h"
 #include "runcmd.h"
+#include "clitest.h"
 
 #define DATA "tests/data/cpuid/"
 
@@ -383,6 +384,101 @@ static void test_amx_permission_recorded(void **state)
 	}
 }
 
+/* A dump: header, leaves 0, 1 (XSAVE), 0xD.0 and 0xD.1, then extra lines. */
+static void dump_file(const char *dir, const char *name, const char *extra)
+{
+	char text[16384];
+
+	snprintf(text, sizeof(text),
+		 "# fpulab cpuid dump 1\n"
+		 "xcr0 0x0000000000000007\n"
+		 "cpuid 0x00000000 0x00 0x0000000d 0x756e6547 0x6c65746e 0x49656e69\n"
+		 "cpuid 0x00000001 0x00 0x000906ea 0x00000800 0x1c000000 0x00000000\n"
+		 "cpuid 0x0000000d 0x00 0x00000007 0x00000340 0x00000340 0x00000000\n"
+		 "cpuid 0x0000000d 0x01 0x00000000 0x00000000 0x00000000 0x00000000\n%s",
+		 extra);
+	write_text(dir, name, text);
+}
+
+static int info_cpuid(const char *dir, const char *name, char **out)
+{
+	return sh(out, "cd %s && %s info --cpuid %s 2>&1", dir, cmd_fpl_bin(), name);
+}
+
+/* info --cpuid: sizes that would wrap, duplicate and missing leaves, long lines. */
+static void test_cpuid_dump_checks(void **state)
+{
+	char *dir = tmpdir(), *out = NULL, longline[6000];
+	int rc;
+
+	dump_file(dir, "ok.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "ok.cpuid", &out);
+	if (rc || !strstr(out, "XSAVE size   standard 832 bytes"))
+		fail_msg("a good dump: exit %d\n%s", rc, out);
+	free(out);
+
+	/* 0xffffffff bytes at offset 576: the sum wrapped to 575 at 32 bits. */
+	dump_file(dir, "wrap.cpuid", "cpuid 0x0000000d 0x02 0xffffffff 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "wrap.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "subleaf 2"));
+	assert_null(strstr(out, "XSAVE size"));
+	free(out);
+
+	/* 256 bytes at offset 768: past the 832-byte standard area (0xD.0 ECX) */
+	dump_file(dir, "past.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000300 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "past.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "past.cpuid: leaf 0xD subleaf 2"));
+	free(out);
+
+	/* The same checks for an AIDA64 dump: exit 2, the file named, no output file. */
+	rc = sh(&out, "%s info --cpuid tests/data/cpuid/bad-xsize.aida -o %s/out.txt 2>&1",
+		cmd_fpl_bin(), dir);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "bad-xsize.aida: leaf 0xD subleaf 2"));
+	free(out);
+	snprintf(longline, sizeof(longline), "%s/out.txt", dir);
+	assert_int_equal(access(longline, F_OK), -1);
+
+	dump_file(dir, "dup.cpuid", "cpuid 0x0000000d 0x02 0x00000100 0x00000240 0x00000000 "
+		  "0x00000000\ncpuid 0x0000000d 0x02 0x00000200 0x00000240 0x00000000 "
+		  "0x00000000\n");
+	rc = info_cpuid(dir, "dup.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "dup.cpuid:8:"));
+	free(out);
+
+	/* Component 2 enumerated, its subleaf absent: said, not silently zero. */
+	dump_file(dir, "miss.cpuid", "");
+	rc = info_cpuid(dir, "miss.cpuid", &out);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "CPUID leaf 0xD subleaf 2 missing from the dump"));
+	free(out);
+
+	/* An AMX dump without leaf 0x1D (the fixture has none): shown, the gap named. */
+	rc = sh(&out, "%s info --cpuid tests/data/cpuid/sapphirerapids.cpuid 2>&1",
+		cmd_fpl_bin());
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "CPUID leaf 0x1D missing from the dump: AMX palette unknown"));
+	assert_non_null(strstr(out, "AMX_TILEDATA"));
+	free(out);
+
+	/* A 5000-byte line 7: the error names line 7, and only once. */
+	memset(longline, 'a', 5000);
+	memcpy(longline + 5000, "\n", 2);
+	dump_file(dir, "long.cpuid", longline);
+	rc = info_cpuid(dir, "long.cpuid", &out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "long.cpuid:7:"));
+	assert_null(strstr(out, "long.cpuid:8:"));
+	free(out);
+	tmpdir_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_no_xsave_xcr0_not_known),
 		cmocka_unit_test(test_amx_dump_masks),
 		cmocka_unit_test(test_amx_permission_recorded),
+		cmocka_unit_test(test_cpuid_dump_checks),
 	};
 
 	return cmocka_run_group_tests_name("info", tests, NULL, NULL);

@@ -92,6 +92,7 @@ static void kernel_counts_only_when_complete(void **state)
 	json_object_set_new(kernel, "complete", json_true());
 	json_object_set_new(kernel, "status", json_string("skipped"));
 	out = parse_json(doc, &code);
+	assert_non_null(strstr(out, "ctxsw.difference_ns."));
 	assert_null(strstr(out, "kernel_"));
 	free(out);
 	json_decref(doc);
@@ -229,6 +230,12 @@ static void missing_figures_give_no_line(void **state)
 		skip();
 	doc = load(DATA "rfbm.json");
 	runs = json_object_get(doc, "runs");
+	/* as written: every case has its lines */
+	out = parse_json(doc, &code);
+	assert_int_equal(code, 0);
+	assert_non_null(strstr(out, ".case=1.experiment=rfbm.table=Context_switches"));
+	assert_non_null(strstr(out, ".case=2.experiment=rfbm.table=Context_switches"));
+	free(out);
 	json_object_set_new(json_array_get(runs, 0), "skipped", json_true());
 	m = json_array_get(json_object_get(json_array_get(runs, 1), "metrics"), 0);
 	json_object_set_new(m, "samples", json_pack("[n,n]"));
@@ -291,6 +298,7 @@ static void reduced_log_gives_the_same_stats(void **state)
 	    DATA "suite.json.gz", DATA "ctxsw-ab.json",		 DATA "ctxsw-ab-ktrace.json",
 	    DATA "rfbm.json",	  DATA "ctxsw-amx-skipped.json",
 	};
+	size_t with_samples = 0;
 
 	if (!have_ruby())
 		skip();
@@ -303,6 +311,7 @@ static void reduced_log_gives_the_same_stats(void **state)
 		assert_int_equal(code, 0);
 		reduced = parse_text_args(doc, "--reduce", &code);
 		assert_int_equal(code, 0);
+		with_samples += strstr(doc, "\"samples\"") != NULL;
 		assert_non_null(strstr(reduced, "\"schema\": \"fpulab-lkp/1\""));
 		assert_null(strstr(reduced, "\"samples\""));
 		/* the fixtures keep five samples a metric, real documents thousands */
@@ -321,6 +330,8 @@ static void reduced_log_gives_the_same_stats(void **state)
 		free(again);
 		free(from_reduced);
 	}
+	/* what the reduced logs leave out, every document but the skipped run's had */
+	assert_int_equal(with_samples, sizeof(docs) / sizeof(docs[0]) - 1);
 }
 
 /* A document cut short is not reduced: no output, exit 1 (run keeps the raw text then). */

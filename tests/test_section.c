@@ -13,73 +13,10 @@
 
 #include "fpulab/bench.h"
 #include "fpulab/clock.h"
-#include "fpulab/stats.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
 #include "runcmd.h"
-
-static void test_parse_sizes(void **state)
-{
-	struct fpl_diag diag = { "" };
-	size_t v[4], n = 0;
-
-	assert_int_equal(fpl_parse_sizes("64,1k,0x100", 64, 65536, 64, v, 4, &n, &diag), 0);
-	assert_int_equal(n, 3);
-	assert_int_equal(v[0], 64);
-	assert_int_equal(v[1], 1024);
-	assert_int_equal(v[2], 256);
-	assert_int_equal(fpl_parse_sizes("1000", 64, 65536, 64, v, 4, &n, &diag), -EINVAL);
-	assert_non_null(strstr(diag.msg, "1000"));
-	assert_non_null(strstr(diag.msg, "multiple of 64"));
-	assert_int_equal(fpl_parse_sizes("128k", 64, 65536, 64, v, 4, &n, &diag), -EINVAL);
-	assert_non_null(strstr(diag.msg, "outside"));
-	assert_int_equal(fpl_parse_sizes("64,,128", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
-	assert_int_equal(fpl_parse_sizes("64,", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
-	assert_int_equal(fpl_parse_sizes("", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
-	assert_int_equal(fpl_parse_sizes("big", 64, 65536, 1, v, 4, &n, &diag), -EINVAL);
-	assert_non_null(strstr(diag.msg, "'big'"));
-	assert_int_equal(fpl_parse_sizes("64,64,64,64,64", 64, 65536, 1, v, 4, &n, &diag),
-			 -EINVAL);
-}
-
-static void test_median_ci(void **state)
-{
-	double x[11] = { 11, 3, 5, 1, 7, 9, 2, 4, 6, 8, 10 };
-	struct fpl_ci ci;
-
-	/* n = 11: the 95% interval of the median is (x(2), x(10)) from the binomial table. */
-	assert_int_equal(fpl_median_ci(x, 11, &ci), 0);
-	assert_int_equal(ci.n, 11);
-	assert_true(ci.estimate == 6);
-	assert_true(ci.lo == 2);
-	assert_true(ci.hi == 10);
-	/* The input is not reordered. */
-	assert_true(x[0] == 11 && x[10] == 10);
-	assert_int_equal(fpl_median_ci(x, 5, &ci), -EINVAL);
-}
-
-static void test_speedup_ci(void **state)
-{
-	double slow[8], fast[8];
-	struct fpl_ci ci;
-
-	for (int i = 0; i < 8; i++) {
-		fast[i] = 100 + i;
-		slow[i] = 2 * fast[i];
-	}
-	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
-	assert_true(ci.estimate > 99.999 && ci.estimate < 100.001);
-	assert_true(ci.lo > 99.999 && ci.hi < 100.001);
-	/* Rounds with a value that is not positive are left out: then too few remain. */
-	slow[0] = -1;
-	fast[1] = 0;
-	slow[2] = 0;
-	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), -EINVAL);
-	slow[2] = 1.5 * fast[2];
-	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
-	assert_int_equal(ci.n, 6);
-	assert_true(ci.lo > 49.999 && ci.lo < 50.001);
-}
+#include "clitest.h"
 
 static const char *opt(const struct fpl_optval *v, size_t n, const char *name)
 {
@@ -346,17 +283,40 @@ static void test_cli_bad_input(void **state)
 	}
 }
 
+/* The defaults are sizes every workload takes: no cell skipped for its chunk size. */
+static void test_section_defaults_fit(void **state)
+{
+	struct cmd_out o;
+	int rc = fpl(&o, 120, "section", "--quick", "-q", "--budget", "0.05", "--workload", "xor",
+		     NULL);
+
+	if (rc == 77) {
+		print_unsupported("section --workload xor", o.out, o.err);
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	if (!strstr(o.out, "\nxor      8regs ") || strstr(o.out, "works on multiples"))
+		fail_msg("section defaults with sizes the workload does not take:\n%s", o.out);
+	cmd_out_free(&o);
+	/* what a size xor does not take gives: the cell skipped, and why */
+	rc = fpl(&o, 120, "section", "--quick", "-q", "--budget", "0.05", "--workload", "xor",
+		 "--impl", "8regs", "--chunks", "64", "--total", "4k", "--policy", "eager", NULL);
+	assert_int_equal(rc, 77);	/* its only cell skipped */
+	if (!strstr(o.out, "skipped: xor works on multiples of "))
+		fail_msg("section --chunks 64 with xor:\n%s", o.out);
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_sizes),
-		cmocka_unit_test(test_median_ci),
-		cmocka_unit_test(test_speedup_ci),
 		cmocka_unit_test(test_check_options),
 		cmocka_unit_test(test_run_metrics),
 		cmocka_unit_test(test_skip_names_insn),
 		cmocka_unit_test(test_owner_all_amx_last),
 		cmocka_unit_test(test_cli_bad_input),
+		cmocka_unit_test(test_section_defaults_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

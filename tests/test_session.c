@@ -117,6 +117,10 @@ static void test_parsed_once(void **state)
 		assert_null(strstr(json_string_value(json_array_get(s->result->runs[0]->warnings,
 								    i)), "bogus"));
 	fpl_bench_call_free(&call);
+	/* what a parse of the changed text says: refused, and named */
+	diag.msg[0] = 0;
+	assert_int_equal(fpl_session_prepare(s, "signal", o, 1, &call, &diag), -EINVAL);
+	assert_non_null(strstr(diag.msg, "bogus"));
 	fpl_session_free(s);
 }
 

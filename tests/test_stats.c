@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* Tests for src/stats: trimmed means, Welch, Student, Yuen, paired t, Mann-Whitney, Holm, bootstrap, ministat's t. */
+/* Tests for src/stats: trimmed means, Welch, Student, Yuen, paired t, Mann-Whitney, Holm, bootstrap, ministat's t, intervals, repeatability. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include "fpulab/stats.h"
+#include "near.h"
+
+#define EPS 1e-9
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
@@ -429,6 +432,74 @@ static void test_paired_edges(void **state)
 	near(r.t.se, sqrt(2.0 * 100 / 12 / 3), 1e-12);	/* q = 10% of a */
 }
 
+static void test_median_ci(void **state)
+{
+	double x[11] = { 11, 3, 5, 1, 7, 9, 2, 4, 6, 8, 10 };
+	struct fpl_ci ci;
+
+	/* n = 11: the 95% interval of the median is (x(2), x(10)) from the binomial table. */
+	assert_int_equal(fpl_median_ci(x, 11, &ci), 0);
+	assert_int_equal(ci.n, 11);
+	assert_true(ci.estimate == 6);
+	assert_true(ci.lo == 2);
+	assert_true(ci.hi == 10);
+	/* The input is not reordered. */
+	assert_true(x[0] == 11 && x[10] == 10);
+	assert_int_equal(fpl_median_ci(x, 5, &ci), -EINVAL);
+}
+
+static void test_speedup_ci(void **state)
+{
+	double slow[8], fast[8];
+	struct fpl_ci ci;
+
+	for (int i = 0; i < 8; i++) {
+		fast[i] = 100 + i;
+		slow[i] = 2 * fast[i];
+	}
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
+	assert_true(ci.estimate > 99.999 && ci.estimate < 100.001);
+	assert_true(ci.lo > 99.999 && ci.hi < 100.001);
+	/* Rounds with a value that is not positive are left out: then too few remain. */
+	slow[0] = -1;
+	fast[1] = 0;
+	slow[2] = 0;
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), -EINVAL);
+	slow[2] = 1.5 * fast[2];
+	assert_int_equal(fpl_speedup_ci(slow, fast, 8, &ci), 0);
+	assert_int_equal(ci.n, 6);
+	assert_true(ci.lo > 49.999 && ci.lo < 50.001);
+}
+
+/* The largest distance from the median, in percent of it; the tally over metrics (R's type 7 quantiles). */
+static void test_repeatability(void **state)
+{
+	double runs[] = { 100, 102, 99 };		/* median 100: worst 2% */
+	double neg[] = { -50, -49, -52 };		/* median -50: worst 2/50 = 4% */
+	double zero[] = { 0, 0, 1 };
+	double inf[] = { 1, INFINITY };
+	const double devs[] = { 0.5, 2, 2.5, NAN, 1, 10 };
+	struct fpl_repeatability r;
+
+	(void)state;
+	assert_near(fpl_max_dev_pct(runs, 3), 2, EPS);
+	assert_near(runs[0], 99, 0);	/* sorted in place */
+	assert_near(fpl_max_dev_pct(neg, 3), 4, EPS);
+	assert_true(isnan(fpl_max_dev_pct(runs, 1)));
+	assert_true(isnan(fpl_max_dev_pct(zero, 3)));
+	assert_true(isnan(fpl_max_dev_pct(inf, 2)));
+	assert_int_equal(fpl_repeatability(devs, 6, 2, &r), 0);
+	/* the NaN is left out: 0.5 1 2 2.5 10 */
+	assert_int_equal(r.metrics, 5);
+	assert_int_equal(r.within, 3);		/* 2 is within 2 */
+	assert_near(r.median_pct, 2, EPS);
+	assert_near(r.p90_pct, 2.5 + 0.6 * 7.5, EPS);	/* 0.9 * 4 = 3.6: 2.5 + 0.6 (10 - 2.5) */
+	assert_near(r.max_pct, 10, EPS);
+	assert_near(r.tol_pct, 2, 0);
+	assert_int_equal(fpl_repeatability(devs + 3, 1, 2, &r), -EINVAL);
+	assert_int_equal(fpl_repeatability(NULL, 0, 2, &r), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +521,9 @@ int main(void)
 		cmocka_unit_test(test_paired_sleep),
 		cmocka_unit_test(test_paired_trimmed),
 		cmocka_unit_test(test_paired_edges),
+		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_speedup_ci),
+		cmocka_unit_test(test_repeatability),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

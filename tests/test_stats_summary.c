@@ -77,40 +77,10 @@ static void test_quantile_ends(void **state)
 	assert_near(fpl_quantile_sorted(x, 4, 0.9), 6.8, EPS);
 }
 
-/* The largest distance from the median, in percent of it; the tally over metrics (R's type 7 quantiles). */
-static void test_repeatability(void **state)
-{
-	double runs[] = { 100, 102, 99 };		/* median 100: worst 2% */
-	double neg[] = { -50, -49, -52 };		/* median -50: worst 2/50 = 4% */
-	double zero[] = { 0, 0, 1 };
-	double inf[] = { 1, INFINITY };
-	const double devs[] = { 0.5, 2, 2.5, NAN, 1, 10 };
-	struct fpl_repeatability r;
-
-	(void)state;
-	assert_near(fpl_max_dev_pct(runs, 3), 2, EPS);
-	assert_near(runs[0], 99, 0);	/* sorted in place */
-	assert_near(fpl_max_dev_pct(neg, 3), 4, EPS);
-	assert_true(isnan(fpl_max_dev_pct(runs, 1)));
-	assert_true(isnan(fpl_max_dev_pct(zero, 3)));
-	assert_true(isnan(fpl_max_dev_pct(inf, 2)));
-	assert_int_equal(fpl_repeatability(devs, 6, 2, &r), 0);
-	/* the NaN is left out: 0.5 1 2 2.5 10 */
-	assert_int_equal(r.metrics, 5);
-	assert_int_equal(r.within, 3);		/* 2 is within 2 */
-	assert_near(r.median_pct, 2, EPS);
-	assert_near(r.p90_pct, 2.5 + 0.6 * 7.5, EPS);	/* 0.9 * 4 = 3.6: 2.5 + 0.6 (10 - 2.5) */
-	assert_near(r.max_pct, 10, EPS);
-	assert_near(r.tol_pct, 2, 0);
-	assert_int_equal(fpl_repeatability(devs + 3, 1, 2, &r), -EINVAL);
-	assert_int_equal(fpl_repeatability(NULL, 0, 2, &r), -EINVAL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outlier_set),
-		cmocka_unit_test(test_repeatability),
 		cmocka_unit_test(test_odd_set),
 		cmocka_unit_test(test_single_and_errors),
 		cmocka_unit_test(test_quantile_ends),

@@ -224,6 +224,11 @@ static void test_xsave_matrix(void **state)
 		assert_true(e - p <= 100);
 	}
 	free(t);
+	/* what is left out above: the TSC note in TSC ticks, the warning in full for a file */
+	t = table(r, FPL_UNITS_TSC, true, true);
+	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
+	assert_non_null(strstr(t, "warning: machine loaded"));
+	free(t);
 	fpl_result_free(r);
 }
 
@@ -331,6 +336,7 @@ static void test_generic_notes_and_quiet(void **state)
 	assert_non_null(strstr(t, "time 10.00 cycles (IQR 2.00) [1, u1] = 5.00 tsc [1, u2] = "
 				  "2.50 ns [1, u3]; n=5"));
 	assert_int_equal(count(t, "throughput: back-to-back FOO"), 1);
+	assert_int_equal(count(t, "TSC ticks (lfence"), 1);
 	assert_non_null(strstr(t, "1 warning: on stderr"));
 	free(t);
 	fpl_result_free(r);
@@ -385,6 +391,11 @@ static void test_generic_by_family(void **state)
 	if (!strstr(t, "    ticks 15.00 tsc (IQR 0.00) [1, u1]; n=1\n") || strstr(t, "fast"))
 		fail_msg("%s", t);
 	free(t);
+	t = table(r, FPL_UNITS_CYCLES, false, false);
+	if (!strstr(t, "    fast 30.00 cycles (IQR 0.00) [1, u1]; n=1\n") ||
+	    strstr(t, "    ticks "))
+		fail_msg("%s", t);
+	free(t);
 	fpl_result_free(r);
 }
 
@@ -392,7 +403,7 @@ static void test_generic_by_family(void **state)
  * A ctxsw --ab verdict is never broken over two lines, however wide its
  * interval: a loaded machine gives intervals of -12% .. +15% (two digits
  * each), and the batch medians' "no difference proven" line was then
- * wrapped inside its CI, which test_cli_contract's ctxsw --ab table test
+ * wrapped inside its CI, which test_ctxsw's test_ctxsw_ab_table
  * reads as a CI not closed on its line.
  */
 static void test_ab_verdicts_whole(void **state)
@@ -599,6 +610,7 @@ static void test_section_units(void **state)
 
 	t = table_by(fpl_table_section, r, FPL_UNITS_TSC, true);
 	assert_non_null(strstr(t, "FPU sections: times in TSC ticks [u1]"));
+	assert_non_null(strstr(t, "tsc/section [CI]"));
 	assert_null(strstr(t, "cycles/section"));
 	l = line_of(t, "xor ");
 	assert_non_null(l);

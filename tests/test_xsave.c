@@ -20,6 +20,8 @@
 #include "bench/xsave/bench.h"
 #include "bench/xsave/internal.h"
 #include "runcmd.h"
+#include "bench/livestate.h"
+#include "clitest.h"
 
 static struct fpl_cpu cpu;
 static struct fpl_xstate xs;
@@ -302,6 +304,8 @@ static void test_rfbm_pairs_kept(void **state)
 			assert_true(fabs(diff->samples[k] - (w->samples[k] - wo->samples[k])) <= 1e-9);
 		assert_null(wt->extra ? json_object_get(wt->extra, "interference") : NULL);
 		assert_null(fpl_run_obs_get(run, "interference"));
+		/* the method says how the pair was timed, and keeps every sample */
+		assert_non_null(strstr(w->method, "overhead removed by difference of N and 2N reps"));
 		assert_null(strstr(w->method, "FXSAVE64 reference"));
 		/* read back from the JSON: with minus without is a difference, its own figure */
 		assert_true(fpl_metric_is_difference(diff));
@@ -481,6 +485,60 @@ static void test_bimodal_cells_named(void **state)
 	fpl_result_free(r);
 }
 
+/* The XINUSE warning shows the value seen and names what was wrong. */
+static void test_xinuse_warning_words(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_xs_cell c = { 0 };
+	char words[400];
+	const char *w;
+
+	assert_non_null(run);
+	c.expect = FPL_XFEATURE_MASK_YMM;
+	c.checks = 238;
+	c.bad = 238;		/* before every call: a warning (once in a while is an observation) */
+	c.bad_last = FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_OPMASK;
+	c.bad_extra = c.bad_extra_all = FPL_XFEATURE_MASK_OPMASK;
+	fpl_xs_xinuse_warn(run, &c, "0x4");
+	w = json_string_value(json_array_get(run->warnings, 0));
+	assert_non_null(w);
+	print_message("  %s\n", w);
+	assert_non_null(strstr(w, "was 0x24"));
+	assert_non_null(strstr(w, "not 0x4"));
+	assert_non_null(strstr(w, "in use though not set up"));
+	fpl_xfeature_mask_names(FPL_XFEATURE_MASK_OPMASK, words, sizeof(words));
+	assert_non_null(strstr(w, words));
+	fpl_live_diff_words(FPL_XFEATURE_MASK_YMM, 0, words, sizeof(words));
+	assert_non_null(strstr(words, "set up but found in init"));
+	assert_null(strstr(words, "not set up"));
+	fpl_live_diff_words(0, 0, words, sizeof(words));
+	assert_string_equal(words, "");
+	fpl_result_free(r);
+}
+
+/* Bad options of a benchmark are refused before the clock is calibrated. */
+static void test_xsave_bad_mask_first(void **state)
+{
+	struct cmd_out o;
+	int rc;
+
+	assert_int_equal(fpl(&o, 60, "xsave", "--mask", "bogus", NULL), 2);
+	assert_non_null(strstr(o.err, "bogus"));
+	assert_null(strstr(o.err, "pinned to CPU"));
+	cmd_out_free(&o);
+	/* a good mask: measured, after the line that says where */
+	rc = fpl(&o, 120, "xsave", "--quick", "--budget", "0.02", "--mask", "0x3", NULL);
+	if (rc == 77) {
+		print_unsupported("xsave --mask 0x3", o.out, o.err);
+		cmd_out_free(&o);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(o.err, "pinned to CPU"));
+	cmd_out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +552,8 @@ int main(void)
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_rfbm_pairs_kept),
 		cmocka_unit_test(test_sigint),
+		cmocka_unit_test(test_xinuse_warning_words),
+		cmocka_unit_test(test_xsave_bad_mask_first),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

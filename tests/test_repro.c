@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests for the repro tables (src/report/repro_*.c): the reports' own figures, pairs by run and round, anomalies. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fpulab/repro.h"
+#include "fpulab/result.h"
+#include "fpulab/section_work.h"
+
+static void read_numbers(const char *path, double *v, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+
+	assert_non_null(f);
+	*n = 0;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && *n < 64)
+			v[(*n)++] = strtod(line, NULL);
+	fclose(f);
+}
+
+typedef int (*repro_writer)(const struct fpl_result *r, FILE *f, struct fpl_diag *diag);
+
+/* What write prints for r (the caller frees); write must return rc. */
+static char *repro_text(repro_writer write, const struct fpl_result *r, int rc)
+{
+	struct fpl_diag diag = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(write(r, f, &diag), rc);
+	fclose(f);
+	return buf;
+}
+
+/* The 2024 report's own figures come back from its kind of data. */
+static void rfbm_table_reproduces_report_shape(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	const char *labels[] = { "stock", "RFBM[12] = 0", "RFBM[12] = 1" };
+	char *buf, path[128];
+	double v[64];
+	size_t n;
+
+	(void)state;
+	for (int k = 1; k <= 3; k++) {
+		snprintf(path, sizeof(path), "tests/data/compare/rfbm-cv0.1/case%d.txt", k);
+		read_numbers(path, v, &n);
+		assert_int_equal(n, 10);
+		assert_int_equal(fpl_repro_add_case(r, "test table", k, labels[k - 1], "ops/s",
+						    "synthetic", v, n), 0);
+	}
+	assert_true(fpl_repro_has_rfbm(r));
+	buf = repro_text(fpl_repro_rfbm_write, r, 0);
+	assert_non_null(strstr(buf, "16444675.45  Set as 1"));
+	assert_non_null(strstr(buf, "~99.80%"));
+	assert_non_null(strstr(buf, "~99.76%"));
+	assert_non_null(strstr(buf, "Meaning:"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/* The "+/- X%" half-width of case 2's line in a repro rfbm table. */
+static double case2_half(const char *buf)
+{
+	const char *l = strstr(buf, "case 2: "), *pm = l ? strstr(l, "+/- ") : NULL;
+
+	assert_non_null(pm);
+	assert_true(strchr(l, '\n') > pm);
+	return strtod(pm + 4, NULL);
+}
+
+/*
+ * Ten runs whose level moves by up to 6% while case 2 is 0.2% above case 1
+ * in every run (with a little noise of its own): paired by run, the
+ * difference is proven with an interval of a few hundredths of a percent;
+ * the same figures as independent samples (a file written before pairing)
+ * prove nothing, their interval the width of the run levels.
+ */
+static void rfbm_table_pairs_runs(void **state)
+{
+	static const double level[] = { 0, 5.1, -0.7, 3.3, 6.0, 1.2, -2.4, 4.4, 0.8, 2.9 };
+	static const double noise[] = { 1, -2, 0, 2, -1, 1, -1, 0, 2, -2 };
+	struct fpl_result *paired = fpl_result_new(), *unpaired = fpl_result_new();
+	double a[10], b[10], paired_half, unpaired_half;
+	char *buf;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		a[i] = 200 * (1 + level[i] / 100);
+		b[i] = a[i] * (1.002 + noise[i] * 1e-4);
+	}
+	assert_int_equal(fpl_repro_add_case(paired, "t", 1, "without", "cycles", "m", a, 10), 0);
+	assert_int_equal(fpl_repro_add_paired_case(paired, "t", 2, "with", "cycles", "m", b, a,
+						   "without, same run", 10), 0);
+	buf = repro_text(fpl_repro_rfbm_write, paired, 0);
+	paired_half = case2_half(buf);
+	assert_non_null(strstr(buf, "+0.20% +/- "));
+	assert_non_null(strstr(buf, "(proven)"));
+	assert_non_null(strstr(buf, "paired: each run's value"));
+	assert_non_null(strstr(buf, "(without, same run)"));
+	assert_non_null(strstr(buf, "a 95% interval of +/- 0.2% needs about 3 runs"));
+	assert_null(strstr(buf, "independent samples"));
+	free(buf);
+	assert_int_equal(fpl_repro_add_case(unpaired, "t", 1, "without", "cycles", "m", a, 10), 0);
+	assert_int_equal(fpl_repro_add_case(unpaired, "t", 2, "with", "cycles", "m", b, 10), 0);
+	buf = repro_text(fpl_repro_rfbm_write, unpaired, 0);
+	unpaired_half = case2_half(buf);
+	assert_non_null(strstr(buf, "(not proven)"));
+	assert_non_null(strstr(buf, "independent samples"));
+	assert_null(strstr(buf, "paired: each run's value"));
+	free(buf);
+	print_message("  half-widths: paired %.3f%%, unpaired %.3f%%\n", paired_half,
+		      unpaired_half);
+	assert_true(paired_half > 0 && paired_half < 0.05);
+	assert_true(unpaired_half > 1);
+	fpl_result_free(paired);
+	fpl_result_free(unpaired);
+}
+
+/*
+ * Calibrations paired by round: the section costs 5% in every round while
+ * the rounds' speeds move by 20%; the per-round ratio is 0.950 with an
+ * interval that excludes 1 (ratios of independent samples could not).
+ */
+static void kfpu_ratios_pair_rounds(void **state)
+{
+	static const double f[] = { 1.0, 1.2, 0.9, 1.1, 0.85, 1.15, 1.05 };
+	struct fpl_result *r = fpl_result_new();
+	static const char *const sec[] = { "no section", "MXCSR", "387|MXCSR" };
+	static const double cost[] = { 1, 0.95, 0.70 };
+	struct fpl_metric *m[3];
+	char *buf;
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xor");
+
+		fpl_run_param_str(run, "mode", "calibrate");
+		fpl_run_param_str(run, "template", "avx");
+		fpl_run_param_str(run, "section", sec[k]);
+		m[k] = fpl_run_add_metric(run, "speed", "MB/s", "synthetic");
+		for (int i = 0; i < 7; i++)
+			fpl_metric_add(m[k], 40000 * f[i] * (cost[k] + (k && i % 2 ? 1e-3 : 0)));
+	}
+	buf = repro_text(fpl_repro_kfpu_write, r, 0);
+	assert_non_null(strstr(buf, "avx              0.950 [0.950, 0.951]"));
+	assert_non_null(strstr(buf, "0.700 [0.700, 0.701]"));
+	assert_non_null(strstr(buf, "per-round ratios, paired"));
+	assert_non_null(strstr(buf, "costs avx 30% here, and LDMXCSR alone still 5%."));
+	free(buf);
+	fpl_result_free(r);
+}
+
+static void calib(struct fpl_result *r, const char *tmpl, const char *sec, double mbs)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "xor");
+	struct fpl_metric *m;
+
+	fpl_run_param_str(run, "mode", "calibrate");
+	fpl_run_param_str(run, "template", tmpl);
+	fpl_run_param_str(run, "section", sec);
+	fpl_run_param_str(run, "kernel_era", "pre-5.10");
+	m = fpl_run_add_metric(run, "speed", "MB/s", "synthetic");
+	for (int i = 0; i < 7; i++)
+		fpl_metric_add(m, mbs);
+}
+
+/* The 2021 report's figures in, its lines and ratios out. */
+static void kfpu_table_has_report_lines_and_ratios(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf;
+
+	(void)state;
+	calib(r, "avx", "no section", 33764);
+	calib(r, "avx", "MXCSR", 23576);
+	calib(r, "avx", "387|MXCSR", 21072);
+	calib(r, "generic_sse", "no section", 21036);
+	calib(r, "generic_sse", "MXCSR", 20880);
+	calib(r, "generic_sse", "387|MXCSR", 18572);
+	buf = repro_text(fpl_repro_kfpu_write, r, 0);
+	assert_non_null(strstr(buf, "   avx       : 21072.000 MB/sec\n"));
+	assert_non_null(strstr(buf, "xor: using function: avx (33764.000 MB/sec)"));
+	assert_non_null(strstr(buf, "0.698 [0.698, 0.698]"));
+	assert_non_null(strstr(buf, "0.624 [0.624, 0.624]"));
+	free(buf);
+	fpl_result_free(r);
+	r = fpl_result_new();
+	free(repro_text(fpl_repro_kfpu_write, r, -EINVAL));
+	fpl_result_free(r);
+}
+
+static void section_run(struct fpl_result *r, const char *policy, double in, double out,
+			double pct)
+{
+	struct fpl_run *run = fpl_result_add_run(r, "section");
+	struct fpl_metric *m;
+
+	fpl_run_param_str(run, "workload", "chacha20");
+	fpl_run_param_str(run, "impl", "avx2");
+	fpl_run_param_str(run, "isa", "AVX2");
+	fpl_run_param_int(run, "chunk", 1024);
+	fpl_run_param_int(run, "sections_inside", 64);
+	fpl_run_param_str(run, "policy", policy);
+	fpl_run_param_str(run, "insn", "xsavec");
+	fpl_run_param_str(run, "owner", "init");
+	m = fpl_run_add_metric(run, "inside_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, in);
+	m = fpl_run_add_metric(run, "outside_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, out);
+	m = fpl_run_add_metric(run, "speedup_pct", "percent", "synthetic");
+	fpl_metric_add(m, pct);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", pct, "ci95_lo", pct - 1,
+			     "ci95_hi", pct + 1);
+}
+
+static void lazy_table_has_report_lines(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf;
+
+	(void)state;
+	section_run(r, "eager", 684617437, 547710093, 24.99);
+	section_run(r, "lazy", 547710100, 547710093, 0.2);
+	buf = repro_text(fpl_repro_lazy_write, r, 0);
+	assert_non_null(strstr(buf, "Inside: 684617437\nOutside: 547710093\n"
+				    "Percent speedup: 25 [95% CI 24, 26]"));
+	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/* A per-section cost whose interval lies below zero (Intel, issue 14): an anomaly, never a speedup. */
+static void lazy_table_refuses_negative_cost(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_metric *m;
+	char *buf, why[512];
+
+	(void)state;
+	/* AVX-512, 1 KiB chunks, eager: inside 12.1 us, outside 16.8 us on the Intel machine */
+	section_run(r, "eager", 46000, 64000, -25.3);
+	m = fpl_run_add_metric(r->runs[0], "section_cycles", "cycles", "synthetic");
+	fpl_metric_add(m, -300);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -300.0, "ci95_lo", -310.0,
+			     "ci95_hi", -290.0);
+	section_run(r, "lazy", 46000, 45900, 0.2);
+	assert_non_null(fpl_section_anomaly(r->runs[0], why, sizeof(why)));
+	assert_non_null(strstr(why, "section_cycles [-310, -290]"));
+	assert_non_null(strstr(why, "VZEROUPPER"));
+	assert_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	/* inside and outside 0.1% apart: the cause named is the method's resolution */
+	for (int i = 0; i < 7; i++) {
+		fpl_metric_add(r->runs[1]->metrics[0], 46046);
+		fpl_metric_add(r->runs[1]->metrics[1], 46000);
+	}
+	m = fpl_run_add_metric(r->runs[1], "section_cycles", "cycles", "synthetic");
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -9.0, "ci95_lo", -12.0,
+			     "ci95_hi", -7.0);
+	assert_non_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	assert_non_null(strstr(why, "0.10% of a call"));
+	json_object_set_new(m->extra, "ci95_hi", json_real(3.0));
+	buf = repro_text(fpl_repro_lazy_write, r, 0);
+	assert_null(strstr(buf, "Percent speedup: -25"));
+	assert_non_null(strstr(buf, "Percent speedup: none shown: anomaly   (eager"));
+	assert_non_null(strstr(buf, "dirty-upper penalty"));
+	assert_non_null(strstr(buf, "1 case above shows no speedup"));
+	/* the lazy run, with a cost that can be true, keeps its line */
+	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rfbm_table_reproduces_report_shape),
+		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
+		cmocka_unit_test(rfbm_table_pairs_runs),
+		cmocka_unit_test(kfpu_ratios_pair_rounds),
+		cmocka_unit_test(lazy_table_has_report_lines),
+		cmocka_unit_test(lazy_table_refuses_negative_cost),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
