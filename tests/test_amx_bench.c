@@ -15,7 +15,7 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/cpu.h"
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/result.h"
 #include "fpulab/xstate.h"
 #include "fpulab/sigframe.h"

@@ -20,7 +20,7 @@
 
 #include "fpulab/compare.h"
 #include "fpulab/report.h"
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/result.h"
 #include "runcmd.h"
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fpulab/report.h"
@@ -312,9 +313,60 @@ static void test_installed_api_example(void **state)
 		"./ex-static b.json && ! readelf -d ex-static | grep -q libfpulab 2>&1", dir);
 	if (rc)
 		fail_msg("the example against the installed tree: exit %d\n%s", rc, out);
-	assert_non_null(strstr(out, "example: 1 run, work median 103.0 ns"));
+	/* twice (shared, static): a benchmark run through the session, saved, read back */
+	{
+		const char *first = strstr(out, "example: signal, 1 run, round_trip_ns in ns: ");
+
+		if (!first || !strstr(first + 1, "example: signal, 1 run, round_trip_ns in ns: "))
+			fail_msg("the example's two lines:\n%s", out);
+	}
 	free(out);
+	for (int k = 0; k < 2; k++) {
+		char path[512];
+		struct fpl_result *r = NULL;
+		struct fpl_diag diag = { "" };
+
+		snprintf(path, sizeof(path), "%s/%s.json", dir, k ? "b" : "a");
+		if (fpl_result_load(path, &r, &diag))
+			fail_msg("the example's document: %s", diag.msg);
+		assert_int_equal(r->nruns, 1);
+		assert_string_equal(r->runs[0]->bench, "signal");
+		assert_non_null(json_object_get(json_object_get(r->host, "clock"), "selfcheck_end"));
+		fpl_result_free(r);
+	}
 	tmpdir_done(dir);
+}
+
+/* Every installed header is described in docs/api.md, and every header it names is installed. */
+static void every_header_in_api_doc(void **state)
+{
+	size_t len, n = 0;
+	char *doc = cmd_slurp("docs/api.md", &len), *out = NULL;
+	const char *p;
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(sh(&out, "ls include/fpulab"), 0);
+	for (char *name = strtok(out, "\n"); name; name = strtok(NULL, "\n")) {
+		char want[96];
+
+		snprintf(want, sizeof(want), "| `fpulab/%s` |", name);
+		if (!strstr(doc, want))
+			fail_msg("include/fpulab/%s is installed but not in docs/api.md's table", name);
+		n++;
+	}
+	assert_true(n >= 20);
+	for (p = doc; (p = strstr(p, "| `fpulab/")); p++) {
+		char name[64], path[96];
+
+		if (sscanf(p, "| `fpulab/%63[a-z0-9_].h` |", name) != 1)
+			continue;
+		snprintf(path, sizeof(path), "include/fpulab/%s.h", name);
+		if (access(path, R_OK))
+			fail_msg("docs/api.md names fpulab/%s.h, which is not installed", name);
+	}
+	free(out);
+	free(doc);
 }
 
 /* The keys run and repro files carry are in docs/results-schema.md, with the repro bench's params. */
@@ -375,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_help_texts),
 		cmocka_unit_test(test_schema_doc_in_step),
 		cmocka_unit_test(test_installed_api_example),
+		cmocka_unit_test(every_header_in_api_doc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "fpulab/cpu.h"
-#include "fpulab/kernelview.h"
+#include "report/kernelview.h"
 #include "fpulab/kexpect.h"
 #include "fpulab/ktrace.h"
 #include "fpulab/xstate.h"

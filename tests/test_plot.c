@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "fpulab/plot.h"
+#include "report/plot.h"
 #include "fpulab/result.h"
 #include "clitest.h"
 #include "handmade.h"

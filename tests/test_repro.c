@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/result.h"
-#include "fpulab/section_work.h"
+#include "bench/section_work.h"
 
 static void read_numbers(const char *path, double *v, size_t *n)
 {

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/result.h"
-#include "fpulab/summary.h"
+#include "report/summary.h"
 #include "report/views.h"
 #include "clitest.h"
 

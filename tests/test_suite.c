@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "fpulab/bench.h"
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "runcmd.h"
 
 CMD_TMPDIR(dir, "fpl-test-suite")

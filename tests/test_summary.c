@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "fpulab/result.h"
-#include "fpulab/summary.h"
+#include "report/summary.h"
 #include "handmade.h"
 
 static char *summary_of(const struct fpl_result *r)

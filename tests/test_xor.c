@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "fpulab/xor.h"
-#include "fpulab/xorlines.h"
+#include "report/xorlines.h"
 #include "fpulab/xstate.h"
 #include "upper.h"
 

@@ -8,7 +8,7 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/bench.h"
-#include "fpulab/section_work.h"
+#include "section_work.h"
 #include "fpulab/stats.h"
 #include "fpulab/harness.h"
 #include "fpulab/model.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fpulab/amx.h"
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/session.h"
 #include "fpulab/xstate.h"
 

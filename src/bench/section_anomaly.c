@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fpulab/section_work.h"
+#include "section_work.h"
 #include "fpulab/stats.h"
 
 static bool below_zero(const struct fpl_run *run, const char *name, double *lo, double *hi)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fpulab/chacha20.h"
-#include "fpulab/section_work.h"
+#include "section_work.h"
 #include "fpulab/xor.h"
 
 #define MAX_WORKS 32

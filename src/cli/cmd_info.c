@@ -11,7 +11,7 @@
 #include "fpulab/host.h"
 #include "fpulab/sysinfo.h"
 #include "fpulab/xstate.h"
-#include "fpulab/kernelview.h"
+#include "report/kernelview.h"
 #include "fpulab/report.h"
 #include "cli.h"
 

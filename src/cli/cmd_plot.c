@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fpulab/compare.h"
-#include "fpulab/plot.h"
+#include "report/plot.h"
 #include "cli.h"
 
 #define MAX_PANELS 6

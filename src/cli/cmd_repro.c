@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fpulab/repro.h"
+#include "report/repro.h"
 #include "fpulab/xstate.h"
 #include "cli.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fpulab/suite.h"
-#include "fpulab/summary.h"
+#include "report/summary.h"
 #include "cli.h"
 #include "runs.h"
 

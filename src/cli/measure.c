@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fpulab/kernelview.h"
+#include "report/kernelview.h"
 #include "fpulab/session.h"
 #include "report/views.h"
 #include "cli.h"

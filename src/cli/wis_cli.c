@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/wislines.h"
+#include "report/wislines.h"
 #include "cli.h"
 #include "wis_cli.h"
 

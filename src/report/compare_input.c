@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "fpulab/repro.h"
+#include "repro.h"
 #include "fpulab/result.h"
 #include "compare_internal.h"
 

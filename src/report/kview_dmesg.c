@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fpulab/kernelview.h"
+#include "kernelview.h"
 
 static int check(json_t *a, const char *what, long long kernel, long long fpulab, int *bad)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/kernelview.h"
+#include "kernelview.h"
 #include "fpulab/ktrace.h"
 
 static json_t *status(const char *st, const char *reason)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/plot.h"
+#include "plot.h"
 #include "fpulab/stats.h"
 #include "pick.h"
 #include "plot_internal.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/plot.h"
+#include "plot.h"
 #include "plot_internal.h"
 
 /*

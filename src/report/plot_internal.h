@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "fpulab/plot.h"
+#include "plot.h"
 
 /* A gnuplot string in single quotes (a quote doubled, newlines dropped). */
 void fpl_plot_quote(FILE *f, const char *s);

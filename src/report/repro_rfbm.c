@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/kernelview.h"
-#include "fpulab/repro.h"
+#include "kernelview.h"
+#include "repro.h"
 #include "fpulab/xstate.h"
 #include "pick.h"
 

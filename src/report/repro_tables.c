@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/section_work.h"
-#include "fpulab/repro.h"
+#include "bench/section_work.h"
+#include "repro.h"
 #include "fpulab/stats.h"
 #include "pick.h"
 

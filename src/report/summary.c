@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/summary.h"
+#include "summary.h"
 #include "pick.h"
 #include "table_internal.h"
 #include "views.h"

@@ -7,7 +7,7 @@
 
 #include "fpulab/amx.h"
 #include "fpulab/host.h"
-#include "fpulab/kernelview.h"
+#include "kernelview.h"
 #include "fpulab/kvmhost.h"
 #include "fpulab/report.h"
 #include "table_internal.h"

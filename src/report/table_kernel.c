@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/kernelview.h"
+#include "kernelview.h"
 #include "fpulab/kexpect.h"
 #include "table_internal.h"
 

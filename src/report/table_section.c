@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpulab/section_work.h"
+#include "bench/section_work.h"
 #include "fpulab/report.h"
 #include "pick.h"
 #include "table_internal.h"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "fpulab/wislines.h"
+#include "wislines.h"
 
 int fpl_wis_lines_init(struct fpl_wis_lines *l, FILE *f, enum fpl_wis_case tcase,
 		       unsigned tasks, unsigned samples, bool verbose)

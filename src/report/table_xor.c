@@ -8,7 +8,7 @@
 
 #include "fpulab/stats.h"
 #include "fpulab/xor.h"
-#include "fpulab/xorlines.h"
+#include "xorlines.h"
 #include "fpulab/report.h"
 #include "pick.h"
 #include "table_internal.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fpulab/plot.h"
+#include "plot.h"
 #include "views.h"
 
 /* In the order the suite's summary shows them. */

@@ -26,7 +26,7 @@ struct fpl_view {
 	 * together (ctxsw --ab: B - A over the runs). 0 or -ENOMEM.
 	 */
 	int (*series)(const struct fpl_result *r, FILE *f);
-	/* The charts fpulab plot offers for it (FPL_PLOT_* bits of fpulab/plot.h). */
+	/* The charts fpulab plot offers for it (FPL_PLOT_* bits of report/plot.h). */
 	unsigned plots;
 };
 

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "fpulab/xorlines.h"
+#include "xorlines.h"
 
 static int FPL_PRINTF(3, 4) line(char *buf, size_t size, const char *fmt, ...)
 {
