@@ -417,7 +417,9 @@ static char *metric_label(const char *bench, json_t *params, const char *name)
 			if (json_is_string(v)) {
 				fprintf(f, " %s=%s", keys[i], json_string_value(v));
 			} else {
-				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+				/* for people: 0.2, not the double's 0.20000000000000001 */
+				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
+							JSON_REAL_PRECISION(6));
 
 				fprintf(f, " %s=%s", keys[i], d ? d : "?");
 				free(d);
