@@ -118,6 +118,8 @@ static void rfbm_table_pairs_runs(void **state)
 	assert_non_null(strstr(buf, "(without, same run)"));
 	assert_non_null(strstr(buf, "a 95% interval of +/- 0.2% needs about 3 runs"));
 	assert_null(strstr(buf, "independent samples"));
+	/* its baseline is case 1's own values: nothing more to say on its line */
+	assert_null(strstr(buf, "case 1 in its runs"));
 	free(buf);
 	assert_int_equal(fpl_repro_add_case(unpaired, "t", 1, "without", "cycles", "m", a, 10), 0);
 	assert_int_equal(fpl_repro_add_case(unpaired, "t", 2, "with", "cycles", "m", b, 10), 0);
@@ -133,6 +135,36 @@ static void rfbm_table_pairs_runs(void **state)
 	assert_true(unpaired_half > 1);
 	fpl_result_free(paired);
 	fpl_result_free(unpaired);
+}
+
+/*
+ * ctxsw's cases: each wider state paired with init's arm of its own A/B
+ * runs, whose level need not be case 1's line (the mean of the arms): the
+ * case's line says what case 1 was in its runs, so that a value above case
+ * 1's next to "~99%" reads right.
+ */
+static void rfbm_table_names_own_baseline(void **state)
+{
+	static const double init[] = { 100, 104, 98, 102, 101 }, own[] = { 110, 114, 108, 112, 111 };
+	struct fpl_result *r = fpl_result_new();
+	double v[5];
+	char *buf, *line;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		v[i] = own[i] * 0.99;
+	assert_int_equal(fpl_repro_add_case(r, "ctx", 1, "state init", "ops/s", "m", init, 5), 0);
+	assert_int_equal(fpl_repro_add_paired_case(r, "ctx", 2, "AVX-512 live", "ops/s", "m", v,
+						   own, "init's arm of the same run", 5), 0);
+	buf = repro_text(fpl_repro_rfbm_write, r, 0);
+	line = strstr(buf, "case 2: ");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "~99.00%"));
+	assert_non_null(strstr(line, "-1.00% +/- "));
+	assert_non_null(strstr(line, "; case 1 in its runs 111.000\n"));
+	assert_true(strchr(line, '\n') > strstr(line, "case 1 in its runs"));
+	free(buf);
+	fpl_result_free(r);
 }
 
 /*
@@ -295,6 +327,7 @@ int main(void)
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
 		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
 		cmocka_unit_test(rfbm_table_pairs_runs),
+		cmocka_unit_test(rfbm_table_names_own_baseline),
 		cmocka_unit_test(kfpu_ratios_pair_rounds),
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),

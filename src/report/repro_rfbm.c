@@ -91,6 +91,7 @@ static int decimals(double v)
 struct case_test {
 	double center;		/* the case's trimmed mean */
 	double of_base;		/* it in percent of case 1's: paired, of its own baseline's */
+	double base;		/* paired: case 1's trimmed mean in this case's own runs */
 	double pct, half;	/* difference to case 1 and its 95% half-width, percent */
 	double p, p_holm;
 	double sd;		/* paired: the spread of the per-run differences, percent */
@@ -134,6 +135,7 @@ static void paired_case(const struct fpl_run *run, struct case_test *t)
 		return;
 	t->nruns = pr.n;
 	t->of_base = 100 * pr.t.center_b / pr.t.center_a;
+	t->base = pr.t.center_a;
 	t->verdict = pr.n >= FPL_MIN_RUNS;
 	t->pct = pr.t.diff;
 	t->half = pr.t.tcrit * pr.t.se;
@@ -313,10 +315,15 @@ static void one_table(const char *table, const struct fpl_run **cases,
 		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   ", i + 1, label, d, t->center,
 			t->of_base);
 		if (t->verdict)
-			fprintf(f, "%+.2f%% +/- %.2f%% %s\n", t->pct, t->half,
+			fprintf(f, "%+.2f%% +/- %.2f%% %s", t->pct, t->half,
 				t->proven ? "(proven)" : "(not proven)");
 		else
-			fprintf(f, "(no verdict: fewer than %d runs)\n", FPL_MIN_RUNS);
+			fprintf(f, "(no verdict: fewer than %d runs)", FPL_MIN_RUNS);
+		/* its own runs' baseline, where that is not case 1's line (ctxsw: its A/B runs) */
+		if (tt->paired && t->base > 0 &&
+		    fabs(t->base - tt->t[0].center) > 1e-9 * fabs(tt->t[0].center))
+			fprintf(f, "; case 1 in its runs %.*f", d, t->base);
+		fputc('\n', f);
 	}
 	legend(tt, cases, f);
 	meaning(tt, f);
