@@ -32,5 +32,10 @@ struct fpl_diag {
 
 /* Format into diag (NULL is allowed and ignored); returns err unchanged. */
 int fpl_diag_set(struct fpl_diag *diag, int err, const char *fmt, ...) FPL_PRINTF(3, 4);
+/*
+ * "what: " before the message diag holds (an option's name before a parse
+ * error), when err is -EINVAL; returns err unchanged.
+ */
+int fpl_diag_prefix(struct fpl_diag *diag, int err, const char *what);
 
 #endif

@@ -58,17 +58,6 @@ struct ctxsw_cfg {
 	double budget_s;
 };
 
-/* Name the option in a parse error (diag->msg cannot be its own argument). */
-static int prefix(struct fpl_diag *diag, int err, const char *opt)
-{
-	char why[sizeof(diag->msg)];
-
-	if (err != -EINVAL)
-		return err;
-	snprintf(why, sizeof(why), "%s", diag->msg);
-	return fpl_diag_set(diag, err, "%s: %s", opt, why);
-}
-
 /* One state name into the configuration's own buffer. */
 static int name_state(struct ctxsw_cfg *c, unsigned i, const char *name, size_t len,
 		      struct fpl_diag *diag)
@@ -98,7 +87,7 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 		err = name_state(c, 0, st, strlen(st), diag);
 		if (!err)
 			err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
-		return prefix(diag, err, "--state");
+		return fpl_diag_prefix(diag, err, "--state");
 	}
 	comma = strchr(ab, ',');
 	if (!comma || strchr(comma + 1, ','))
@@ -116,7 +105,7 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 			return fpl_diag_set(diag, -EINVAL,
 					    "--ab: 'none' cannot be compared; use init");
 	}
-	return prefix(diag, err, "--ab");
+	return fpl_diag_prefix(diag, err, "--ab");
 }
 
 /*

@@ -33,17 +33,6 @@ static const struct fpl_opt kvm_opts[] = {
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
-/* Name the option in a parse error (diag->msg cannot be its own argument). */
-static int prefix(struct fpl_diag *diag, int err, const char *opt)
-{
-	char why[sizeof(diag->msg)];
-
-	if (err != -EINVAL)
-		return err;
-	snprintf(why, sizeof(why), "%s", diag->msg);
-	return fpl_diag_set(diag, err, "%s: %s", opt, why);
-}
-
 /* One state's name into its mask: init, all (resolved when the host is known), or components. */
 static int one_state(const struct fpl_xstate *xs, struct fpl_kvm_cfg *c, unsigned i,
 		     const char *s, size_t len, struct fpl_diag *diag)
@@ -75,7 +64,7 @@ static int parse_states(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c,
 		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
 	if (!ab) {
 		c->nstates = 1;
-		return prefix(diag, one_state(&xs, c, 0, st, strlen(st), diag), "--state");
+		return fpl_diag_prefix(diag, one_state(&xs, c, 0, st, strlen(st), diag), "--state");
 	}
 	comma = strchr(ab, ',');
 	if (!comma || strchr(comma + 1, ','))
@@ -86,7 +75,7 @@ static int parse_states(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c,
 	err = one_state(&xs, c, 0, ab, (size_t)(comma - ab), diag);
 	if (!err)
 		err = one_state(&xs, c, 1, comma + 1, strlen(comma + 1), diag);
-	return prefix(diag, err, "--ab");
+	return fpl_diag_prefix(diag, err, "--ab");
 }
 
 /* Before anything runs: every value no host accepts is a usage error now. */

@@ -468,12 +468,8 @@ static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_d
 	if (err)
 		return err;
 	err = parse_state(env, c, diag);
-	if (err == -EINVAL) {
-		char why[sizeof(diag->msg)];
-
-		snprintf(why, sizeof(why), "%s", diag->msg);
-		return fpl_diag_set(diag, err, "--state: %s", why);
-	}
+	if (err == -EINVAL)
+		return fpl_diag_prefix(diag, err, "--state");
 	c->err = err;
 	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
 	diag->msg[0] = 0;

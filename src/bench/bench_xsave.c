@@ -234,13 +234,7 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 		return 0;	/* run() says why */
 	err = fpl_xstate_parse_mask(&xs, s, &c->mask, diag);
 	c->has_mask = !err;
-	if (err) {
-		char msg[sizeof(diag->msg)];
-
-		memcpy(msg, diag->msg, sizeof(msg));
-		return fpl_diag_set(diag, -EINVAL, "--mask: %.400s", msg);
-	}
-	return 0;
+	return err ? fpl_diag_prefix(diag, -EINVAL, "--mask") : 0;
 }
 
 const struct fpl_bench fpl_bench_xsave = {

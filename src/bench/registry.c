@@ -137,13 +137,7 @@ int fpl_bench_prepare(const struct fpl_bench *b, const struct fpl_cpu *cpu,
 	err = b->check(&env, cfg, diag);
 	free(scratch);
 	/* Named as the descriptor's checks name it: "BENCH: --opt ...". */
-	if (err == -EINVAL) {
-		char why[sizeof(diag->msg)];
-
-		snprintf(why, sizeof(why), "%s", diag->msg);
-		fpl_diag_set(diag, err, "%s: %s", b->name, why);
-	}
-	return err;
+	return fpl_diag_prefix(diag, err, b->name);
 }
 
 const char *fpl_bench_opt(const struct fpl_bench_env *env, const char *name)
