@@ -324,6 +324,63 @@ static void test_writer_round_trip(void **state)
 }
 
 /*
+ * compare's JSON gives back what it read: a real param (a ratio such as
+ * 10/110.1) and the case centres with every digit a double has, so a
+ * program that matches compare's metrics to the results' own finds them.
+ * Printed at 12 digits, 0.09082652134423251 came back as 0.0908265213442.
+ */
+static void emit_and_free(struct fpl_result *r, const char *path);
+
+static void test_json_reals_round_trip(void **state)
+{
+	char dir[] = "/tmp/fpl-compare-XXXXXX", p[2][64], args[256], *out;
+	const double ratio = 10.0 / 110.1, base[2] = { 100.0 / 3.0, 100.0 / 7.0 };
+
+	assert_non_null(mkdtemp(dir));
+	for (int f = 0; f < 2; f++) {
+		struct fpl_result *r = fpl_result_new();
+
+		assert_non_null(r);
+		for (int k = 0; k < 3; k++) {
+			struct fpl_run *run = fpl_result_add_run(r, "xsave");
+			struct fpl_metric *m;
+
+			assert_non_null(run);
+			assert_int_equal(fpl_run_param_real(run, "share", ratio), 0);
+			m = fpl_run_add_metric(run, "cycles", "cycles", "synthetic");
+			assert_non_null(m);
+			for (int i = 0; i < 5; i++)
+				assert_int_equal(fpl_metric_add(m, base[f]), 0);
+		}
+		snprintf(p[f], sizeof(p[f]), "%s/%c.json", dir, 'a' + f);
+		emit_and_free(r, p[f]);
+	}
+	snprintf(args, sizeof(args), "-f json %s %s", p[0], p[1]);
+	assert_int_equal(compare(args, &out), 0);
+	{
+		json_t *root = json_loads(out, 0, NULL), *m;
+
+		assert_non_null(root);
+		m = json_array_get(json_object_get(root, "metrics"), 0);
+		if (json_real_value(json_object_get(json_object_get(m, "params"), "share")) != ratio)
+			fail_msg("params.share: %.17g in %s", json_real_value(json_object_get(
+				json_object_get(m, "params"), "share")), out);
+		for (int f = 0; f < 2; f++) {
+			double c = json_real_value(json_object_get(
+				json_array_get(json_object_get(m, "cases"), (size_t)f), "median"));
+
+			if (c != base[f])
+				fail_msg("case %d median %.17g, samples all %.17g", f + 1, c, base[f]);
+		}
+		json_decref(root);
+	}
+	free(out);
+	for (int f = 0; f < 2; f++)
+		unlink(p[f]);
+	rmdir(dir);
+}
+
+/*
  * runs runs of one configuration in one file: run k's samples are
  * base (1 + off[k] / 100) with a small spread, and one preempted sample of
  * -257 (a negative N/2N difference) that a mean would feel.
@@ -1395,6 +1452,7 @@ int main(void)
 		cmocka_unit_test(test_library_matches_stats),
 		cmocka_unit_test(test_results_json),
 		cmocka_unit_test(test_writer_round_trip),
+		cmocka_unit_test(test_json_reals_round_trip),
 		cmocka_unit_test(test_will_it_scale_dirs),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_no_partial_output),

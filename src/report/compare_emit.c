@@ -780,7 +780,7 @@ static int emit_json(const struct fpl_cmp *c, FILE *out)
 			 "no_verdict", (json_int_t)c->no_verdict,
 			 "different", (json_int_t)c->different, "metrics", metrics, "notes", notes);
 	if (root && !fpl_cmp_pairing_json(c, root) &&
-	    !json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12))) {
+	    !json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17))) {
 		fputc('\n', out);
 		err = 0;
 	}
