@@ -102,7 +102,19 @@ static void test_run_lines(void **state)
 					 "+1.5%)"), 0);
 	t = text_of(fpl_view_generic_table, r);
 	assert_non_null(strstr(t, "B - A, batch medians (the figure to quote): +1.000%"));
+	/* a single run's interval says that it leaves out what changes between runs */
+	assert_non_null(strstr(t, "(these intervals hold this run's batches only;"));
 	free(t);
+	/* and a run without an A/B verdict does not say it */
+	{
+		struct fpl_result *r2 = fpl_result_new();
+
+		run_of(r2, "ctxsw", 1);
+		t = text_of(fpl_view_generic_table, r2);
+		assert_null(strstr(t, "this run's batches only"));
+		free(t);
+		fpl_result_free(r2);
+	}
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(fpl_emit_table(r, &bare, f), 0);

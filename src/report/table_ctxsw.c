@@ -50,12 +50,23 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 		{ "b_minus_a_yuen", "B - A, 20% trimmed (Yuen)" },
 	};
 
+	bool any = false;
+
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(keys); i++) {
 		const char *v = fpl_run_obs_get_str(run, keys[i][0]);
 
 		if (v)
 			ab_verdict_line(f, keys[i][1], v, keys[i][0]);
+		any |= v != NULL;
 	}
+	/*
+	 * Batches of one process share its page placement and its host
+	 * neighbours; another run may not (kvm on the Zen 4 guest: runs'
+	 * intervals of +/- 0.2-0.5% that barely overlap, -55 to +89 ticks).
+	 */
+	if (any)
+		fprintf(f, "    (these intervals hold this run's batches only; what changes between "
+			   "runs\n    is in --runs N's \"B - A over the runs\")\n");
 }
 
 static void ctxsw_ab(const struct fpl_run *run, FILE *f)
@@ -72,7 +83,8 @@ static void ctxsw_ab(const struct fpl_run *run, FILE *f)
 	fprintf(f, "  %s %s ns, %s live %s ns", sa, fpl_tbl_mq(x, sizeof(x), &a), sb, fpl_tbl_mq(y, sizeof(y), &b));
 	/* The verdict carries the difference when one is proven, else the interval. */
 	if (verdict && isfinite(pct))
-		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 20%% trimmed)", sb, sa, verdict);
+		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 20%% trimmed, this run only)", sb, sa,
+			verdict);
 	fputc('\n', f);
 }
 

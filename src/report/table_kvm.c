@@ -126,7 +126,8 @@ static void ab_lines(const struct fpl_run *run, FILE *f)
 		return;
 	snprintf(line, sizeof(line), "B - A (%s minus %s), per round, 20%% trimmed: %s; median of "
 		 "the per-round differences %s; the interval's half-width is %.3f%% of A's round "
-		 "trip", fpl_pick_param(run, "state_b", b1, sizeof(b1)),
+		 "trip; this run's rounds only (--runs N for what changes between runs)",
+		 fpl_pick_param(run, "state_b", b1, sizeof(b1)),
 		 fpl_pick_param(run, "state_a", b2, sizeof(b2)), v, m ? m : "-", hw);
 	fputc('\n', f);
 	fpl_tbl_wrap(f, line, 2);
@@ -428,7 +429,8 @@ void fpl_summary_kvm(const struct fpl_result *r, FILE *f)
 			fprintf(f, "  state %s %s, %s %s\n", na, fpl_tbl_mq(x, sizeof(x), &a), nb,
 				fpl_tbl_mq(y, sizeof(y), &b));
 			if (v)
-				fprintf(f, "    %s minus %s: %s (paired per round, 20%% trimmed)\n", nb,
+				fprintf(f, "    %s minus %s: %s (paired per round, 20%% trimmed, this run "
+					"only)\n", nb,
 					na, v);
 		} else if (fpl_pick_stat(run, "round_trip_tsc", &a)) {
 			fprintf(f, "  state %-8s %s\n", fpl_pick_param(run, "state", s1, sizeof(s1)),
