@@ -18,6 +18,8 @@
 #include <jansson.h>
 
 #include "report/repro.h"
+#include "report/views.h"
+#include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "bench/section_work.h"
 
@@ -291,24 +293,29 @@ static void lazy_table_refuses_negative_cost(void **state)
 	/* AVX-512, 1 KiB chunks, eager: inside 12.1 us, outside 16.8 us on the Intel machine */
 	section_run(r, "eager", 46000, 64000, -25.3);
 	m = fpl_run_add_metric(r->runs[0], "section_cycles", "cycles", "synthetic");
-	fpl_metric_add(m, -300);
+	/* 12 rounds all below zero: sign test 2^-12, far beyond chance */
+	for (int i = 0; i < 12; i++)
+		fpl_metric_add(m, -300 + i % 3);
 	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -300.0, "ci95_lo", -310.0,
 			     "ci95_hi", -290.0);
 	section_run(r, "lazy", 46000, 45900, 0.2);
-	assert_non_null(fpl_section_anomaly(r->runs[0], why, sizeof(why)));
+	assert_non_null(fpl_section_anomaly(r, r->runs[0], why, sizeof(why)));
 	assert_non_null(strstr(why, "section_cycles [-310, -290]"));
 	assert_non_null(strstr(why, "VZEROUPPER"));
-	assert_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	assert_null(fpl_section_anomaly(r, r->runs[1], why, sizeof(why)));
 	/* inside and outside 0.1% apart: the cause named is the method's resolution */
 	for (int i = 0; i < 7; i++) {
 		fpl_metric_add(r->runs[1]->metrics[0], 46046);
 		fpl_metric_add(r->runs[1]->metrics[1], 46000);
 	}
 	m = fpl_run_add_metric(r->runs[1], "section_cycles", "cycles", "synthetic");
+	for (int i = 0; i < 12; i++)
+		fpl_metric_add(m, -9 - i % 3);
 	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -9.0, "ci95_lo", -12.0,
 			     "ci95_hi", -7.0);
-	assert_non_null(fpl_section_anomaly(r->runs[1], why, sizeof(why)));
+	assert_non_null(fpl_section_anomaly(r, r->runs[1], why, sizeof(why)));
 	assert_non_null(strstr(why, "0.10% of a call"));
+	assert_non_null(strstr(why, "Holm-adjusted over the 2 cost intervals of this result"));
 	json_object_set_new(m->extra, "ci95_hi", json_real(3.0));
 	buf = repro_text(fpl_repro_lazy_write, r, 0);
 	assert_null(strstr(buf, "Percent speedup: -25"));
@@ -317,6 +324,87 @@ static void lazy_table_refuses_negative_cost(void **state)
 	assert_non_null(strstr(buf, "1 case above shows no speedup"));
 	/* the lazy run, with a cost that can be true, keeps its line */
 	assert_non_null(strstr(buf, "Percent speedup: 0 [95% CI -1, 1]   (lazy"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/*
+ * Many cells whose cost is near zero: some 95% intervals lie below zero by
+ * chance (the default suite's 112 intervals gave one: 19 of 25 rounds
+ * below zero, sign test p 0.0073, Holm-adjusted 0.82). Not an anomaly,
+ * and the table says why; a cost below zero in every round of every cell
+ * that has it still is one.
+ */
+static struct fpl_metric *cost_cell(struct fpl_result *r, long chunk, int below, int rounds,
+				    double hi)
+{
+	struct fpl_metric *m;
+
+	section_run(r, "lazy", 46000, 45990, 0.0);
+	fpl_run_param_int(r->runs[r->nruns - 1], "chunk", chunk);
+	m = fpl_run_add_metric(r->runs[r->nruns - 1], "section_cycles", "cycles", "synthetic");
+	for (int i = 0; i < rounds; i++)
+		fpl_metric_add(m, i < below ? -100.0 - i : 100.0 + i);
+	m->extra = json_pack("{s:f, s:f, s:f}", "estimate", -1.0, "ci95_lo", hi - 500,
+			     "ci95_hi", hi);
+	return m;
+}
+
+static void section_below_zero_by_chance(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_table_opts o = { .warnings = true };
+	char why[768], *buf = NULL;
+	size_t len = 0, family = 0;
+	FILE *f;
+
+	(void)state;
+	/* 40 cells, their intervals holding 0; one of them below zero, 19 of 25 rounds */
+	for (int i = 0; i < 39; i++)
+		cost_cell(r, 64 + i, 12, 25, 200);
+	cost_cell(r, 4096, 19, 25, -1107);
+	assert_int_equal(fpl_section_below_zero(r, NULL, &family), 1);
+	assert_int_equal(family, 40);
+	/* the suite's summary line for a lazy row says the same (the fallback row: cell 40 first) */
+	{
+		struct fpl_result *one = fpl_result_new();
+
+		cost_cell(one, 4096, 19, 25, -1107);
+		for (int i = 0; i < 39; i++)
+			cost_cell(one, 64 + i, 12, 25, 200);
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		fpl_summary_section(one, f);
+		fclose(f);
+		assert_non_null(strstr(buf, "lazy  restore -1 [95% CI -1607, -1107]: below zero, "
+					    "within chance"));
+		free(buf);
+		buf = NULL;
+		fpl_result_free(one);
+	}
+	/* alone it would be one (p 0.0073 < 2.5%); among 40 it is chance */
+	assert_non_null(fpl_section_anomaly(NULL, r->runs[39], why, sizeof(why)));
+	assert_null(fpl_section_anomaly(r, r->runs[39], why, sizeof(why)));
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_table_section(r, &o, f), 0);
+	fclose(f);
+	assert_null(strstr(buf, "Anomalies:"));
+	assert_non_null(strstr(buf, "1 of the 40 section cost intervals lies below zero, not beyond "
+				    "chance"));
+	assert_non_null(strstr(buf, "That cost is below what this run resolves, not a speedup."));
+	free(buf);
+	/* a 41st cell below zero in all its 25 rounds: 2^-25 x 41 is still far below 2.5% */
+	cost_cell(r, 8192, 25, 25, -50);
+	assert_non_null(fpl_section_anomaly(r, r->runs[40], why, sizeof(why)));
+	assert_non_null(strstr(why, "Holm-adjusted over the 41 cost intervals"));
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_table_section(r, &o, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Anomalies: no speedup is shown for 1 row,"));
+	assert_non_null(strstr(buf, "1 of the 41 section cost intervals lies below zero, not beyond"));
 	free(buf);
 	fpl_result_free(r);
 }
@@ -331,6 +419,7 @@ int main(void)
 		cmocka_unit_test(kfpu_ratios_pair_rounds),
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),
+		cmocka_unit_test(section_below_zero_by_chance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,6 +186,28 @@ static void test_mann_whitney_by_hand(void **state)
 	assert_true(isnan(r.p));
 }
 
+/*
+ * The sign test against R: binom.test(9, 10, alternative = "greater")$p.value
+ * is 11/1024 = 0.0107421875; binom.test(19, 25, ...) 0.007316649; values
+ * equal to mu and NaN are left out; none differing: NaN.
+ */
+static void test_sign_p_below(void **state)
+{
+	double x[12] = { -1, -2, -3, -4, -5, -6, -7, -8, -9, 4, 0, NAN }, y[25], z[3] = { 5, 5, 5 };
+
+	(void)state;
+	near(fpl_sign_p_below(x, 12, 0), 11.0 / 1024, 1e-15);
+	/* against -5: 4 below of 10 differing (-5 itself left out): 848/1024 */
+	near(fpl_sign_p_below(x, 12, -5.0), 848.0 / 1024, 1e-15);
+	for (int i = 0; i < 25; i++)
+		y[i] = i < 19 ? -1.0 - i : 10.0 + i;
+	near(fpl_sign_p_below(y, 25, 0), 0.007316649, 1e-9);
+	/* none below: 1; none differing: NaN */
+	near(fpl_sign_p_below(z, 3, 0), 1.0, 0);
+	assert_true(isnan(fpl_sign_p_below(z, 3, 5)));
+	assert_true(isnan(fpl_sign_p_below(x, 0, 0)));
+}
+
 /* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") is 0.03 0.06 0.06 0.02. */
 static void test_holm(void **state)
 {
@@ -512,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_sleep),
 		cmocka_unit_test(test_mann_whitney_by_hand),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_sign_p_below),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_ministat_t),
 		cmocka_unit_test(test_ministat_relative),

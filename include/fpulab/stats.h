@@ -173,6 +173,14 @@ int fpl_bootstrap_ratio_sorted(const double *a, size_t na, const double *b, size
 int fpl_holm(const double *p, size_t n, double *adj);
 
 /*
+ * One-sided sign test of "the median lies below mu": of the finite values
+ * that differ from mu, k lie below; the p-value is P(Binomial(m, 1/2) >= k)
+ * (exact). NaN when no value differs from mu. The test the distribution-free
+ * median interval (fpl_median_ci) inverts, one side of it.
+ */
+double fpl_sign_p_below(const double *x, size_t n, double mu);
+
+/*
  * The run as the unit of replication (docs/compare.md). A run's value is the
  * median of its samples, or with trim > 0 their trimmed mean, so that a
  * preempted sample (a negative N/2N difference) cannot move it far. sorted

@@ -266,14 +266,23 @@ static uint64_t timed_inside(void *arg, uint64_t reps) { return body(arg, reps, 
 static uint64_t timed_outside(void *arg, uint64_t reps) { return body(arg, reps, M_OUTSIDE); }
 static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_BARE); }
 
-/* A cost below zero is a fault to report, never a speedup (issue 14). */
-static int flag_anomaly(struct fpl_run *run)
+/*
+ * A cost below zero is a fault to report, never a speedup (issue 14):
+ * judged once every cell has run, over all of them (chance below zero
+ * among many intervals is not a fault).
+ */
+static int flag_anomalies(struct fpl_result *result, size_t first)
 {
-	char why[512];
+	char why[600];
 
-	if (!fpl_section_anomaly(run, why, sizeof(why)))
-		return 0;
-	return fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why) ? -ENOMEM : 0;
+	for (size_t i = first; i < result->nruns; i++) {
+		struct fpl_run *run = result->runs[i];
+
+		if (fpl_section_anomaly(result, run, why, sizeof(why)) &&
+		    (fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* A median with its distribution-free 95% interval, as a metric's extra. */
@@ -385,7 +394,7 @@ static int add_derived(struct fpl_run *run, struct fpl_variant *v, size_t nchunk
 	if (!err)
 		err = add_costs(run, v[M_INSIDE].m_ns, v[M_OUTSIDE].m_ns, v[M_BARE].m_ns, n,
 				nchunks);
-	return err ? err : flag_anomaly(run);
+	return err;
 }
 
 #define KT_CALLS	64	/* calls in a traced batch */
@@ -670,6 +679,7 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	struct cell *c = calloc(1, sizeof(*c));
 	uint8_t *dst = NULL, *src = NULL;
 	char amx_why[sizeof(diag.msg)];
+	size_t first;
 	int err = -ENOMEM;
 
 	if (!p || !c)
@@ -697,7 +707,10 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	c->dst = dst;
 	c->src = src;
 	c->total = p->total;
+	first = result->nruns;
 	err = run_plan(env, result, p, c, amx_why, sizeof(amx_why));
+	if (!err)
+		err = flag_anomalies(result, first);
 out:
 	free(dst);
 	free(src);

@@ -35,10 +35,23 @@ const struct fpl_section_work *fpl_section_works(size_t *n);
 /*
  * A figure that cannot be true in a section run: a cost per section
  * (section_cycles) or of one section (one_section_cycles) whose whole 95%
- * interval lies below zero. Writes into buf a sentence naming the metric, its
- * interval and the likely cause, and returns buf; NULL when the run has no
- * such cost (or no interval). Such a run's speedup must not be shown as one.
+ * interval lies below zero, beyond chance. A section table holds many such
+ * intervals (112 in the default suite), and where the true cost is near
+ * zero about 2.5% of them lie below zero by chance alone; so the one-sided
+ * sign test of "the median cost is below zero" must stay under 2.5% after
+ * Holm's adjustment over every cost interval of r's section runs (r NULL:
+ * run alone). Writes into buf a sentence naming the metric, its interval,
+ * the test and the likely cause, and returns buf; NULL when the run has no
+ * such cost. Such a run's speedup must not be shown as one.
  */
-const char *fpl_section_anomaly(const struct fpl_run *run, char *buf, size_t size);
+const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run *run, char *buf,
+				size_t size);
+
+/*
+ * How many of run's section cost intervals (r's, run NULL) lie wholly below
+ * zero; *family: how many cost intervals r's section runs hold.
+ */
+size_t fpl_section_below_zero(const struct fpl_result *r, const struct fpl_run *run,
+			      size_t *family);
 
 #endif

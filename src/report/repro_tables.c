@@ -209,12 +209,13 @@ int fpl_repro_kfpu_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 }
 
 /* One "Percent speedup" line, or the anomaly that stands in its place. */
-static bool speedup_line(const struct fpl_run *run, double fallback, const char *label, FILE *f)
+static bool speedup_line(const struct fpl_result *r, const struct fpl_run *run, double fallback,
+			 const char *label, FILE *f)
 {
-	char why[512];
+	char why[768];
 	double e = fpl_pick_extra(run, "speedup_pct", "estimate");
 
-	if (fpl_section_anomaly(run, why, sizeof(why))) {
+	if (fpl_section_anomaly(r, run, why, sizeof(why))) {
 		fprintf(f, "Percent speedup: none shown: anomaly   (%s)\n  %s.\n", label, why);
 		return true;
 	}
@@ -244,13 +245,13 @@ static bool lazy_one(const struct fpl_result *r, const struct fpl_run *eager, FI
 	fprintf(f, "%s - %s %s, %s-byte chunks (%s sections per call), %s saves, owner %s:\n",
 		p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
 	fprintf(f, "Inside: %.0f\nOutside: %.0f\n", in.median, out.median);
-	bad = speedup_line(eager, 100 * (in.median / out.median - 1),
+	bad = speedup_line(r, eager, 100 * (in.median / out.median - 1),
 			   "eager restore, as in 2018", f);
 	snprintf(spec, sizeof(spec), "policy=lazy workload=%.48s impl=%.48s chunk=%.48s "
 		 "insn=%.48s owner=%.48s", p[1], p[2], p[3], p[5], p[6]);
 	lazy = fpl_pick_run(r, "section", spec);
 	if (lazy && isfinite(fpl_pick_extra(lazy, "speedup_pct", "estimate")))
-		bad |= speedup_line(lazy, NAN, "lazy restore, Linux 5.2 and later", f);
+		bad |= speedup_line(r, lazy, NAN, "lazy restore, Linux 5.2 and later", f);
 	fputc('\n', f);
 	return bad;
 }

@@ -79,7 +79,7 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 		"inside-outside", one, "inside, outside");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
-		char why[512];
+		char why[768];
 
 		fprintf(f, "%-8s %-14s %-8s %6lld %-5s %-9s %-8s %-6s",
 			fpl_tbl_param_str(run, "workload"), fpl_tbl_param_str(run, "impl"),
@@ -93,7 +93,7 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 		fprintf(f, ns ? " %11.3f %11.3f" : " %11.0f %11.0f",
 			fpl_metric_median(in_unit(run, "inside", u)) / (ns ? 1000 : 1),
 			fpl_metric_median(in_unit(run, "outside", u)) / (ns ? 1000 : 1));
-		if (fpl_section_anomaly(run, why, sizeof(why)))
+		if (fpl_section_anomaly(r, run, why, sizeof(why)))
 			fprintf(f, " %24s", "anomaly (see below)");
 		else
 			print_ci(f, fpl_run_find_metric(run, "speedup_pct"), "%+.1f",
@@ -110,19 +110,45 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 	}
 }
 
+/*
+ * Intervals below zero that the family's test leaves to chance: said, with
+ * how many chance alone gives, so that the row's figure is not read as a
+ * speedup either.
+ */
+static void chance_below(const struct fpl_result *r, FILE *f)
+{
+	size_t family = 0, below = 0;
+	char why[768];
+
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!r->runs[i]->skipped && !fpl_section_anomaly(r, r->runs[i], why, sizeof(why)))
+			below += fpl_section_below_zero(r, r->runs[i], &family);
+	if (!below)
+		return;
+	fprintf(f, "\n%zu of the %zu section cost intervals lie%s below zero, not beyond chance: "
+		"where costs are near zero, up to 2.5%% of 95%% intervals (%.1f of %zu) lie below "
+		"by chance, and the sign test, Holm-adjusted over all %zu, does not hold %s there. "
+		"%s below what this run resolves, not %s.\n", below, family,
+		below == 1 ? "s" : "", 0.025 * (double)family, family, family,
+		below == 1 ? "it" : "them",
+		below == 1 ? "That cost is" : "Those costs are",
+		below == 1 ? "a speedup" : "speedups");
+}
+
 static void anomalies(const struct fpl_result *r, FILE *f)
 {
 	size_t n = 0;
-	char why[512];
+	char why[768];
 
 	for (size_t i = 0; i < r->nruns; i++)
-		n += !r->runs[i]->skipped && fpl_section_anomaly(r->runs[i], why, sizeof(why));
+		n += !r->runs[i]->skipped && fpl_section_anomaly(r, r->runs[i], why, sizeof(why));
+	chance_below(r, f);
 	if (!n)
 		return;
 	fprintf(f, "\nAnomalies: no speedup is shown for %zu row%s, whose section cost lies below "
 		"zero, which cannot be true:\n", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nruns; i++)
-		if (!r->runs[i]->skipped && fpl_section_anomaly(r->runs[i], why, sizeof(why)))
+		if (!r->runs[i]->skipped && fpl_section_anomaly(r, r->runs[i], why, sizeof(why)))
 			fprintf(f, "  %s/%s %lld bytes %s: %s.\n",
 				fpl_tbl_param_str(r->runs[i], "workload"),
 				fpl_tbl_param_str(r->runs[i], "impl"),
@@ -193,7 +219,7 @@ void fpl_summary_section(const struct fpl_result *r, FILE *f)
 		double est = fpl_pick_extra(run, "section_cycles", "estimate");
 		double lo = fpl_pick_extra(run, "section_cycles", "ci95_lo");
 		double hi = fpl_pick_extra(run, "section_cycles", "ci95_hi");
-		char b[5][32];
+		char b[5][32], why[768];
 		struct fpl_summary s;
 
 		if (!run || (!isfinite(est) && !fpl_pick_stat(run, "section_cycles", &s)))
@@ -211,8 +237,11 @@ void fpl_summary_section(const struct fpl_result *r, FILE *f)
 		head = true;
 		if (isfinite(est))
 			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]%s\n", pols[i], est, lo,
-				hi, hi < 0 ? ": an anomaly, a cost below zero cannot be true "
-				"(see the run's warning)" : "");
+				hi, !(hi < 0) ? "" :
+				fpl_section_anomaly(r, run, why, sizeof(why)) ?
+				": an anomaly, a cost below zero cannot be true (see the run's warning)" :
+				": below zero, within chance among the section table's intervals: "
+				"below what this run resolves");
 		else if (fpl_pick_stat(run, "section_cycles", &s))
 			fprintf(f, "  %-5s restore %s\n", pols[i], fpl_tbl_mq(b[0], 32, &s));
 	}

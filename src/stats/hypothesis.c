@@ -270,6 +270,21 @@ static int holm_cmp(const void *x, const void *y, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
+double fpl_sign_p_below(const double *x, size_t n, double mu)
+{
+	unsigned int below = 0, differ = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && x[i] != mu) {
+			differ++;
+			below += x[i] < mu;
+		}
+	if (!differ)
+		return NAN;
+	/* P(X >= below) = P(X > below - 1); below = 0 gives 1 */
+	return below ? gsl_cdf_binomial_Q(below - 1, 0.5, differ) : 1.0;
+}
+
 int fpl_holm(const double *p, size_t n, double *adj)
 {
 	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
