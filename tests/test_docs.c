@@ -399,7 +399,8 @@ static void test_schema_doc_in_step(void **state)
 			fail_msg("host.clock.%s is written by run but not in docs/results-schema.md", k);
 	}
 	for (const char *const *h = (const char *const[]){ "loadavg_start", "loadavg_end",
-							     "tool", "clock", NULL }; *h; h++) {
+							     "tool", "clock", "command",
+							     NULL }; *h; h++) {
 		assert_non_null(json_object_get(json_object_get(j, "host"), *h));
 		snprintf(key, sizeof(key), "\"%s\"", *h);
 		assert_non_null(strstr(doc, key));

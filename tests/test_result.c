@@ -597,6 +597,31 @@ static struct fpl_result *child_result(long long pid, long long cpu)
 }
 
 /* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
+/*
+ * host.command word for word, read back by fpl_result_command_word; a word
+ * that is not UTF-8 (a path's bytes) kept with its bytes as \xNN; a second
+ * call replaces the first.
+ */
+static void test_command_words(void **state)
+{
+	char *argv[] = { "fpulab", "ctxsw", "--ab", "init,avx512", "-o", "caf\xe9.json", NULL };
+	char *again[] = { "fpulab", "run", NULL };
+	struct fpl_result *r = fpl_result_new();
+
+	(void)state;
+	assert_non_null(r);
+	assert_null(fpl_result_command_word(r, 0));
+	assert_int_equal(fpl_result_set_command(r, argv), 0);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(fpl_result_command_word(r, i), argv[i]);
+	assert_string_equal(fpl_result_command_word(r, 5), "caf\\xe9.json");
+	assert_null(fpl_result_command_word(r, 6));
+	assert_int_equal(fpl_result_set_command(r, again), 0);
+	assert_string_equal(fpl_result_command_word(r, 1), "run");
+	assert_null(fpl_result_command_word(r, 2));
+	fpl_result_free(r);
+}
+
 static void test_merge_process(void **state)
 {
 	struct fpl_result *dst = fpl_result_new(), *a = child_result(100, 1), *b = child_result(0, 0);
@@ -659,6 +684,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_command_words),
 		cmocka_unit_test(test_merge_process),
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),

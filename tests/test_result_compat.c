@@ -253,7 +253,29 @@ static void test_tables_as_before(void **state)
 	fpl_result_free(r);
 }
 
-/* a and b are one number, as compare's JSON rounds it (12 significant digits). */
+/*
+ * fpulab show of each stored document (written before documents kept their
+ * command line): the view is chosen by what the runs are, and shows the
+ * old program's figures as the library's own view does.
+ */
+static void test_show_by_content(void **state)
+{
+	static const char *const head[] = { "Summary: ", "3 of 3 runs, each a fresh process",
+					    "== RFBM and context switches (2024 report" };
+	char path[600], *out;
+
+	(void)state;
+	for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
+		assert_int_equal(sh(&out, "'%s' show '%s'", cmd_fpl_bin(),
+				    doc_path(docs[d], path, sizeof(path))), 0);
+		if (strncmp(out, head[d], strlen(head[d])))
+			fail_msg("show %s begins:\n%.300s\nnot with '%s'", docs[d], out, head[d]);
+		same_figures(docs[d], out, d == 0 ? "Warnings:" : NULL);
+		free(out);
+	}
+}
+
+/* a and b are one number, within what compare's JSON kept of it (12 significant digits until af60486). */
 static bool same_real(double a, double b)
 {
 	return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b)));
@@ -434,6 +456,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loads_as_written),
 		cmocka_unit_test(test_tables_as_before),
+		cmocka_unit_test(test_show_by_content),
 		cmocka_unit_test(test_compare_with_itself),
 	};
 

@@ -310,6 +310,17 @@ int fpl_result_series_note(struct fpl_result *r, long requested, long completed,
 			   bool interrupted, bool no_aslr);
 
 /*
+ * The command line that made r, as host.command (an array of its words,
+ * argv[0] first, NULL-terminated argv): what `fpulab show` reads to print
+ * a document as its command did, and what a reader quotes to repeat it.
+ * Replaces an earlier one. 0 or -ENOMEM.
+ */
+int fpl_result_set_command(struct fpl_result *r, char *const *argv);
+
+/* host.command's word i (0: the program), NULL past its end or without one. */
+const char *fpl_result_command_word(const struct fpl_result *r, size_t i);
+
+/*
  * A result derived from another's runs (repro's cases, from its
  * benchmarks' runs) takes that one's host and warnings: its clock,
  * self-checks and load belong to it too. 0 or -ENOMEM.

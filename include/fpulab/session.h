@@ -42,6 +42,7 @@ struct fpl_session_cfg {
 	bool kernel_trace;		/* the kernel's x86_fpu events per run (root, tracefs) */
 	const char *amx_by;		/* non-NULL: ask for AMX tile data first, asked by this */
 	volatile sig_atomic_t *stop;	/* set asynchronously: stop soon, keep what was taken */
+	char *const *argv;		/* the command line, for host.command; NULL: none */
 	/* Optional: how far a benchmark is (0..1), what it does now. */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;

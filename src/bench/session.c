@@ -216,7 +216,8 @@ static int host_start(struct fpl_session *s, struct fpl_diag *diag)
 {
 	json_t *host = NULL;
 
-	if (json_object_set_new(s->result->host, "process", fpl_host_process_json()) ||
+	if ((s->cfg.argv && fpl_result_set_command(s->result, s->cfg.argv)) ||
+	    json_object_set_new(s->result->host, "process", fpl_host_process_json()) ||
 	    fpl_host_measured_json(s->cpu, s->clock, &host) ||
 	    json_object_update_missing(s->result->host, host) ||
 	    json_object_set_new(s->result->host, "amx_permission", amx_json(&s->amx))) {

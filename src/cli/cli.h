@@ -129,6 +129,8 @@ struct fpl_cli {
 void fpl_cli_init(struct fpl_cli *c, const char *cmd);
 /* `fpulab --amx COMMAND ...`: main() saw it before the command. */
 extern bool fpl_cli_amx_global;
+/* The command line as typed (main's argv, copied first; NULL-terminated), for host.command. */
+extern char **fpl_cli_argv;
 /* A value naming AMX state: a token amx, tilecfg, tiledata (or AMX_TILECFG...) split on , + : / space. */
 bool fpl_cli_names_amx(const char *value);
 /*

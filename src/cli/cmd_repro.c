@@ -38,25 +38,8 @@ static int print_repro(const struct fpl_result *r, FILE *f, void *arg)
 {
 	const struct repro *rp = arg;
 	struct fpl_diag diag = { "" };
-	int err = 0;
+	int err = fpl_repro_write(r, rp->done, rp->cfg.traced, rp->cet_s, rp->amx, f, &diag);
 
-	if ((rp->done & RFBM) && fpl_repro_has_rfbm(r)) {
-		fprintf(
-		    f, "== RFBM and context switches (2024 report: 100%% / 99.80%% / 99.76%%)\n\n");
-		err = fpl_repro_rfbm_write(r, f, &diag);
-		if (!err && rp->cfg.traced)
-			fpl_repro_kernel_lines(rp->cfg.traced, rp->cet_s, rp->amx, f);
-	}
-	if (!err && (rp->done & KFPU) && fpl_repro_has_kfpu(r)) {
-		fprintf(f, "%s== FNINIT and MXCSR in kernel_fpu_begin (2021 report)\n\n",
-			rp->done & RFBM ? "\n" : "");
-		err = fpl_repro_kfpu_write(r, f, &diag);
-	}
-	if (!err && (rp->done & LAZY) && fpl_repro_has_lazy(r)) {
-		fprintf(f, "%s== Lazy restore (2018 report)\n\n",
-			rp->done & (RFBM | KFPU) ? "\n" : "");
-		err = fpl_repro_lazy_write(r, f, &diag);
-	}
 	if (err && diag.msg[0])
 		fprintf(stderr, "fpulab repro: %s\n", diag.msg);
 	return err;

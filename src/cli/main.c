@@ -136,11 +136,17 @@ static void usage(FILE *f)
 		   "2 usage or bad input, 77 not supported on this CPU.\n");
 }
 
+char **fpl_cli_argv;
+
 int main(int argc, char **argv)
 {
 	const char *self = strrchr(argv[0], '/');
 	const struct fpl_cmd *cmd;
 
+	/* as typed, for the results' host.command: getopt reorders argv, --runs drops words */
+	fpl_cli_argv = calloc((size_t)argc + 1, sizeof(*fpl_cli_argv));
+	if (fpl_cli_argv)
+		memcpy(fpl_cli_argv, argv, (size_t)argc * sizeof(*argv));
 	self = self ? self + 1 : argv[0];
 	/* Invoked through a will-it-scale name (a link to fpulab). */
 	cmd = fpl_cli_find(self);

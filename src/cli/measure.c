@@ -183,6 +183,7 @@ static int ensure_session(struct fpl_cli *c)
 	cfg.budget_s = c->budget_s;
 	cfg.kernel_trace = c->kernel_trace;
 	cfg.stop = c->stop;
+	cfg.argv = fpl_cli_argv;
 	if (fpl_session_new(&c->ls, &cfg))
 		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
 	return FPL_EXIT_OK;

@@ -481,7 +481,8 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 	for (long k = 1; k <= o->n && !runs_stop && !worst; k++)
 		worst = one_run(&c, k, &skipped);
 	clear_progress(&c);
-	if (fpl_result_series_note(c.merged, o->n, c.done, runs_stop, o->no_aslr))
+	if (fpl_result_series_note(c.merged, o->n, c.done, runs_stop, o->no_aslr) ||
+	    (fpl_cli_argv && fpl_result_set_command(c.merged, fpl_cli_argv)))
 		worst = fpl_cli_error(cmd, FPL_EXIT_FAIL, "out of memory");
 	if (runs_stop)
 		worst = FPL_EXIT_FAIL;

@@ -171,6 +171,15 @@ const char *fpl_repro_missing(unsigned what);
 int fpl_repro_measure(struct fpl_session *s, unsigned what, const struct fpl_repro_cfg *cfg,
 		      struct fpl_result *out, unsigned *done, struct fpl_diag *diag);
 
+/*
+ * The tables of the experiments of what (FPL_REPRO_* bits) that r holds,
+ * each under its "== ..." heading, as fpulab repro prints them; traced
+ * (may be NULL) gives the rfbm table's kernel lines (fpl_repro_kernel_lines
+ * with cet_s, amx). 0, or -errno with diag.
+ */
+int fpl_repro_write(const struct fpl_result *r, unsigned what, const struct fpl_result *traced,
+		    bool cet_s, bool amx, FILE *f, struct fpl_diag *diag);
+
 /* Whether r holds runs of each experiment. */
 bool fpl_repro_has_rfbm(const struct fpl_result *r);
 bool fpl_repro_has_kfpu(const struct fpl_result *r);

@@ -59,6 +59,30 @@ void fpl_views_summary(const struct fpl_result *r, FILE *f);
 /* Every view's series lines, in the rows' order. 0 or -ENOMEM. */
 int fpl_views_series(const struct fpl_result *r, FILE *f);
 
+/*
+ * What a results document is, for printing it as the command that wrote it
+ * did: by host.command's command word where the document has one, else by
+ * its runs (bench "repro" runs; more than one run_index or host.runs; more
+ * than one benchmark).
+ */
+enum fpl_doc_kind {
+	FPL_DOC_EMPTY,	/* no runs */
+	FPL_DOC_BENCH,	/* one benchmark's command, one process: its table */
+	FPL_DOC_SUITE,	/* fpulab run: the summary */
+	FPL_DOC_SERIES,	/* --runs N: the first run's table and the series */
+	FPL_DOC_REPRO,	/* fpulab repro: the reports' tables */
+};
+enum fpl_doc_kind fpl_doc_kind(const struct fpl_result *r);
+
+/*
+ * r for people as its command printed it (fpl_doc_kind): fpl_view_table,
+ * fpl_summary_write, fpl_view_series or the repro tables (fpl_repro_write
+ * without the kernel-trace lines, which a document does not keep). 0, or
+ * -errno with diag.
+ */
+int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f,
+		      struct fpl_diag *diag);
+
 /* The rows' functions, each in its benchmark's table file. */
 void fpl_summary_xsave(const struct fpl_result *r, FILE *f);
 void fpl_summary_ctxsw(const struct fpl_result *r, FILE *f);

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* Tests: fpulab show prints a results document as the command that wrote it did; bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "clitest.h"
+
+/* sh's stdout of a line, the caller frees; fails unless it exits want. */
+static char *sh_out(int want, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *sh_out(int want, const char *fmt, ...)
+{
+	char line[2048], *out = NULL;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rc = sh(&out, "%s", line);
+	if (rc != want)
+		fail_msg("%s: exit %d, not %d:\n%.3000s", line, rc, want, out ? out : "");
+	return out;
+}
+
+/*
+ * The command's stdout with -o d/doc.json, and show's of that file: the
+ * same bytes. A command this CPU cannot run (77) is skipped with its reason.
+ */
+static bool same_as_command(const char *dir, const char *args, const char *show_args)
+{
+	char *cmd, *shown;
+	int rc;
+
+	rc = sh(&cmd, "'%s' %s -o '%s/doc.json' 2>/dev/null", cmd_fpl_bin(), args, dir);
+	if (rc == 77) {
+		print_message("  %s: exit 77 here, not compared\n", args);
+		free(cmd);
+		return false;
+	}
+	if (rc)
+		fail_msg("fpulab %s: exit %d", args, rc);
+	shown = sh_out(0, "'%s' show %s '%s/doc.json'", cmd_fpl_bin(), show_args, dir);
+	if (strcmp(cmd, shown))
+		fail_msg("fpulab %s printed:\n%s\nfpulab show %s printed:\n%s", args, cmd, show_args,
+			 shown);
+	print_message("  %s: %zu bytes, the same\n", args, strlen(cmd));
+	free(cmd);
+	free(shown);
+	return true;
+}
+
+/* Each kind of document on any x86-64: one benchmark, --units, A/B, a --runs series, repro. */
+static void test_same_as_command(void **state)
+{
+	char *dir = tmpdir();
+	int same = 0;
+
+	(void)state;
+	same += same_as_command(dir, "xsave --quick --budget 0.3", "");
+	same += same_as_command(dir, "xsave --quick --budget 0.3 --units tsc", "--units tsc");
+	same += same_as_command(dir, "signal --budget 0.2", "");
+	same += same_as_command(dir, "ctxsw --ab init,sse --budget 0.3", "");
+	same += same_as_command(dir, "signal --budget 0.2 --runs 3", "");
+	/* repro's tables, headed as repro heads them (the xor calibration runs anywhere) */
+	same += same_as_command(dir, "repro kfpu-mask --runs 3", "");
+	assert_true(same >= 5);
+	tmpdir_done(dir);
+}
+
+/*
+ * --all --units all: the generic table, every metric of every run of the
+ * document (one line per family: its units side by side).
+ */
+static void test_all_metrics(void **state)
+{
+	char *dir = tmpdir(), *all, path[600], pat[160];
+	json_t *j, *runs;
+	size_t n = 0;
+
+	(void)state;
+	free(sh_out(0, "'%s' signal --budget 0.2 -o '%s/d.json' >/dev/null 2>&1", cmd_fpl_bin(),
+		    dir));
+	all = sh_out(0, "'%s' show --all --units all '%s/d.json'", cmd_fpl_bin(), dir);
+	snprintf(path, sizeof(path), "%s/d.json", dir);
+	j = load_json(path);
+	runs = json_object_get(j, "runs");
+	for (size_t i = 0; i < json_array_size(runs); i++) {
+		json_t *ms = json_object_get(json_array_get(runs, i), "metrics");
+
+		for (size_t k = 0; k < json_array_size(ms); k++, n++) {
+			json_t *m = json_array_get(ms, k), *fam = json_object_get(m, "family");
+
+			/* a metric measured in several units is one line of its family */
+			snprintf(pat, sizeof(pat), "\n    %s", json_string_value(fam ? fam :
+							json_object_get(m, "name")));
+			if (!strstr(all, pat))
+				fail_msg("no line '%s' in show --all:\n%s", pat, all);
+		}
+	}
+	assert_true(n >= 4);
+	json_decref(j);
+	free(all);
+	tmpdir_done(dir);
+}
+
+/* fpulab run: the summary, less the "Ran:" line of durations the document does not keep. */
+static void test_suite_summary(void **state)
+{
+	char *dir = tmpdir(), *cmd, *shown, *ran;
+
+	(void)state;
+	cmd = sh_out(0, "'%s' run xsave signal --budget 0.2 -o '%s/run.json' 2>/dev/null",
+		     cmd_fpl_bin(), dir);
+	shown = sh_out(0, "'%s' show '%s/run.json'", cmd_fpl_bin(), dir);
+	ran = strstr(cmd, "\nRan: xsave");
+	assert_non_null(ran);
+	assert_non_null(strstr(shown, "Summary: "));
+	if (strlen(shown) != (size_t)(ran - cmd) || strncmp(cmd, shown, strlen(shown)))
+		fail_msg("run printed:\n%s\nshow printed:\n%s", cmd, shown);
+	free(cmd);
+	free(shown);
+	tmpdir_done(dir);
+}
+
+/*
+ * The document keeps its command line (host.command), word for word; a
+ * --runs series the command as typed, not a child's.
+ */
+static void test_command_recorded(void **state)
+{
+	char *dir = tmpdir(), path[600];
+	const char *want[] = { "signal", "--budget", "0.2", "--runs", "3", "-o" };
+	json_t *j, *c;
+
+	(void)state;
+	free(sh_out(0, "'%s' signal --budget 0.2 --runs 3 -o '%s/s.json' >/dev/null 2>&1",
+		    cmd_fpl_bin(), dir));
+	snprintf(path, sizeof(path), "%s/s.json", dir);
+	j = load_json(path);
+	c = json_object_get(json_object_get(j, "host"), "command");
+	assert_int_equal(json_array_size(c), 8);
+	assert_string_equal(json_string_value(json_array_get(c, 0)), cmd_fpl_bin());
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_string_equal(json_string_value(json_array_get(c, i + 1)), want[i]);
+	assert_string_equal(json_string_value(json_array_get(c, 7)), path);
+	json_decref(j);
+	tmpdir_done(dir);
+}
+
+/* --json is the document again (read back through standard input: the same table); -o. */
+static void test_formats(void **state)
+{
+	char *dir = tmpdir(), *a, *b, *c, path[600];
+	size_t len;
+
+	(void)state;
+	free(sh_out(0, "'%s' signal --budget 0.2 -o '%s/d.json' >/dev/null 2>&1", cmd_fpl_bin(),
+		    dir));
+	a = sh_out(0, "'%s' show '%s/d.json'", cmd_fpl_bin(), dir);
+	b = sh_out(0, "'%s' show --json '%s/d.json' | '%s' show -", cmd_fpl_bin(), dir,
+		   cmd_fpl_bin());
+	assert_string_equal(a, b);
+	free(sh_out(0, "'%s' show -o '%s/t.txt' '%s/d.json'", cmd_fpl_bin(), dir, dir));
+	snprintf(path, sizeof(path), "%s/t.txt", dir);
+	c = cmd_slurp(path, &len);
+	assert_non_null(c);
+	assert_string_equal(a, c);
+	free(b);
+	b = sh_out(0, "'%s' show --format csv '%s/d.json'", cmd_fpl_bin(), dir);
+	assert_true(!strncmp(b, "bench,", 6) || strstr(b, "\nbench,") != NULL);
+	free(a);
+	free(b);
+	free(c);
+	tmpdir_done(dir);
+}
+
+/* Exit 2 naming the input; with -o, no file left behind. */
+static void expect_usage(const char *dir, const char *args, const char *msg)
+{
+	struct cmd_out o;
+	char line[2048];
+
+	snprintf(line, sizeof(line), "cd '%s' && '%s' show %s", dir, cmd_fpl_bin(), args);
+	assert_int_equal(cmd_sh(line, FPLRUN_LIMIT_S, &o), 0);
+	if (cmd_code(&o) != 2 || !strstr(o.err, msg) || *o.out)
+		fail_msg("show %s: exit %d, stdout '%s', stderr '%s' (want 2 and '%s')", args,
+			 cmd_code(&o), o.out, o.err, msg);
+	cmd_out_free(&o);
+}
+
+static void test_bad_input(void **state)
+{
+	char *dir = tmpdir();
+	struct cmd_out o;
+
+	(void)state;
+	write_text(dir, "text.txt", "CPU AMD\n");
+	write_text(dir, "other.json", "{\"schema\": \"other/1\", \"runs\": []}\n");
+	write_text(dir, "half.json", "{\"schema\": \"fpulab/2\", \"runs\": [");
+	expect_usage(dir, "", "no FILE given");
+	expect_usage(dir, "a.json b.json", "one FILE only ('b.json' is extra)");
+	expect_usage(dir, "missing.json", "missing.json");
+	expect_usage(dir, "text.txt", "text.txt:1:");
+	expect_usage(dir, "other.json", "other.json");
+	expect_usage(dir, "half.json -o out.txt", "half.json");
+	expect_usage(dir, "--format xml other.json", "--format: 'xml'");
+	expect_usage(dir, "--units parsecs other.json", "--units: 'parsecs'");
+	expect_usage(dir, "--all --json other.json", "--all is a table");
+	expect_usage(dir, "--frobnicate other.json", "frobnicate");
+	expect_usage(dir, "-o /nonexistent/dir/x.txt other.json", "/nonexistent/dir/x.txt");
+	assert_int_equal(count_prefix(dir, "out"), 0);
+	assert_int_equal(count_prefix(dir, "."), 2);	/* . and ..: no temporary left */
+	assert_int_equal(fpl(&o, 30, "show", "--help", NULL), 0);
+	assert_non_null(strstr(o.out, "Usage: fpulab show [OPTIONS] FILE"));
+	cmd_out_free(&o);
+	tmpdir_done(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_as_command),
+		cmocka_unit_test(test_all_metrics),
+		cmocka_unit_test(test_suite_summary),
+		cmocka_unit_test(test_command_recorded),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
