@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* libFuzzer target: the results JSON reader, and the writers on whatever it accepts. */
+/* libFuzzer target: the results JSON reader, and the writers and views (fpulab show) on whatever it accepts. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,9 @@
 
 #include "fpulab/report.h"
 #include "fpulab/result.h"
+#include "report/repro.h"
+#include "report/summary.h"
+#include "report/views.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* What the reader accepts, every writer handles, and the JSON writer's output reads back. */
 	for (int f = FPL_FMT_TABLE; f <= FPL_FMT_CSV; f++)
 		(void)fpl_emit(r, f, devnull, &diag);
+	/* and every view fpulab show may choose for a document, whatever it says it is */
+	for (int u = FPL_UNITS_CYCLES; u <= FPL_UNITS_ALL; u++) {
+		struct fpl_table_opts o = { .units = (enum fpl_units)u, .warnings = true };
+
+		(void)fpl_view_document(r, &o, devnull, &diag);
+		(void)fpl_view_table(r, &o, devnull);
+		(void)fpl_view_generic_table(r, &o, devnull);
+		(void)fpl_view_series(r, &o, (long)r->nruns, (long)r->nruns + 1, devnull);
+	}
+	(void)fpl_summary_write(r, devnull);
+	(void)fpl_repro_write(r, FPL_REPRO_ALL, NULL, false, false, devnull, &diag);
 	out = fpl_report_json(r);
 	if (!out)
 		abort();
