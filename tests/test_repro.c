@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "report/repro.h"
+#include "report/summary.h"
 #include "report/views.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
@@ -350,6 +351,42 @@ static struct fpl_metric *cost_cell(struct fpl_result *r, long chunk, int below,
 	return m;
 }
 
+/*
+ * A verdict stored when a run was measured alone (a --runs child, a file
+ * from before the family test) that the document's family does not uphold:
+ * the tables leave that warning out, as their own verdict stands; the
+ * run's other warnings stay.
+ */
+static void section_stale_warning_left_out(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_table_opts o = { .warnings = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	for (int i = 0; i < 39; i++)
+		cost_cell(r, 64 + i, 12, 25, 200);
+	cost_cell(r, 4096, 19, 25, -1107);
+	fpl_run_obs_str(r->runs[39], "anomaly", "section_cycles [-1607, -1107] cycles lies below "
+			"zero: stored");
+	fpl_run_warn(r->runs[39], "section_cycles [-1607, -1107] cycles lies below zero: stored");
+	fpl_run_warn(r->runs[39], "another warning of that run");
+	assert_true(fpl_section_warning_stale(r, r->runs[39], "section_cycles [-1607, -1107] "
+					      "cycles lies below zero: stored"));
+	assert_false(fpl_section_warning_stale(r, r->runs[39], "another warning of that run"));
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_write(r, f), 0);
+	assert_int_equal(fpl_table_section(r, &o, f), 0);
+	fclose(f);
+	assert_null(strstr(buf, "lies below zero: stored"));
+	assert_non_null(strstr(buf, "another warning of that run"));
+	free(buf);
+	fpl_result_free(r);
+}
+
 static void section_below_zero_by_chance(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
@@ -398,6 +435,11 @@ static void section_below_zero_by_chance(void **state)
 	cost_cell(r, 8192, 25, 25, -50);
 	assert_non_null(fpl_section_anomaly(r, r->runs[40], why, sizeof(why)));
 	assert_non_null(strstr(why, "Holm-adjusted over the 41 cost intervals"));
+	/* an upheld verdict's stored warning stays */
+	fpl_run_obs_str(r->runs[40], "anomaly", "section_cycles [-550, -50] cycles: upheld");
+	fpl_run_warn(r->runs[40], "section_cycles [-550, -50] cycles: upheld");
+	assert_false(fpl_section_warning_stale(r, r->runs[40], "section_cycles [-550, -50] "
+					       "cycles: upheld"));
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
@@ -420,6 +462,7 @@ int main(void)
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),
 		cmocka_unit_test(section_below_zero_by_chance),
+		cmocka_unit_test(section_stale_warning_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

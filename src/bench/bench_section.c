@@ -268,18 +268,36 @@ static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_
 
 /*
  * A cost below zero is a fault to report, never a speedup (issue 14):
- * judged once every cell has run, over all of them (chance below zero
- * among many intervals is not a fault).
+ * judged once every cell has run, over every section run of the result
+ * (chance below zero among many intervals is not a fault). An earlier
+ * invocation's runs in the same result are judged again over the larger
+ * family: a verdict that no longer holds goes, with its warning.
  */
-static int flag_anomalies(struct fpl_result *result, size_t first)
+static int flag_anomalies(struct fpl_result *result)
 {
 	char why[600];
 
-	for (size_t i = first; i < result->nruns; i++) {
+	for (size_t i = 0; i < result->nruns; i++) {
 		struct fpl_run *run = result->runs[i];
+		const char *old = fpl_run_obs_get_str(run, "anomaly");
+		const char *now = run->skipped || strcmp(run->bench, "section") ? NULL :
+				  fpl_section_anomaly(result, run, why, sizeof(why));
 
-		if (fpl_section_anomaly(result, run, why, sizeof(why)) &&
-		    (fpl_run_obs_str(run, "anomaly", why) || fpl_run_warn(run, "%s", why)))
+		bool changed = old ? !now || strcmp(old, now) : now != NULL;
+		json_t *w;
+		size_t k;
+
+		if (!changed)
+			continue;
+		if (old) {
+			json_array_foreach(run->warnings, k, w)
+				if (!strcmp(json_string_value(w), old)) {
+					json_array_remove(run->warnings, k);
+					break;
+				}
+			json_object_del(run->observed, "anomaly");	/* frees old */
+		}
+		if (now && (fpl_run_obs_str(run, "anomaly", now) || fpl_run_warn(run, "%s", now)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -679,8 +697,7 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	struct cell *c = calloc(1, sizeof(*c));
 	uint8_t *dst = NULL, *src = NULL;
 	char amx_why[sizeof(diag.msg)];
-	size_t first;
-	int err = -ENOMEM;
+	int err = -ENOMEM, ferr;
 
 	if (!p || !c)
 		goto out;
@@ -707,10 +724,10 @@ static int section_run(const struct fpl_bench_env *env, struct fpl_result *resul
 	c->dst = dst;
 	c->src = src;
 	c->total = p->total;
-	first = result->nruns;
 	err = run_plan(env, result, p, c, amx_why, sizeof(amx_why));
-	if (!err)
-		err = flag_anomalies(result, first);
+	/* also when interrupted: the cells measured keep their samples, and their verdicts */
+	ferr = flag_anomalies(result);
+	err = err ? err : ferr;
 out:
 	free(dst);
 	free(src);

@@ -97,9 +97,12 @@ static bool beyond_chance(const struct fpl_result *r, const struct fpl_run *run,
 
 	if (!in_family(run) || !cost_ci(run, i, lo, hi) || !(*hi < 0))
 		return false;
-	if (family_p(r, run, i, adj, m) && (!r || family_p(NULL, run, i, adj, m)))
-		return true;	/* no memory for the test: the interval alone, as before */
-	return *adj < 0.025 || isnan(fpl_sign_p_below(c->samples, c->n, 0));
+	if (isnan(fpl_sign_p_below(c->samples, c->n, 0)) ||
+	    (family_p(r, run, i, adj, m) && (!r || family_p(NULL, run, i, adj, m)))) {
+		*adj = NAN;	/* no samples, or no memory for the test: the interval alone */
+		return true;
+	}
+	return *adj < 0.025;
 }
 
 const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run *run, char *buf,
@@ -151,4 +154,14 @@ size_t fpl_section_below_zero(const struct fpl_result *r, const struct fpl_run *
 			}
 	*family = n;
 	return below;
+}
+
+bool fpl_section_warning_stale(const struct fpl_result *r, const struct fpl_run *run,
+			       const char *text)
+{
+	const char *stored = fpl_run_obs_get_str(run, "anomaly");
+	char buf[768];
+
+	return stored && text && !strcmp(stored, text) &&
+	       !fpl_section_anomaly(r, run, buf, sizeof(buf));
 }

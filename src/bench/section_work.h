@@ -48,6 +48,15 @@ const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run
 				size_t size);
 
 /*
+ * Whether text, a warning of run, is the anomaly stored when run was
+ * measured (observed.anomaly) that r's family no longer upholds: a --runs
+ * child judged over its own cells, a file from before the family test.
+ * Tables leave such a warning out; their own verdict stands.
+ */
+bool fpl_section_warning_stale(const struct fpl_result *r, const struct fpl_run *run,
+			       const char *text);
+
+/*
  * How many of run's section cost intervals (r's, run NULL) lie wholly below
  * zero; *family: how many cost intervals r's section runs hold.
  */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/section_work.h"
 #include "summary.h"
 #include "pick.h"
 #include "table_internal.h"
@@ -122,6 +123,8 @@ static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
 			bool seen = false;
 
 			t = t ? t : "no reason given";
+			if (!skips && fpl_section_warning_stale(r, run, t))
+				continue;
 			for (size_t q = 0; q < r->nruns && !seen; q++) {
 				const struct fpl_run *o = r->runs[q];
 				size_t no = skips ? o->skipped : json_array_size(o->warnings);

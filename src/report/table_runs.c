@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/section_work.h"
 #include "fpulab/bench.h"
 #include "fpulab/stats.h"
 #include "table_internal.h"
@@ -332,7 +333,7 @@ void fpl_table_runs_warnings(const struct fpl_result *r, const char *cmd, long d
 		json_array_foreach(r->runs[a]->warnings, i, w) {
 			const char *t = json_string_value(w);
 			size_t times = 0, k;
-			bool before = false;
+			bool before = fpl_section_warning_stale(r, r->runs[a], t);
 			json_t *w2;
 
 			for (size_t b = 0; b < r->nruns && !before; b++)

@@ -127,7 +127,8 @@ static void chance_below(const struct fpl_result *r, FILE *f)
 		return;
 	fprintf(f, "\n%zu of the %zu section cost intervals lie%s below zero, not beyond chance: "
 		"where costs are near zero, up to 2.5%% of 95%% intervals (%.1f of %zu) lie below "
-		"by chance, and the sign test, Holm-adjusted over all %zu, does not hold %s there. "
+		"by chance, and the sign test, Holm-adjusted over all %zu, does not put %s beyond "
+		"chance. "
 		"%s below what this run resolves, not %s.\n", below, family,
 		below == 1 ? "s" : "", 0.025 * (double)family, family, family,
 		below == 1 ? "it" : "them",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/section_work.h"
 #include "pick.h"
 #include "table_internal.h"
 
@@ -153,7 +154,8 @@ void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *r
 	json_t *w;
 
 	for (size_t k = 0; k < nruns; k++)
-		count += json_array_size(runs[k]->warnings);
+		json_array_foreach(runs[k]->warnings, i, w)
+			count += !fpl_section_warning_stale(r, runs[k], json_string_value(w));
 	if (!count)
 		return;
 	if (!o->warnings) {
@@ -165,6 +167,8 @@ void fpl_tbl_warnings(const struct fpl_result *r, const struct fpl_run *const *r
 		json_array_foreach(runs[k]->warnings, i, w) {
 			char *line;
 
+			if (fpl_section_warning_stale(r, runs[k], json_string_value(w)))
+				continue;
 			if (asprintf(&line, "warning (%s): %s", runs[k]->bench,
 				     json_string_value(w)) >= 0) {
 				fpl_tbl_wrap(f, line, 4);
