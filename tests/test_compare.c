@@ -327,7 +327,7 @@ static void test_writer_round_trip(void **state)
  * compare's JSON gives back what it read: a real param (a ratio such as
  * 10/110.1) and the case centres with every digit a double has, so a
  * program that matches compare's metrics to the results' own finds them.
- * Printed at 12 digits, 0.09082652134423251 came back as 0.0908265213442.
+ * Printed at 12 digits, 0.090826521344232525 came back as 0.0908265213442.
  */
 static void emit_and_free(struct fpl_result *r, const char *path);
 

@@ -596,15 +596,15 @@ static struct fpl_result *child_result(long long pid, long long cpu)
 	return r;
 }
 
-/* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
 /*
  * host.command word for word, read back by fpl_result_command_word; a word
- * that is not UTF-8 (a path's bytes) kept with its bytes as \xNN; a second
- * call replaces the first.
+ * that is not UTF-8 (a path's bytes) kept with its bytes as \xNN (and its
+ * backslash, so the form reads one way); a second call replaces the first.
  */
 static void test_command_words(void **state)
 {
-	char *argv[] = { "fpulab", "ctxsw", "--ab", "init,avx512", "-o", "caf\xe9.json", NULL };
+	char *argv[] = { "fpulab", "ctxsw", "--ab", "init,avx512", "-o", "caf\xe9.json",
+			 "a\\b\xff", NULL };
 	char *again[] = { "fpulab", "run", NULL };
 	struct fpl_result *r = fpl_result_new();
 
@@ -615,13 +615,15 @@ static void test_command_words(void **state)
 	for (size_t i = 0; i < 5; i++)
 		assert_string_equal(fpl_result_command_word(r, i), argv[i]);
 	assert_string_equal(fpl_result_command_word(r, 5), "caf\\xe9.json");
-	assert_null(fpl_result_command_word(r, 6));
+	assert_string_equal(fpl_result_command_word(r, 6), "a\\x5cb\\xff");
+	assert_null(fpl_result_command_word(r, 7));
 	assert_int_equal(fpl_result_set_command(r, again), 0);
 	assert_string_equal(fpl_result_command_word(r, 1), "run");
 	assert_null(fpl_result_command_word(r, 2));
 	fpl_result_free(r);
 }
 
+/* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
 static void test_merge_process(void **state)
 {
 	struct fpl_result *dst = fpl_result_new(), *a = child_result(100, 1), *b = child_result(0, 0);

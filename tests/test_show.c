@@ -30,14 +30,18 @@ static char *sh_out(int want, const char *fmt, ...)
 
 /*
  * The command's stdout with -o d/doc.json, and show's of that file: the
- * same bytes. A command this CPU cannot run (77) is skipped with its reason.
+ * same bytes, then (a --runs series, repro) the warning lines the command
+ * wrote on stderr, each as it wrote it. A command this CPU cannot run (77)
+ * is skipped with its reason. prog: how fpulab is called (a link's name).
  */
-static bool same_as_command(const char *dir, const char *args, const char *show_args)
+static bool same_as_command_as(const char *dir, const char *prog, const char *args,
+			       const char *show_args)
 {
-	char *cmd, *shown;
+	char *cmd, *shown, *err, path[600];
+	size_t n, len;
 	int rc;
 
-	rc = sh(&cmd, "'%s' %s -o '%s/doc.json' 2>/dev/null", cmd_fpl_bin(), args, dir);
+	rc = sh(&cmd, "%s %s -o '%s/doc.json' 2>'%s/err.txt'", prog, args, dir, dir);
 	if (rc == 77) {
 		print_message("  %s: exit 77 here, not compared\n", args);
 		free(cmd);
@@ -45,14 +49,37 @@ static bool same_as_command(const char *dir, const char *args, const char *show_
 	}
 	if (rc)
 		fail_msg("fpulab %s: exit %d", args, rc);
+	snprintf(path, sizeof(path), "%s/err.txt", dir);
+	err = cmd_slurp(path, &len);
+	assert_non_null(err);
 	shown = sh_out(0, "'%s' show %s '%s/doc.json'", cmd_fpl_bin(), show_args, dir);
-	if (strcmp(cmd, shown))
+	n = strlen(cmd);
+	if (strncmp(cmd, shown, n))
 		fail_msg("fpulab %s printed:\n%s\nfpulab show %s printed:\n%s", args, cmd, show_args,
 			 shown);
-	print_message("  %s: %zu bytes, the same\n", args, strlen(cmd));
+	for (const char *l = shown + n; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		int k = (int)strcspn(l, "\n");
+		char line[4096];
+
+		snprintf(line, sizeof(line), "%.*s\n", k, l);
+		if (strncmp(l, "fpulab ", 7) || !strstr(l, ": warning") || !strstr(err, line))
+			fail_msg("show %s: after the command's output, '%.*s' is not a warning line "
+				 "the command wrote on stderr:\n%s", args, k, l, err);
+	}
+	print_message("  %s: %zu bytes, the same%s\n", args, n,
+		      shown[n] ? ", then its stderr's warnings" : "");
 	free(cmd);
 	free(shown);
+	free(err);
 	return true;
+}
+
+static bool same_as_command(const char *dir, const char *args, const char *show_args)
+{
+	char prog[700];
+
+	snprintf(prog, sizeof(prog), "'%s'", cmd_fpl_bin());
+	return same_as_command_as(dir, prog, args, show_args);
 }
 
 /* Each kind of document on any x86-64: one benchmark, --units, A/B, a --runs series, repro. */
@@ -69,7 +96,16 @@ static void test_same_as_command(void **state)
 	same += same_as_command(dir, "signal --budget 0.2 --runs 3", "");
 	/* repro's tables, headed as repro heads them (the xor calibration runs anywhere) */
 	same += same_as_command(dir, "repro kfpu-mask --runs 3", "");
-	assert_true(same >= 5);
+	/* called by a command's name (a link): host.command's program word is the command */
+	{
+		char link[700];
+
+		snprintf(link, sizeof(link), "%s/repro", dir);
+		assert_int_equal(symlink(cmd_fpl_bin(), link), 0);
+		snprintf(link, sizeof(link), "'%s/repro'", dir);
+		same += same_as_command_as(dir, link, "kfpu-mask --runs 3", "");
+	}
+	assert_true(same >= 6);
 	tmpdir_done(dir);
 }
 
@@ -222,6 +258,65 @@ static void test_bad_input(void **state)
 	tmpdir_done(dir);
 }
 
+/*
+ * A document that loads but that its view cannot print is bad input, not a
+ * crash: repro kfpu-mask's calibrations without their template param
+ * (reading t[0] of no templates was a SIGSEGV). -o naming FILE itself is
+ * refused before anything is written.
+ */
+static void test_unprintable_document(void **state)
+{
+	char *dir = tmpdir(), path[600], *before, *after;
+	json_t *j, *runs;
+	size_t len0 = 0, len1 = 0;
+
+	(void)state;
+	free(sh_out(0, "'%s' repro kfpu-mask --runs 3 -o '%s/k.json' >/dev/null 2>&1",
+		    cmd_fpl_bin(), dir));
+	snprintf(path, sizeof(path), "%s/k.json", dir);
+	j = load_json(path);
+	runs = json_object_get(j, "runs");
+	for (size_t i = 0; i < json_array_size(runs); i++)
+		json_object_del(json_object_get(json_array_get(runs, i), "params"), "template");
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	assert_int_equal(json_dump_file(j, path, 0), 0);
+	json_decref(j);
+	expect_usage(dir, "bad.json", "bad.json: xor calibrations without a template param");
+	/* -o FILE itself: refused, FILE unchanged */
+	snprintf(path, sizeof(path), "%s/k.json", dir);
+	before = cmd_slurp(path, &len0);
+	expect_usage(dir, "-o k.json k.json", "-o k.json is FILE itself");
+	expect_usage(dir, "-o ./k.json k.json", "is FILE itself");
+	after = cmd_slurp(path, &len1);
+	assert_true(len0 == len1 && !memcmp(before, after, len0));
+	free(before);
+	free(after);
+	tmpdir_done(dir);
+}
+
+/* Text from a document cannot drive the terminal: an escape sequence in a warning is shown escaped. */
+static void test_escapes_control_bytes(void **state)
+{
+	char *dir = tmpdir(), *out, path[600];
+	json_t *j;
+
+	(void)state;
+	free(sh_out(0, "'%s' signal --budget 0.2 -o '%s/d.json' >/dev/null 2>&1", cmd_fpl_bin(),
+		    dir));
+	snprintf(path, sizeof(path), "%s/d.json", dir);
+	j = load_json(path);
+	json_object_set_new(json_array_get(json_object_get(j, "runs"), 0), "warnings",
+			    json_pack("[s]", "red \x1b[31m here"));
+	snprintf(path, sizeof(path), "%s/e.json", dir);
+	assert_int_equal(json_dump_file(j, path, 0), 0);
+	json_decref(j);
+	out = sh_out(0, "'%s' show '%s/e.json'", cmd_fpl_bin(), dir);
+	assert_null(strchr(out, 0x1b));
+	assert_non_null(strstr(out, "red \\x1b[31m here"));
+	free(out);
+	tmpdir_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +326,8 @@ int main(void)
 		cmocka_unit_test(test_command_recorded),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_unprintable_document),
+		cmocka_unit_test(test_escapes_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

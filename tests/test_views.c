@@ -103,7 +103,7 @@ static void test_run_lines(void **state)
 	t = text_of(fpl_view_generic_table, r);
 	assert_non_null(strstr(t, "B - A, batch medians (the figure to quote): +1.000%"));
 	/* a single run's interval says that it leaves out what changes between runs */
-	assert_non_null(strstr(t, "(these intervals hold this run's batches only;"));
+	assert_non_null(strstr(t, "(these intervals cover this run's batches only;"));
 	free(t);
 	/* and a run without an A/B verdict does not say it */
 	{

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fpulab/bench.h"
 #include "repro.h"
 #include "summary.h"
 #include "views.h"
@@ -33,11 +34,19 @@ int fpl_repro_write(const struct fpl_result *r, unsigned what, const struct fpl_
 	return err;
 }
 
-/* The command's name in host.command: the word after the program and a global --amx. */
+/*
+ * The command's name in host.command: the program's own name where fpulab
+ * was called by a command's name (a link named repro dispatches as
+ * fpulab repro), else the word after the program and a global --amx.
+ */
 static const char *command_name(const struct fpl_result *r)
 {
-	const char *w = fpl_result_command_word(r, 1);
+	const char *prog = fpl_result_command_word(r, 0), *w = fpl_result_command_word(r, 1);
+	const char *base = prog ? strrchr(prog, '/') : NULL;
 
+	base = base ? base + 1 : prog;
+	if (base && (!strcmp(base, "run") || !strcmp(base, "repro") || fpl_bench_find(base)))
+		return base;
 	return w && !strcmp(w, "--amx") ? fpl_result_command_word(r, 2) : w;
 }
 
@@ -49,10 +58,14 @@ static bool has_bench(const struct fpl_result *r, const char *bench)
 	return false;
 }
 
-/* Runs of a --runs series: the largest observed.run_index; 1 for one process. */
+/* Runs of a --runs series: host.runs.completed, else the largest observed.run_index; 1. */
 static long series_runs(const struct fpl_result *r)
 {
+	json_t *done = json_object_get(json_object_get(r->host, "runs"), "completed");
 	long n = 1;
+
+	if (json_is_integer(done) && json_integer_value(done) > 0)
+		return (long)json_integer_value(done);
 
 	for (size_t i = 0; i < r->nruns; i++) {
 		long k = fpl_run_obs_get_int(r->runs[i], "run_index", 1);
@@ -78,6 +91,29 @@ enum fpl_doc_kind fpl_doc_kind(const struct fpl_result *r)
 	return (cmd ? !strcmp(cmd, "run") : several) ? FPL_DOC_SUITE : FPL_DOC_BENCH;
 }
 
+void fpl_view_document_stderr(const struct fpl_result *r, FILE *f)
+{
+	const char *cmd = command_name(r);
+	size_t i;
+	json_t *w;
+
+	switch (fpl_doc_kind(r)) {
+	case FPL_DOC_SERIES:
+		fpl_table_runs_warnings(r, cmd ? cmd : "run", series_runs(r), f);
+		break;
+	case FPL_DOC_REPRO:
+		json_array_foreach(r->warnings, i, w)
+			fprintf(f, "fpulab repro: warning: %s\n", json_string_value(w));
+		for (size_t k = 0; k < r->nruns; k++)
+			json_array_foreach(r->runs[k]->warnings, i, w)
+				fprintf(f, "fpulab repro: warning (%s): %s\n", r->runs[k]->bench,
+					json_string_value(w));
+		break;
+	default:
+		break;
+	}
+}
+
 int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f,
 		      struct fpl_diag *diag)
 {
@@ -95,7 +131,9 @@ int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o
 				      false, f, diag);
 		break;
 	case FPL_DOC_SERIES:
-		err = fpl_view_series(r, o, done, asked > done ? asked : done, f);
+		/* as the command: its warnings counted here, in full on stderr */
+		err = fpl_view_series(r, &(struct fpl_table_opts){ .units = o->units }, done,
+				      asked > done ? asked : done, f);
 		break;
 	case FPL_DOC_SUITE:
 		err = fpl_summary_write(r, f);

@@ -198,6 +198,9 @@ int fpl_repro_kfpu_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 	if (!fpl_repro_has_kfpu(r))
 		return fpl_diag_set(diag, -EINVAL, "no xor calibrations in the result");
 	nt = templates(r, t, FPL_ARRAY_SIZE(t));
+	if (!nt)
+		return fpl_diag_set(diag, -EINVAL, "xor calibrations without a template param: "
+				    "not a repro kfpu-mask document");
 	any = calib(r, t[0], "no section");
 	fprintf(f, "The kernel's xor calibration (do_xor_speed, %s method), each do_2 call "
 		"wrapped in a modelled section; median of the calibrations:\n\n",

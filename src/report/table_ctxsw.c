@@ -65,7 +65,7 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 	 * intervals of +/- 0.2-0.5% that barely overlap, -55 to +89 ticks).
 	 */
 	if (any)
-		fprintf(f, "    (these intervals hold this run's batches only; what changes between "
+		fprintf(f, "    (these intervals cover this run's batches only; what changes between "
 			   "runs\n    is in --runs N's \"B - A over the runs\")\n");
 }
 

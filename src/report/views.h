@@ -82,6 +82,12 @@ enum fpl_doc_kind fpl_doc_kind(const struct fpl_result *r);
  */
 int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f,
 		      struct fpl_diag *diag);
+/*
+ * What the command wrote on stderr besides: a series' warnings, once each
+ * (fpl_table_runs_warnings), repro's; nothing for the others, whose views
+ * print their warnings. "fpulab CMD: warning ..." lines.
+ */
+void fpl_view_document_stderr(const struct fpl_result *r, FILE *f);
 
 /* The rows' functions, each in its benchmark's table file. */
 void fpl_summary_xsave(const struct fpl_result *r, FILE *f);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* A series of runs: each process's result merged into one, its process facts on its runs. */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "fpulab/result.h"
@@ -105,32 +104,6 @@ int fpl_result_series_note(struct fpl_result *r, long requested, long completed,
 				 "order", "the same in every run", "no_aslr", no_aslr);
 
 	return !info || json_object_set_new(r->host, "runs", info) ? -ENOMEM : 0;
-}
-
-int fpl_result_set_command(struct fpl_result *r, char *const *argv)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && argv && argv[i]; i++)
-		if (json_array_append_new(a, json_string(argv[i]))) {
-			/* not UTF-8 (a path's bytes): the word with its bytes escaped */
-			char buf[1024];
-			size_t k = 0;
-
-			for (const unsigned char *p = (const unsigned char *)argv[i];
-			     *p && k + 5 < sizeof(buf); p++)
-				k += (size_t)snprintf(buf + k, sizeof(buf) - k,
-						      *p < 0x80 && *p >= 0x20 ? "%c" : "\\x%02x", *p);
-			if (json_array_append_new(a, json_string(buf)))
-				break;
-		}
-	return !a || json_object_set_new(r->host, "command", a) ? -ENOMEM : 0;
-}
-
-const char *fpl_result_command_word(const struct fpl_result *r, size_t i)
-{
-	return r && r->host ? json_string_value(json_array_get(json_object_get(r->host, "command"),
-								i)) : NULL;
 }
 
 int fpl_result_adopt(struct fpl_result *dst, const struct fpl_result *src)

@@ -351,3 +351,49 @@ char *fpl_run_config_key(const struct fpl_run *run, const char *metric, const ch
 	json_decref(p);
 	return key;
 }
+
+/*
+ * A word of argv as a JSON string: itself when it is UTF-8; else its bytes
+ * with those outside printable ASCII, and the backslash, as \xNN (a path's
+ * Latin-1 bytes).
+ */
+static json_t *command_word(const char *w)
+{
+	json_t *j = json_string(w);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (j)
+		return j;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++)
+		fprintf(f, *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+int fpl_result_set_command(struct fpl_result *r, char *const *argv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && argv && argv[i]; i++)
+		if (json_array_append_new(a, command_word(argv[i]))) {
+			json_decref(a);
+			return -ENOMEM;
+		}
+	return !a || json_object_set_new(r->host, "command", a) ? -ENOMEM : 0;
+}
+
+const char *fpl_result_command_word(const struct fpl_result *r, size_t i)
+{
+	return r && r->host ? json_string_value(json_array_get(json_object_get(r->host, "command"),
+								i)) : NULL;
+}
