@@ -20,6 +20,7 @@
 
 #include "fpulab/report.h"
 #include "fpulab/result.h"
+#include "report/summary.h"
 
 static struct fpl_result *sample_result(void)
 {
@@ -593,6 +594,7 @@ static struct fpl_result *child_result(long long pid, long long cpu)
 										 0.25, 0.125)),
 			 0);
 	assert_int_equal(fpl_result_warn(r, "machine loaded"), 0);
+	assert_int_equal(fpl_result_note_ran(r, "signal", 0.25, "ok"), 0);
 	return r;
 }
 
@@ -620,6 +622,41 @@ static void test_command_words(void **state)
 	assert_int_equal(fpl_result_set_command(r, again), 0);
 	assert_string_equal(fpl_result_command_word(r, 1), "run");
 	assert_null(fpl_result_command_word(r, 2));
+	fpl_result_free(r);
+}
+
+/*
+ * host.ran, in order, and the Ran: line made from it: each status's words,
+ * a step not run listed apart and out of the total (1.25 + 0.5 + 2.0).
+ */
+static void test_ran_line(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(r);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_ran(r, f), 0);	/* no host.ran: nothing */
+	fflush(f);
+	assert_int_equal(len, 0);
+	assert_int_equal(fpl_result_note_ran(r, "xsave", 1.25, "ok"), 0);
+	assert_int_equal(fpl_result_note_ran(r, "amx", 0.5, "skipped"), 0);
+	assert_int_equal(fpl_result_note_ran(r, "signal --state avx512", 2.0,
+					     "failed or interrupted"), 0);
+	assert_int_equal(fpl_result_note_ran(r, "xor", NAN, "not run"), 0);
+	assert_int_equal(fpl_result_note_ran(r, "section", NAN, "not run"), 0);
+	assert_int_equal(fpl_summary_ran(r, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "\nRan: xsave 1.2 s, amx 0.5 s (skipped), signal --state avx512 "
+			    "2.0 s (failed or interrupted); not run: xor, section; 3.8 s in all.\n");
+	assert_int_equal(json_array_size(json_object_get(r->host, "ran")), 5);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(r->host, "ran"), 3),
+						 "took_s")));
+	free(buf);
 	fpl_result_free(r);
 }
 
@@ -657,6 +694,7 @@ static void test_merge_process(void **state)
 	assert_string_equal(json_string_value(json_object_get(dst->host, "name")), "CPU X");
 	assert_null(json_object_get(dst->host, "clock"));
 	assert_null(json_object_get(dst->host, "process"));
+	assert_null(json_object_get(dst->host, "ran"));	/* run 1's durations are not the series' */
 	assert_non_null(fpl_run_obs_get(dst->runs[0], "run_loadavg_start"));
 	assert_int_equal(json_array_size(dst->warnings), 2);
 	assert_string_equal(json_string_value(json_array_get(dst->warnings, 1)),
@@ -687,6 +725,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_command_words),
+		cmocka_unit_test(test_ran_line),
 		cmocka_unit_test(test_merge_process),
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),

@@ -321,6 +321,15 @@ int fpl_result_set_command(struct fpl_result *r, char *const *argv);
 const char *fpl_result_command_word(const struct fpl_result *r, size_t i);
 
 /*
+ * One step of a command that runs several benchmarks (fpulab run), in
+ * host.ran, in order: what ran ("signal --state avx512"), its wall time
+ * in seconds (NaN: not run) and its status: "ok", "skipped", "failed or
+ * interrupted" or "not run". 0 or -ENOMEM.
+ */
+int fpl_result_note_ran(struct fpl_result *r, const char *what, double took_s,
+			const char *status);
+
+/*
  * A result derived from another's runs (repro's cases, from its
  * benchmarks' runs) takes that one's host and warnings: its clock,
  * self-checks and load belong to it too. 0 or -ENOMEM.

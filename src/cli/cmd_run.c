@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* fpulab run: the default suite (every benchmark, quick) or named benchmarks, then a summary. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,31 +258,40 @@ static void print_entry_name(const struct plan *p, const struct entry *e, FILE *
 			e->opts[k].value ? e->opts[k].value : "");
 }
 
+/* Each planned benchmark into the result (host.ran), so that the document keeps the Ran: line. */
+static int note_ran(const struct plan *p, struct fpl_result *r)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct entry *e = &p->e[i];
+		char *what = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&what, &len);
+		int err;
+
+		if (!f)
+			return -ENOMEM;
+		print_entry_name(p, e, f);
+		if (fclose(f)) {
+			free(what);
+			return -ENOMEM;
+		}
+		err = fpl_result_note_ran(r, what + 1, e->ran ? e->took_s : NAN,
+					  !e->ran ? "not run" :
+					  e->rc == FPL_EXIT_UNSUPPORTED ? "skipped" :
+					  e->rc == FPL_EXIT_FAIL ? "failed or interrupted" : "ok");
+		free(what);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 {
-	const struct plan *p = arg;
-	double total = 0;
 	int err = fpl_summary_write(r, f);
 
-	fputs("\nRan:", f);
-	for (size_t i = 0, k = 0; i < p->n; i++) {
-		if (!p->e[i].ran)
-			continue;
-		fputs(k++ ? "," : "", f);
-		print_entry_name(p, &p->e[i], f);
-		fprintf(f, " %.1f s%s", p->e[i].took_s,
-			p->e[i].rc == FPL_EXIT_UNSUPPORTED ? " (skipped)" :
-			p->e[i].rc == FPL_EXIT_FAIL ? " (failed or interrupted)" : "");
-		total += p->e[i].took_s;
-	}
-	for (size_t i = 0, k = 0; i < p->n; i++) {
-		if (p->e[i].ran)
-			continue;
-		fputs(k++ ? "," : "; not run:", f);
-		print_entry_name(p, &p->e[i], f);
-	}
-	fprintf(f, "; %.1f s in all.\n", total);
-	return err;
+	(void)arg;
+	return err ? err : fpl_summary_ran(r, f);
 }
 
 static int run_once(int argc, char **argv)
@@ -305,8 +315,11 @@ static int run_once(int argc, char **argv)
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	if (rc == FPL_EXIT_OK)
 		rc = prepare(&p, &s);
-	if (rc == FPL_EXIT_OK)
+	if (rc == FPL_EXIT_OK) {
 		rc = run_all(&p, &s);
+		if (note_ran(&p, s.ls->result))
+			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+	}
 	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */
 	s.warn_stderr = s.json_stdout || (s.format_given && s.format != FPL_FMT_TABLE);
 	rc = fpl_cli_end_own(&s, rc, NULL, print_summary, &p);

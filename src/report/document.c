@@ -137,6 +137,8 @@ int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o
 		break;
 	case FPL_DOC_SUITE:
 		err = fpl_summary_write(r, f);
+		if (!err)
+			err = fpl_summary_ran(r, f);
 		break;
 	case FPL_DOC_BENCH:
 		err = fpl_view_table(r, o, f);

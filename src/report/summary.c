@@ -188,3 +188,37 @@ int fpl_summary_write(const struct fpl_result *r, FILE *f)
 	warnings(r, f);
 	return ferror(f) ? -EIO : 0;
 }
+
+int fpl_summary_ran(const struct fpl_result *r, FILE *f)
+{
+	json_t *ran = json_object_get(r->host, "ran"), *e;
+	double total = 0;
+	size_t i, k = 0;
+
+	if (!json_is_array(ran) || !json_array_size(ran))
+		return 0;
+	fputs("\nRan:", f);
+	json_array_foreach(ran, i, e) {
+		const char *st = json_string_value(json_object_get(e, "status"));
+		double s = json_number_value(json_object_get(e, "took_s"));
+
+		if (!st || !strcmp(st, "not run") || !json_is_number(json_object_get(e, "took_s")))
+			continue;
+		fprintf(f, "%s %s %.1f s%s", k++ ? "," : "",
+			json_string_value(json_object_get(e, "what")) ?: "?", s,
+			!strcmp(st, "ok") ? "" : !strcmp(st, "skipped") ? " (skipped)" :
+			" (failed or interrupted)");
+		total += s;
+	}
+	k = 0;
+	json_array_foreach(ran, i, e) {
+		const char *st = json_string_value(json_object_get(e, "status"));
+
+		if (st && strcmp(st, "not run") && json_is_number(json_object_get(e, "took_s")))
+			continue;
+		fprintf(f, "%s %s", k++ ? "," : "; not run:",
+			json_string_value(json_object_get(e, "what")) ?: "?");
+	}
+	fprintf(f, "; %.1f s in all.\n", total);
+	return ferror(f) ? -EIO : 0;
+}

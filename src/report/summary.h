@@ -17,6 +17,13 @@
  */
 int fpl_summary_write(const struct fpl_result *r, FILE *f);
 
+/*
+ * The "Ran:" line of fpulab run from host.ran: each step that ran with its
+ * seconds ("(skipped)", "(failed or interrupted)"), the steps not run, the
+ * total. Nothing when r has no host.ran. 0, or -EIO.
+ */
+int fpl_summary_ran(const struct fpl_result *r, FILE *f);
+
 /* Relative spread above which a metric is called noisy: IQR / |median|. */
 #define FPL_SUMMARY_NOISY_IQR 0.25
 

@@ -69,7 +69,8 @@ static int stamp(struct fpl_run *run, const struct fpl_result *cr,
 /* Per-process keys of the host object: they go to each run's observed instead. */
 static void host_once(json_t *host)
 {
-	static const char *const per_run[] = { "clock", "loadavg_start", "loadavg_end", "process" };
+	static const char *const per_run[] = { "clock", "loadavg_start", "loadavg_end", "process",
+					       "ran" };
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(per_run); i++)
 		json_object_del(host, per_run[i]);

@@ -397,3 +397,19 @@ const char *fpl_result_command_word(const struct fpl_result *r, size_t i)
 	return r && r->host ? json_string_value(json_array_get(json_object_get(r->host, "command"),
 								i)) : NULL;
 }
+
+int fpl_result_note_ran(struct fpl_result *r, const char *what, double took_s,
+			const char *status)
+{
+	json_t *ran = json_object_get(r->host, "ran");
+	json_t *e = json_pack("{s:s, s:o, s:s}", "what", what, "took_s",
+			      isfinite(took_s) ? json_real(took_s) : json_null(), "status", status);
+
+	if (!e)
+		return -ENOMEM;
+	if (!ran && json_object_set_new(r->host, "ran", ran = json_array())) {
+		json_decref(e);
+		return -ENOMEM;
+	}
+	return json_array_append_new(ran, e) ? -ENOMEM : 0;
+}
