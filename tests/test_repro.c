@@ -351,6 +351,27 @@ static struct fpl_metric *cost_cell(struct fpl_result *r, long chunk, int below,
 	return m;
 }
 
+enum { SUITE = 1, SUITE_SECTION = 2, SECTION_TABLE = 4 };
+
+/* The suite's summary, its section block, the section table (what's bits): the caller frees. */
+static char *section_text(const struct fpl_result *r, unsigned what)
+{
+	struct fpl_table_opts o = { .warnings = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (what & SUITE)
+		assert_int_equal(fpl_summary_write(r, f), 0);
+	if (what & SUITE_SECTION)
+		fpl_summary_section(r, f);
+	if (what & SECTION_TABLE)
+		assert_int_equal(fpl_table_section(r, &o, f), 0);
+	fclose(f);
+	return buf;
+}
+
 /*
  * A verdict stored when a run was measured alone (a --runs child, a file
  * from before the family test) that the document's family does not uphold:
@@ -360,10 +381,7 @@ static struct fpl_metric *cost_cell(struct fpl_result *r, long chunk, int below,
 static void section_stale_warning_left_out(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_table_opts o = { .warnings = true };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	for (int i = 0; i < 39; i++)
@@ -376,11 +394,7 @@ static void section_stale_warning_left_out(void **state)
 	assert_true(fpl_section_warning_stale(r, r->runs[39], "section_cycles [-1607, -1107] "
 					      "cycles lies below zero: stored"));
 	assert_false(fpl_section_warning_stale(r, r->runs[39], "another warning of that run"));
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(fpl_summary_write(r, f), 0);
-	assert_int_equal(fpl_table_section(r, &o, f), 0);
-	fclose(f);
+	buf = section_text(r, SUITE | SECTION_TABLE);
 	assert_null(strstr(buf, "lies below zero: stored"));
 	assert_non_null(strstr(buf, "another warning of that run"));
 	free(buf);
@@ -390,10 +404,8 @@ static void section_stale_warning_left_out(void **state)
 static void section_below_zero_by_chance(void **state)
 {
 	struct fpl_result *r = fpl_result_new();
-	struct fpl_table_opts o = { .warnings = true };
-	char why[768], *buf = NULL;
-	size_t len = 0, family = 0;
-	FILE *f;
+	char why[768], *buf;
+	size_t family = 0;
 
 	(void)state;
 	/* 40 cells, their intervals holding 0; one of them below zero, 19 of 25 rounds */
@@ -409,23 +421,16 @@ static void section_below_zero_by_chance(void **state)
 		cost_cell(one, 4096, 19, 25, -1107);
 		for (int i = 0; i < 39; i++)
 			cost_cell(one, 64 + i, 12, 25, 200);
-		f = open_memstream(&buf, &len);
-		assert_non_null(f);
-		fpl_summary_section(one, f);
-		fclose(f);
+		buf = section_text(one, SUITE_SECTION);
 		assert_non_null(strstr(buf, "lazy  restore -1 [95% CI -1607, -1107]: below zero, "
 					    "within chance"));
 		free(buf);
-		buf = NULL;
 		fpl_result_free(one);
 	}
 	/* alone it would be one (p 0.0073 < 2.5%); among 40 it is chance */
 	assert_non_null(fpl_section_anomaly(NULL, r->runs[39], why, sizeof(why)));
 	assert_null(fpl_section_anomaly(r, r->runs[39], why, sizeof(why)));
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(fpl_table_section(r, &o, f), 0);
-	fclose(f);
+	buf = section_text(r, SECTION_TABLE);
 	assert_null(strstr(buf, "Anomalies:"));
 	assert_non_null(strstr(buf, "1 of the 40 section cost intervals lies below zero, not beyond "
 				    "chance"));
@@ -440,11 +445,7 @@ static void section_below_zero_by_chance(void **state)
 	fpl_run_warn(r->runs[40], "section_cycles [-550, -50] cycles: upheld");
 	assert_false(fpl_section_warning_stale(r, r->runs[40], "section_cycles [-550, -50] "
 					       "cycles: upheld"));
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(fpl_table_section(r, &o, f), 0);
-	fclose(f);
+	buf = section_text(r, SECTION_TABLE);
 	assert_non_null(strstr(buf, "Anomalies: no speedup is shown for 1 row,"));
 	assert_non_null(strstr(buf, "1 of the 41 section cost intervals lies below zero, not beyond"));
 	free(buf);
