@@ -140,12 +140,14 @@ int fpl_view_document(const struct fpl_result *r, const struct fpl_table_opts *o
 		err = fpl_summary_write(r, f);
 		if (!err)
 			err = fpl_summary_ran(r, f);
-		/* run --kernel-trace's table comes last; nothing when no run was traced */
+		/* --kernel-trace's table comes last; nothing when no run was traced */
 		if (!err && fpl_table_kernel(r, f) < 0)
 			err = -EIO;
 		break;
 	case FPL_DOC_BENCH:
 		err = fpl_view_table(r, o, f);
+		if (!err && fpl_table_kernel(r, f) < 0)
+			err = -EIO;
 		break;
 	default:
 		fprintf(f, "No runs in this document.\n");
