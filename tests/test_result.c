@@ -696,7 +696,19 @@ static void test_merge_process(void **state)
 	assert_null(json_object_get(dst->host, "process"));
 	assert_null(json_object_get(dst->host, "ran"));	/* run 1's durations are not the series' */
 	assert_non_null(fpl_run_obs_get(dst->runs[0], "run_loadavg_start"));
-	assert_int_equal(json_array_size(dst->warnings), 2);
+	/* a child whose host has no clock.cpu: no per-CPU steal time (not CPU 0's slot) */
+	{
+		struct fpl_result *c = child_result(9, 0);
+		struct fpl_process_run pc = pa;
+
+		json_object_del(json_object_get(c->host, "clock"), "cpu");
+		pc.index = 3;
+		assert_int_equal(fpl_result_merge_process(dst, c, &pc), 0);
+		assert_null(fpl_run_obs_get(dst->runs[2], "run_steal_s"));
+		assert_non_null(fpl_run_obs_get(dst->runs[2], "run_steal_s_all"));
+		fpl_result_free(c);
+	}
+	assert_int_equal(json_array_size(dst->warnings), 3);
 	assert_string_equal(json_string_value(json_array_get(dst->warnings, 1)),
 			    "run 2: machine loaded");
 	fpl_result_free(a);

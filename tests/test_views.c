@@ -150,6 +150,38 @@ static void test_series_first_run(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * The runs' table: a sample metric's CV over the run medians (10 and 20:
+ * mean 15, sd 7.0711, 47.14%), none for a difference, whose mean sits near
+ * zero (compare's n/a).
+ */
+static void test_series_cv(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	for (long k = 1; k <= 2; k++) {
+		struct fpl_run *run = run_of(r, "signal", k);
+		struct fpl_metric *a = fpl_run_add_metric(run, "round_trip", "ns", "synthetic");
+		struct fpl_metric *d = fpl_run_add_metric(run, "difference", "ns", "synthetic");
+
+		fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
+		assert_int_equal(fpl_metric_add(a, 10.0 * (double)k), 0);
+		assert_int_equal(fpl_metric_add(d, 10.0 * (double)k), 0);
+	}
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_table_runs(r, 2, 2, NULL, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "round_trip              2           15   47.14"));
+	assert_non_null(strstr(buf, "difference              2           15       -"));
+	free(buf);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_table_by_benchmark),
 		cmocka_unit_test(test_run_lines),
 		cmocka_unit_test(test_series_first_run),
+		cmocka_unit_test(test_series_cv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

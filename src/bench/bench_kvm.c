@@ -406,6 +406,19 @@ static int kvm_run(const struct fpl_bench_env *env, struct fpl_result *res)
 			     "host, answers them), unlike VMX/SVM, where every CPUID exits: --ring 0 "
 			     "shows exits KVM handles in the kernel");
 	err = kvm_go(&k, &xs);
+	/*
+	 * Options were checked before anything ran: an -EINVAL now is the
+	 * kernel refusing a KVM call (its words are in the run's warnings),
+	 * not bad input, which the session would call it.
+	 */
+	if (err == -EINVAL && !run->skipped) {
+		err = -EIO;
+		if (env->diag)
+			fpl_diag_set(env->diag, err, "kvm: the kernel refused a KVM call: %s",
+				     json_string_value(json_array_get(run->warnings,
+								      json_array_size(run->warnings) -
+								      1)) ?: "no reason given");
+	}
 	return run->skipped ? 0 : err;
 }
 

@@ -95,7 +95,9 @@ int fpl_runs_take(const char *cmd, int *argc, char **argv, struct fpl_runs_opt *
 			/* main() took the global --amx off the line: the new process needs it */
 			if (fpl_cli_amx_global)
 				nargv[k++] = "--amx";
-			for (int i = 0; i < *argc; i++)
+			/* the command by name: argv[0] is a path when called through a link */
+			nargv[k++] = (char *)cmd;
+			for (int i = 1; i < *argc; i++)
 				nargv[k++] = argv[i];
 			snprintf(runs, sizeof(runs), "--runs=%ld", o->n);
 			nargv[k++] = runs;
@@ -155,7 +157,8 @@ static int parse(struct runs_ctx *c, int argc, char **argv)
 	/* main() took the global --amx off the line: every run must ask again */
 	if (fpl_cli_amx_global)
 		c->child_argv[k++] = "--amx";
-	c->child_argv[k++] = argv[0];
+	/* the command by name: argv[0] is a path when fpulab was called through a link */
+	c->child_argv[k++] = (char *)c->cmd;
 	for (int i = 1; i < argc; i++) {
 		bool value;
 		int j = i, rc = fpl_cli_common_opt(&c->s, argc, argv, &j);

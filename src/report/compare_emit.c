@@ -156,9 +156,10 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 			fprintf(out, ", Holm p = %.4g", t->p_holm);
 		if (t->paired)
 			fprintf(out, "; %zu pairs, differences' stddev %.2g%%\n    unpaired: %s's t "
-				"[%.*f, %.*f], +/- %.*f%%, p = %.4g", t->pairs, t->diff_sd_pct,
+				"[%.*f, %.*f]%s%s, +/- %.*f%%, p = %.4g", t->pairs, t->diff_sd_pct,
 				fpl_cmp_unpaired_name(c), a, t->unpaired.lo, a, t->unpaired.hi,
-				d, t->unpaired_pct_half, t->unpaired.p);
+				*m->unit ? " " : "", m->unit, d, t->unpaired_pct_half,
+				t->unpaired.p);
 		fprintf(out, "; Mann-Whitney U = %g, p = %.4g (normal approximation%s)\n", t->mw.u,
 			t->mw.p, t->paired ? ", unpaired" : "");
 		if (c->opts.bootstrap)

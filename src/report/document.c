@@ -81,10 +81,10 @@ enum fpl_doc_kind fpl_doc_kind(const struct fpl_result *r)
 	const char *cmd = command_name(r);
 	bool several = false;
 
-	if (cmd ? !strcmp(cmd, "repro") : has_bench(r, FPL_REPRO_BENCH))
-		return FPL_DOC_REPRO;
 	if (!r->nruns)
 		return FPL_DOC_EMPTY;
+	if (cmd ? !strcmp(cmd, "repro") : has_bench(r, FPL_REPRO_BENCH))
+		return FPL_DOC_REPRO;
 	if (series_runs(r) > 1 || json_object_get(r->host, "runs"))
 		return FPL_DOC_SERIES;
 	for (size_t i = 1; i < r->nruns && !several; i++)

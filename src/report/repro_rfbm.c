@@ -235,8 +235,9 @@ static void runs_for_02(const struct table_tests *tt, FILE *f)
 			sd = tt->t[i].sd;
 	if (!tt->paired || !(sd > 0))
 		return;
-	fprintf(f, " At the spread of the per-run differences measured here (standard deviation "
-		"%.2f%%), a 95%% interval of +/- 0.2%% needs about %zu runs.", sd,
+	fprintf(f, " At the spread of the per-run differences measured here (%.2f%%: the trimmed "
+		"mean's standard error times the square root of the runs), a 95%% interval of +/- "
+		"0.2%% needs about %zu runs.", sd,
 		fpl_runs_needed_paired(sd, 0.2, CONF_PCT));
 }
 
@@ -244,12 +245,16 @@ static void runs_for_02(const struct table_tests *tt, FILE *f)
 static void meaning(const struct table_tests *tt, FILE *f)
 {
 	double widest = 0;
-	size_t proven = 0;
+	size_t proven = 0, any = 0, runs = tt->t[0].nruns;
 
 	for (size_t i = 1; i < tt->n; i++) {
 		proven += tt->t[i].proven;
+		any += isfinite(tt->t[i].half);
 		if (isfinite(tt->t[i].half) && tt->t[i].half > widest)
 			widest = tt->t[i].half;
+		/* paired: the pairs each case had, not case 1's own count */
+		if (tt->paired && (i == 1 || tt->t[i].nruns > runs))
+			runs = tt->t[i].nruns;
 	}
 	fprintf(f, "Meaning: ");
 	for (size_t i = 1; i < tt->n; i++) {
@@ -265,12 +270,16 @@ static void meaning(const struct table_tests *tt, FILE *f)
 	if (proven < tt->n - 1)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
 			proven ? "For the other cases" : "For every case");
-	fprintf(f, "With %zu runs %s the intervals are +/- %.2f%% wide at most, so an effect the "
-		"size of the 2024 report's 0.2%% %s.", tt->t[0].nruns,
-		tt->paired ? "(each a pair)" : "per case", widest,
-		widest < 0.2 ? "would show here" :
-			       "could not be told from noise here: take more runs (--runs) or "
-			       "longer ones (--budget)");
+	if (any < tt->n - 1)
+		fprintf(f, "%zu of %zu comparisons have no interval (fewer than %d runs, or a "
+			"spread of zero). ", tt->n - 1 - any, tt->n - 1, FPL_MIN_RUNS);
+	if (any)
+		fprintf(f, "With %zu runs %s the intervals are +/- %.2f%% wide at most, so an effect "
+			"the size of the 2024 report's 0.2%% %s.", runs,
+			tt->paired ? "(each a pair)" : "per case", widest,
+			widest < 0.2 ? "would show here" :
+				       "could not be told from noise here: take more runs (--runs) "
+				       "or longer ones (--budget)");
 	runs_for_02(tt, f);
 	fputc('\n', f);
 }
@@ -281,15 +290,16 @@ static void legend(const struct table_tests *tt, const struct fpl_run **cases, F
 
 	if (!tt->paired) {
 		fprintf(f, "(+/-: 95%% interval of the difference to case 1, Yuen's t on the "
-			"trimmed means, Holm over %zu comparison%s; the runs are taken as "
+			"trimmed means, unadjusted; \"proven\": Holm's p over %zu comparison%s; the "
+			"runs are taken as "
 			"independent samples: this file has no baseline of the same runs.)\n",
 			tt->family, tt->family == 1 ? "" : "s");
 		return;
 	}
 	fprintf(f, "(+/-: 95%% interval of the difference to case 1, paired: each run's value "
 		"in percent of case 1's figure in the same run (%s), so the run's own level "
-		"cancels; Yuen's trimmed t (10%%) over the %zu per-run differences, Holm over "
-		"%zu comparison%s. ~: the case's trimmed mean in percent of that of case 1's "
+		"cancels; Yuen's trimmed t (10%%) over the %zu per-run differences, unadjusted; "
+		"\"proven\": Holm's p over %zu comparison%s. ~: the case's trimmed mean in percent of that of case 1's "
 		"figures in the same runs.)\n", b && b->method ? b->method : "baseline",
 		tt->t[1].nruns, tt->family, tt->family == 1 ? "" : "s");
 }
@@ -358,6 +368,16 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 			fprintf(f, "%s: fewer than two cases, nothing to compare\n\n", table);
 			continue;
 		}
+		/* a case without figures would print as 0 (a hand-made or damaged file) */
+		for (size_t k = 0; k < n && !err; k++) {
+			const struct fpl_metric *v = fpl_run_find_metric(cases[k], "value");
+
+			if (!v || !v->n)
+				err = fpl_diag_set(diag, -EINVAL, "RFBM table '%s', case %zu: no "
+						   "values", table, k + 1);
+		}
+		if (err)
+			break;
 		tt = (struct table_tests){ .paired = all_paired(cases, n), .n = n };
 		err = tt.paired ? paired_tests(cases, n, &tt) : unpaired_tests(cases, n, &tt);
 		if (!err) {

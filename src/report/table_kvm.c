@@ -119,14 +119,17 @@ static void ab_lines(const struct fpl_run *run, FILE *f)
 {
 	const char *v = fpl_run_obs_get_str(run, "b_minus_a");
 	const char *m = fpl_run_obs_get_str(run, "b_minus_a_median");
-	double hw = json_number_value(fpl_run_obs_get(run, "b_minus_a_halfwidth_pct"));
-	char b1[64], b2[64], line[600];
+	const json_t *jhw = fpl_run_obs_get(run, "b_minus_a_halfwidth_pct");
+	char b1[64], b2[64], line[600], hw[48] = "-";
 
 	if (!v)
 		return;
+	/* a document without it says so, not "0.000%" */
+	if (json_is_number(jhw) && isfinite(json_number_value(jhw)))
+		snprintf(hw, sizeof(hw), "%.3f%% of A's round trip", json_number_value(jhw));
 	snprintf(line, sizeof(line), "B - A (%s minus %s), per round, 20%% trimmed: %s; median of "
-		 "the per-round differences %s; the interval's half-width is %.3f%% of A's round "
-		 "trip; this run's rounds only (--runs N for what changes between runs)",
+		 "the per-round differences %s; the interval's half-width is %s; this run's "
+		 "rounds only (--runs N for what changes between runs)",
 		 fpl_pick_param(run, "state_b", b1, sizeof(b1)),
 		 fpl_pick_param(run, "state_a", b2, sizeof(b2)), v, m ? m : "-", hw);
 	fputc('\n', f);
@@ -297,7 +300,8 @@ static void rule_lines(const json_t *pass, FILE *f)
 			 json_string_value(json_object_get(r, "components")) ?: "",
 			 inits && strcmp(inits, "0x0") ? "; the host task's restore puts " : "",
 			 inits && strcmp(inits, "0x0") ?
-			 json_string_value(json_object_get(r, "host_restore_inits_components")) : "",
+			 json_string_value(json_object_get(r, "host_restore_inits_components")) ?:
+			 "?" : "",
 			 inits && strcmp(inits, "0x0") ? " (not in its image's XCOMP_BV) in its init "
 			 "state on every exit to user space" : "");
 		fpl_tbl_wrap_labelled(f, "  ", 4, line);
@@ -416,9 +420,11 @@ void fpl_summary_kvm(const struct fpl_result *r, FILE *f)
 		if (run->skipped || strcmp(run->bench, "kvm"))
 			continue;
 		if (!head) {
+			const char *label = fpl_run_obs_get_str(run, "kvm_label");
+
 			fprintf(f, "\nKVM_RUN round trip (%s%s%s), TSC ticks:\n",
-				obs(run, "kvm_backend"), *obs(run, "kvm_label") ? "; " : "",
-				strcmp(obs(run, "kvm_label"), "-") ? obs(run, "kvm_label") : "");
+				obs(run, "kvm_backend"), label && *label ? "; " : "",
+				label ? label : "");
 			head = true;
 		}
 		if (fpl_pick_stat(run, "round_trip_a_tsc", &a) &&

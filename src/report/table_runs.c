@@ -147,18 +147,14 @@ static void spread_row(const struct fpl_result *r, const struct fpl_run *run,
 		       const struct fpl_metric *m, const double *v, size_t n, FILE *f)
 {
 	int mw = metric_width(r);
-	double mean = 0, sd = 0;
 	struct fpl_summary s;
 	char cfg[256], cv[16];
 
-	for (size_t k = 0; k < n; k++)
-		mean += v[k] / (double)n;
-	for (size_t k = 0; k < n && n > 1; k++)
-		sd += (v[k] - mean) * (v[k] - mean) / (double)(n - 1);
 	fpl_summarize(v, n, 0, &s);
 	fpl_tbl_config_str(r, run, cfg, sizeof(cfg));
-	if (n > 1 && mean)
-		snprintf(cv, sizeof(cv), "%.2f", 100 * sqrt(sd) / fabs(mean));
+	/* a difference's spread in percent of its own mean near 0 says nothing (compare: n/a) */
+	if (n > 1 && s.mean && fpl_metric_kind(m) != FPL_KIND_DIFFERENCE)
+		snprintf(cv, sizeof(cv), "%.2f", 100 * s.stddev / fabs(s.mean));
 	else
 		snprintf(cv, sizeof(cv), "-");
 	fprintf(f, "%-8s %-52.52s %-*.*s %4zu %12.4g %7s %12.4g %12.4g %s\n", run->bench, cfg,

@@ -25,7 +25,9 @@ static int steal_obs(struct fpl_run *run, const char *key, const struct fpl_proc
 static int stamp(struct fpl_run *run, const struct fpl_result *cr,
 		 const struct fpl_process_run *pr, long long pid)
 {
-	long long cpu = json_integer_value(host_get(cr, "clock", "cpu"));
+	const json_t *jc = host_get(cr, "clock", "cpu");
+	/* no CPU recorded: no per-CPU steal time, not CPU 0's */
+	long long cpu = json_is_integer(jc) ? json_integer_value(jc) : -1;
 	static const struct { const char *obs, *obj, *key; } facts[] = {
 		{ "run_cpu", "clock", "cpu" },
 		{ "run_tsc_hz", "clock", "tsc_hz" },
