@@ -1433,7 +1433,7 @@ static void test_zero_baseline_and_overflow(void **state)
 		write_text(a, "5\n5\n5\n");
 		write_text(b, "6\n6\n6\n");
 		snprintf(args, sizeof(args), "-v %s %s", a, b);
-		compare(args, &out);
+		assert_int_equal(compare(args, &out), 0);
 		if (!strstr(out, "case 2: no test: neither case varies."))
 			fail_msg("%s", out);
 		free(out);

@@ -329,13 +329,7 @@ static void lazy_table_refuses_negative_cost(void **state)
 	fpl_result_free(r);
 }
 
-/*
- * Many cells whose cost is near zero: some 95% intervals lie below zero by
- * chance (the default suite's 112 intervals gave one: 19 of 25 rounds
- * below zero, sign test p 0.0073, Holm-adjusted 0.82). Not an anomaly,
- * and the table says why; a cost below zero in every round of every cell
- * that has it still is one.
- */
+/* A lazy cell of chunk: rounds costs, below of them under zero; interval [hi - 500, hi]. */
 static struct fpl_metric *cost_cell(struct fpl_result *r, long chunk, int below, int rounds,
 				    double hi)
 {
@@ -401,6 +395,13 @@ static void section_stale_warning_left_out(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Many cells whose cost is near zero: some 95% intervals lie below zero by
+ * chance (the default suite's 112 intervals gave one: 19 of 25 rounds
+ * below zero, sign test p 0.0073, Holm-adjusted 0.82). Not an anomaly,
+ * and the table says why; a cost below zero in every round of every cell
+ * that has it still is one.
+ */
 static void section_below_zero_by_chance(void **state)
 {
 	struct fpl_result *r = fpl_result_new();

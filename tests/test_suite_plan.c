@@ -38,15 +38,27 @@ static int find(const struct plan *p, const char *bench, int k)
 	return -1;
 }
 
+/* The k-th entry of bench, which the test needs: a missing one fails here, not at p->e[-1]. */
+static const struct fpl_suite_entry *entry(const struct plan *p, const char *bench, int k)
+{
+	int i = find(p, bench, k);
+
+	if (i < 0)
+		fail_msg("no entry %d of %s in the suite", k, bench);
+	return &p->e[i];
+}
+
+/* An option the entry must have: a missing one fails here, not in strcmp(NULL). */
 static const char *opt(const struct fpl_suite_entry *e, const char *name)
 {
 	for (size_t k = 0; k < e->nopts; k++)
 		if (!strcmp(e->opts[k].name, name))
 			return e->opts[k].value;
+	fail_msg("%s has no --%s in the suite", e->bench, name);
 	return NULL;
 }
 
-/* Every benchmark once (signal twice with AVX-512), each option a real one of its benchmark. */
+/* Every benchmark at least once (signal twice with AVX-512), each option a real one of its benchmark. */
 static void check_entries(const struct plan *p)
 {
 	for (size_t i = 0; i < fpl_nbenches; i++)
@@ -72,10 +84,10 @@ static void test_avx512_cpu(void **state)
 	plan_of("genoa.cpuid", false, &p);
 	check_entries(&p);
 	assert_int_equal(find(&p, "xsave", 0), 0);
-	assert_string_equal(opt(&p.e[find(&p, "ctxsw", 0)], "ab"), "init,avx512");
+	assert_string_equal(opt(entry(&p, "ctxsw", 0), "ab"), "init,avx512");
 	assert_int_equal(find(&p, "ctxsw", 1), -1);
-	assert_string_equal(opt(&p.e[find(&p, "signal", 1)], "state"), "avx512");
-	assert_true(p.e[find(&p, "xor", 0)].budget_s == 4.0);
+	assert_string_equal(opt(entry(&p, "signal", 1), "state"), "avx512");
+	assert_true(entry(&p, "xor", 0)->budget_s == 4.0);
 }
 
 /* Skylake client: no AVX-512, so AVX in the A/B and one signal run. */
@@ -86,9 +98,9 @@ static void test_avx_cpu(void **state)
 	(void)state;
 	plan_of("skylake.cpuid", false, &p);
 	check_entries(&p);
-	assert_string_equal(opt(&p.e[find(&p, "ctxsw", 0)], "ab"), "init,avx");
+	assert_string_equal(opt(entry(&p, "ctxsw", 0), "ab"), "init,avx");
 	assert_int_equal(find(&p, "signal", 1), -1);
-	assert_string_equal(opt(&p.e[find(&p, "signal", 0)], "state"), "init");
+	assert_string_equal(opt(entry(&p, "signal", 0), "state"), "init");
 }
 
 /* With tile data asked for, xsave runs after the others but amx, which has no preset. */
@@ -101,7 +113,7 @@ static void test_tiles_last(void **state)
 	check_entries(&p);
 	assert_true(find(&p, "xsave", 0) > find(&p, "section", 0));
 	assert_true(find(&p, "xsave", 0) < find(&p, "amx", 0));
-	assert_true(p.e[find(&p, "amx", 0)].budget_s == 0);	/* its own default */
+	assert_true(entry(&p, "amx", 0)->budget_s == 0);	/* its own default */
 	assert_int_equal(find(&p, "xsave", 1), -1);
 }
 
