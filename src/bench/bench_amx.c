@@ -203,7 +203,8 @@ static void record_alt(struct fpl_run *run, const struct amx_ctx *c, int status)
 	const struct amx_alt *a = &c->sh->alt;
 	char b[32];
 
-	fpl_run_obs_int(run, "at_minsigstksz", c->min_altstack);
+	fpl_run_obs_int(run, "at_minsigstksz", fpl_signal_at_minsigstksz());
+	fpl_run_obs_int(run, "altstack_min", c->min_altstack);
 	fpl_run_obs_int(run, "altstack_small_bytes", ALT_SMALL);
 	if (!a->done && a->perm) {
 		fpl_run_warn(run, "sigaltstack child: ARCH_REQ_XCOMP_PERM refused (%s)",
