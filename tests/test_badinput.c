@@ -70,6 +70,13 @@ static const struct row rows[] = {
 	  "--state" },
 	{ { "ctxsw", "--quick", "-q", "--ab", "avx512", "-o", "@OUT" }, E2, "ab", "--ab" },
 	{ { "ctxsw", "--quick", "-q", "--ab", "avx512,nosuch", "-o", "@OUT" }, E2, "ab", "--ab" },
+	/*
+	 * APX state is never offered live (no CPU here has it): a state this CPU
+	 * lacks in A must not hide a bad name in B, on every CPU (issue 31 item 5).
+	 */
+	{ { "ctxsw", "--quick", "-q", "--ab", "apx,nosuch", "-o", "@OUT" }, E2, "nosuch", "--ab" },
+	{ { "ctxsw", "--quick", "-q", "--ab", "nosuch,apx", "-o", "@OUT" }, E2, "nosuch", "--ab" },
+	{ { "kvm", "--quick", "-q", "--ab", "apx,nosuch", "-o", "@OUT" }, E2, "nosuch", "--ab" },
 	{ { "ctxsw", "--wis", "-s", "abc" }, E2, NULL, "--wis" },
 	{ { "ctxsw", "--wis", "-t", "0" }, E2, NULL, "--wis" },
 	{ { "signal", "--quick", "-q", "--state", "nosuchthing", "-o", "@OUT" }, E2, "state",

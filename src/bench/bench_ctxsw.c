@@ -97,13 +97,24 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 	err = name_state(c, 0, ab, (size_t)(comma - ab), diag);
 	if (!err)
 		err = name_state(c, 1, comma + 1, strlen(comma + 1), diag);
-	for (unsigned i = 0; i < 2 && !err; i++) {
+	if (err)
+		return fpl_diag_prefix(diag, err, "--ab");
+	/*
+	 * Both names are checked before the CPU is asked: a state this CPU lacks
+	 * (-ENOTSUP) in A must not hide a name no CPU knows in B (-EINVAL).
+	 */
+	for (unsigned i = 0; i < 2; i++) {
+		struct fpl_diag d = { "" };
 		bool none;
+		int e = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], &d);
 
-		err = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], diag);
-		if (!err && none)
+		if (!e && none)
 			return fpl_diag_set(diag, -EINVAL,
 					    "--ab: 'none' cannot be compared; use init");
+		if (e && (!err || e == -EINVAL) && err != -EINVAL) {
+			err = e;
+			snprintf(diag->msg, sizeof(diag->msg), "%s", d.msg);
+		}
 	}
 	return fpl_diag_prefix(diag, err, "--ab");
 }
