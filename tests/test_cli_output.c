@@ -374,6 +374,43 @@ static void test_units_followed_section(void **state)
 	free(cycles);
 }
 
+/*
+ * -q is about stderr only, as --help and the man page say (issue 32 item 9):
+ * with -o, a benchmark, a --runs series and run print their tables on stdout
+ * with it as without it, and stderr loses the self-check lines.
+ */
+static void test_quiet_is_stderr_only(void **state)
+{
+	static const char *const cmds[][6] = {
+		{ "signal", "--quick", "--budget", "0.05" },
+		{ "signal", "--quick", "--budget", "0.05", "--runs", "2" },
+		{ "run", "signal", "--quick", "--budget", "0.05" },
+	};
+	char *dir = tmpdir(), out[600];
+
+	snprintf(out, sizeof(out), "%s/q.json", dir);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *argv[12] = { cmd_fpl_bin() };
+		size_t k = 1;
+		struct cmd_out o;
+
+		for (size_t a = 0; a < 6 && cmds[i][a]; a++)
+			argv[k++] = cmds[i][a];
+		argv[k++] = "-q";
+		argv[k++] = "-o";
+		argv[k++] = out;
+		argv[k] = NULL;
+		assert_int_equal(cmd_run(argv, 120, &o), 0);
+		assert_int_equal(cmd_code(&o), 0);
+		if (!strstr(o.out, "round trip") && !strstr(o.out, "round_trip"))
+			fail_msg("%s ... -q -o: no table on stdout:\n%s", cmds[i][0], o.out);
+		if (strstr(o.err, "pinned to CPU"))
+			fail_msg("%s ... -q: the clock's line on stderr:\n%s", cmds[i][0], o.err);
+		cmd_out_free(&o);
+	}
+	tmpdir_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_units_followed),
 		cmocka_unit_test(test_units_followed_ctxsw),
 		cmocka_unit_test(test_units_followed_section),
+		cmocka_unit_test(test_quiet_is_stderr_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

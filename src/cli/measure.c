@@ -434,9 +434,6 @@ static int emit_all(struct fpl_cli *s, bool intr)
 	if (path)
 		saved = save(s, path, s->ls->result, file_fmt,
 			     file_fmt == FPL_FMT_TABLE ? &ta : NULL);
-	/* -q -o: nothing on stdout, unless the file could not be written */
-	if (!saved && s->out_path && !s->json_stdout && !s->format_given && s->quiet)
-		return FPL_EXIT_OK;
 	rc = print_stdout(s, &ta);
 	return saved ? saved : rc;
 }
@@ -468,8 +465,7 @@ static int end_generic(struct fpl_cli *s, int rc, void *arg)
 
 		if (e)
 			rc = e;
-		else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
-			 !(s->out_path && s->quiet && !s->format_given))
+		else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE)
 			fpl_table_kernel(s->ls->result, stdout);
 	}
 	print_warnings(s);
