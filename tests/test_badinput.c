@@ -84,6 +84,9 @@ static const struct row rows[] = {
 	{ { "signal", "--quick", "-q", "--altstack", "16", "-o", "@OUT" }, E2, "altstack",
 	  "--altstack" },
 	{ { "section", "--quick", "-q", "--impl", "nosuch", "-o", "@OUT" }, E2, "impl", "--impl" },
+	/* the error is the mismatch of workload and impl, not a missing build (issue 32 item 10) */
+	{ { "section", "--quick", "-q", "--workload", "xor", "--impl", "chacha20/avx2", "-o", "@OUT" },
+	  E2, "is a chacha20 implementation, and --workload is xor", "--impl" },
 	{ { "section", "--quick", "-q", "--chunks", "100", "-o", "@OUT" }, E2, "chunks", "--chunks" },
 	{ { "section", "--quick", "-q", "--chunks", "abc", "-o", "@OUT" }, E2, "chunks", "--chunks" },
 	{ { "section", "--quick", "-q", "--chunks", "0", "-o", "@OUT" }, E2, "chunks", "--chunks" },

@@ -120,8 +120,20 @@ static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fp
 			bool found = false;
 
 			snprintf(item, sizeof(item), "%.*s", (int)len, s);
-			for (size_t i = 0; i < n && !found; i++)
-				found = impl_listed(&all[i], item);
+			const struct fpl_section_work *other = NULL;
+
+			for (size_t i = 0; i < n && !found; i++) {
+				bool named = impl_listed(&all[i], item);
+
+				found = named && (!strcmp(wl, "all") || !strcmp(wl, all[i].workload));
+				if (named && !other)
+					other = &all[i];
+			}
+			if (!found && other)
+				return fpl_diag_set(diag, -EINVAL, "--impl '%s' is a %s implementation, "
+						    "and --workload is %s: name a %s implementation "
+						    "or --workload %s (or all)", item, other->workload,
+						    wl, wl, other->workload);
 			if (!found)
 				return fpl_diag_set(diag, -EINVAL, "--impl: no implementation "
 						    "named '%s'", item);
