@@ -292,7 +292,7 @@ int fpl_save_insn_supported(const struct fpl_cpu *cpu, enum fpl_save_insn insn,
 		return 0;
 	}
 	if (insn == FPL_INSN_XSAVES) {
-		*why = "ring 0 only";
+		*why = "ring 0 only: the kernel's; not measurable here";
 		return 0;
 	}
 	if (insn != FPL_INSN_FXSAVE && !fpl_cpu_has(cpu, feat[insn])) {
