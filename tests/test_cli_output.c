@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fpulab/bench.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "clitest.h"
@@ -411,6 +412,31 @@ static void test_quiet_is_stderr_only(void **state)
 	tmpdir_done(dir);
 }
 
+/* Each benchmark's --help states its default budgets, the descriptor's figures (issue 32 item 15). */
+static void test_help_states_budget(void **state)
+{
+	for (size_t i = 0; i < fpl_nbenches; i++) {
+		const struct fpl_bench *b = fpl_benches[i];
+		const char *argv[] = { cmd_fpl_bin(), b->name, "--help", NULL };
+		char want[160];
+		struct cmd_out o;
+
+		snprintf(want, sizeof(want), "Default --budget: %g s (with --quick: %g s)",
+			 b->budget.full_s, b->budget.quick_s);
+		assert_int_equal(cmd_run(argv, 30, &o), 0);
+		assert_int_equal(cmd_code(&o), 0);
+		if (!strstr(o.out, want))
+			fail_msg("fpulab %s --help lacks '%s'", b->name, want);
+		if (b->budget_ab.full_s > 0) {
+			snprintf(want, sizeof(want), "with --ab: %g s (with --quick: %g s)",
+				 b->budget_ab.full_s, b->budget_ab.quick_s);
+			if (!strstr(o.out, want))
+				fail_msg("fpulab %s --help lacks '%s'", b->name, want);
+		}
+		cmd_out_free(&o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_units_followed_ctxsw),
 		cmocka_unit_test(test_units_followed_section),
 		cmocka_unit_test(test_quiet_is_stderr_only),
+		cmocka_unit_test(test_help_states_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

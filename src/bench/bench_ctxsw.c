@@ -595,7 +595,7 @@ static int states(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct f
 
 static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run)
 {
-	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 20) : (env->quick ? 0.5 : 3);
+	double def = fpl_bench_budget(env, fpl_bench_opt(env, "ab") != NULL);
 	int err = states(env, c, run);
 
 	if (err)
@@ -727,6 +727,8 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 
 const struct fpl_bench fpl_bench_ctxsw = {
 	.name = "ctxsw",
+	.budget = { 3, 0.5 },
+	.budget_ab = { 20, 3 },
 	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
 	.opts = ctxsw_opts,
 	.cfg_size = sizeof(struct ctxsw_cfg),

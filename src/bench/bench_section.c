@@ -686,7 +686,7 @@ static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 		    const struct plan *p, struct cell *c, char *amx_why, size_t len)
 {
 	size_t ncells = p->nwork * p->nchunk * p->npol * p->nkfpu * p->ninsn * p->nowner, done = 0;
-	double total_s = env->budget_s > 0 ? env->budget_s : env->quick ? 2.0 : 10.0;
+	double total_s = fpl_bench_budget(env, false);
 	double budget = total_s / (double)(ncells ? ncells : 1);
 	int err;
 
@@ -750,6 +750,7 @@ out:
 
 const struct fpl_bench fpl_bench_section = {
 	.name = "section",
+	.budget = { 10.0, 2.0 },
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
 	.cfg_size = sizeof(struct plan),

@@ -504,7 +504,7 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct fpl_run *run = fpl_result_add_run(res, "signal");
 	long long altsize = fpl_bench_opt_int(env, "altstack", 0);
 	unsigned long n = (unsigned long)fpl_bench_opt_int(env, "batch", SAMPLE_SIGNALS);
-	double budget = env->budget_s > 0 ? env->budget_s : env->quick ? 0.5 : 2;
+	double budget = fpl_bench_budget(env, false);
 	struct fpl_diag diag = { "" };
 	struct sig_metrics m;
 	struct sigctx s;
@@ -559,6 +559,7 @@ out:
 
 const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
+	.budget = { 2, 0.5 },
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
 	.cfg_size = sizeof(struct signal_cfg),
