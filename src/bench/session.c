@@ -40,6 +40,10 @@ static void ktrace_start(struct fpl_session *s)
 		return;
 	}
 	ktrace_live = s->ktrace;
+	if (*fpl_ktrace_stale(s->ktrace))
+		fpl_result_warn(s->result, "removed tracefs instances left by fpulab processes that "
+				"are gone (killed before they could remove them): %s",
+				fpl_ktrace_stale(s->ktrace));
 	if (!hooked && !atexit(ktrace_atexit))
 		hooked = true;
 }
