@@ -633,9 +633,29 @@ static void test_load_nth(void **state)
 	free(cpu);
 }
 
+/*
+ * A real Zen 3 dump taken under an OS with XCR0 x87|SSE|AVX gives 0xD.9
+ * (PKRU, enumerated in 0xD.0) as zeros: loaded, PKRU left out of the
+ * derived XCR0 with the note saying why (the loader refused the dump before).
+ */
+static void test_zero_subleaf(void **state)
+{
+	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
+	struct fpl_diag d = { "" };
+
+	(void)state;
+	assert_non_null(cpu);
+	assert_int_equal(fpl_cpu_load(cpu, DIR "zen3-5950x.aida", &d), 0);
+	assert_int_equal(fpl_cpu_xfeatures_user(cpu), 0x207);
+	assert_int_equal(cpu->xcr0, 0x7);
+	assert_false(cpu->xcr0_known);
+	assert_non_null(strstr(cpu->note, "subleaf 9 reads zeros"));
+	free(cpu);
+}
+
 int main(void)
 {
-	struct CMUnitTest t[FPL_ARRAY_SIZE(dumps) + 2];
+	struct CMUnitTest t[FPL_ARRAY_SIZE(dumps) + 3];
 	size_t n = 0;
 
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(dumps); i++)
@@ -643,5 +663,6 @@ int main(void)
 					      (void *)&dumps[i] };
 	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_seam_refuses);
 	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_nth);
+	t[n++] = (struct CMUnitTest)cmocka_unit_test(test_zero_subleaf);
 	return _cmocka_run_group_tests("cpucorpus", t, n, NULL, NULL);
 }

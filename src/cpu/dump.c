@@ -198,7 +198,7 @@ static void note_missing(struct fpl_cpu *cpu)
  * place_unlabelled_d put them (placed: the message says so).
  */
 static int check_sizes(const struct fpl_cpu *cpu, const char *name, bool placed,
-		       struct fpl_diag *diag)
+		       uint64_t xcr0_line, struct fpl_diag *diag)
 {
 	const char *how = placed ? " (as placed by content: the dump's leaf 0xD lines have no "
 				   "subleaf labels)" : "";
@@ -224,8 +224,12 @@ static int check_sizes(const struct fpl_cpu *cpu, const char *name, bool placed,
 		if (!(comps >> i & 1) || !have_leaf(cpu, 0xd, i))
 			continue;
 		fpl_cpu_cpuid(cpu, 0xd, i, r);
-		/* AMD answers zeros for a component its OS left out of XCR0 (zen3-5950x.aida) */
-		if (!r[0] && !r[1] && !r[2] && !r[3])
+		/*
+		 * AMD answers zeros for a component its OS left out of XCR0
+		 * (zen3-5950x.aida); a component the dump's own xcr0 line enables
+		 * must have a size.
+		 */
+		if (!r[0] && !r[1] && !r[2] && !r[3] && !(xcr0_line >> i & 1))
 			continue;
 		end = (uint64_t)r[0] + (r[2] & 1 ? 0 : r[1]);
 		if (!r[0] || end > FPL_DUMP_MAX_XSTATE)
@@ -435,7 +439,7 @@ static int dump_end(struct fpl_cpu *cpu, struct aida *st, const struct dump_seen
 	if (!cpu->nleaves)
 		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
 				    "CPUID dump", name, lines);
-	err = check_sizes(cpu, name, st->n_d > 0, diag);
+	err = check_sizes(cpu, name, st->n_d > 0, seen->xcr0 ? cpu->xcr0 : 0, diag);
 	if (err)
 		return err;
 	note_missing(cpu);
