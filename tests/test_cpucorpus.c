@@ -298,11 +298,17 @@ static void benches(FILE *f, const char *pre, const struct fpl_cpu *cpu,
 	assert_int_equal(fpl_suite_plan(cpu, tiles, plan, FPL_ARRAY_SIZE(plan), &n), 0);
 	fprintf(f, "%s suite.tiles: %s\n", pre, tiles ? "yes" : "no");
 	for (size_t i = 0; i < n; i++) {
+		const struct fpl_bench *b = fpl_bench_find(plan[i].bench);
+		struct fpl_diag d = { "" };
+		int err;
+
 		fprintf(f, "%s suite.%zu: %s", pre, i, plan[i].bench);
 		for (size_t k = 0; k < plan[i].nopts; k++)
 			fprintf(f, " --%s %s", plan[i].opts[k].name,
 				plan[i].opts[k].value ? plan[i].opts[k].value : "");
-		fprintf(f, "\n");
+		/* The session's check of the options against this CPU, before anything runs. */
+		err = b ? fpl_bench_prepare(b, cpu, plan[i].opts, plan[i].nopts, NULL, &d) : -ENOENT;
+		fprintf(f, " (options %s%s)\n", err ? "refused: " : "accepted", err ? d.msg : "");
 	}
 }
 
