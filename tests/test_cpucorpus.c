@@ -61,8 +61,7 @@ static const struct corpus_dump {
 enum variant { V_BASE, V_NOAMXPERM, V_NOAVX512, V_FPSSE, V_NR };
 static const char *const vnames[V_NR] = { "base", "amx-not-permitted", "no-avx512", "x87-sse" };
 static const char *const vwords[V_NR] = {
-	"XCR0 as the dump says (or derived from CPUID.(0xD,0)), all of it permitted "
-	"(as after ARCH_REQ_XCOMP_PERM)",
+	"XCR0 as the dump gives it (or derived), all of it permitted (as after ARCH_REQ_XCOMP_PERM)",
 	"the same XCR0, AMX tile data not permitted (the default before ARCH_REQ_XCOMP_PERM)",
 	"XCR0 without the AVX-512 components (bits 5-7), all of it permitted",
 	"XCR0 x87|SSE only",
