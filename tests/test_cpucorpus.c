@@ -226,10 +226,8 @@ static void layout(FILE *f, const char *pre, const struct fpl_xstate *xs)
 static void benches(FILE *f, const char *pre, const struct fpl_cpu *cpu,
 		    const struct fpl_xstate *xs)
 {
-	struct fpl_suite_entry plan[32];
 	const char *why;
-	size_t n, nx;
-	bool tiles;
+	size_t nx;
 
 	for (size_t i = 0; i < fpl_nbenches; i++) {
 		const struct fpl_bench *b = fpl_benches[i];
@@ -290,7 +288,16 @@ static void benches(FILE *f, const char *pre, const struct fpl_cpu *cpu,
 			supp(f, pre, nm, ok, why);
 		}
 	}
-	/* The suite as `fpulab run` plans it here; with tiles where AMX is usable and permitted. */
+}
+
+/* The suite as `fpulab run` plans it here; with tiles where AMX is usable and permitted. */
+static void suite(FILE *f, const char *pre, const struct fpl_cpu *cpu,
+		  const struct fpl_xstate *xs)
+{
+	struct fpl_suite_entry plan[32];
+	size_t n;
+	bool tiles;
+
 	tiles = fpl_amx_supported(xs, NULL) &&
 		(fpl_xstate_permitted(xs) & FPL_XFEATURE_MASK_XTILE_DATA);
 	assert_int_equal(fpl_suite_plan(cpu, tiles, plan, FPL_ARRAY_SIZE(plan), &n), 0);
@@ -471,6 +478,7 @@ static void variant(FILE *f, const struct corpus_dump *dp, const struct fpl_cpu 
 			fprintf(f, " %s", fpl_feature_name(i));
 	fprintf(f, "\n");
 	benches(f, pre, cpu, &xs);
+	suite(f, pre, cpu, &xs);
 	layout(f, pre, &xs);
 	frame = xs.xsave ? fpl_xstate_size_std(&xs, m.active) : FPL_XSAVE_LEGACY_SIZE;
 	fprintf(f, "%s sigframe.xstate_size: %u (the standard image of 0x%" PRIx64 "%s)\n", pre,
