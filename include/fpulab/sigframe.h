@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "fpulab/base.h"
+#include "fpulab/xstate.h"
 
 /*
  * One signal frame: the kernel's rt_sigframe (return address, ucontext,
@@ -27,12 +28,11 @@ struct fpl_sigframe_info {
 };
 
 /*
- * sigaltstack(2) refuses every ss_size below the kernel's MINSIGSTKSZ (2048
- * on x86) with ENOMEM, even where AT_MINSIGSTKSZ is smaller (1776 on a Zen 3
- * guest with XCR0 0x7: ../shared/hw/amd-zen3-kvm/sigaltstack-floor.txt).
+ * sigaltstack(2) refuses every ss_size below the kernel's MINSIGSTKSZ
+ * (FPL_KERNEL_MINSIGSTKSZ, fpulab/xstate.h) with ENOMEM, even where
+ * AT_MINSIGSTKSZ is smaller (1776 on a Zen 3 guest with XCR0 0x7:
+ * ../shared/hw/amd-zen3-kvm/sigaltstack-floor.txt).
  */
-#define FPL_KERNEL_MINSIGSTKSZ	2048
-
 /* AT_MINSIGSTKSZ (getauxval(51)); sysconf or MINSIGSTKSZ where the kernel gives none. */
 long fpl_signal_at_minsigstksz(void);
 /*

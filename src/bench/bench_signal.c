@@ -129,7 +129,7 @@ int fpl_signal_check_altstack_at(long long size, long at_minsigstksz, struct fpl
 				    size, min, at_minsigstksz);
 	return fpl_diag_set(diag, -EINVAL, "--altstack %lld: smaller than %ld bytes, the smallest "
 			    "alternate stack here (the larger of AT_MINSIGSTKSZ, %ld bytes, the "
-			    "kernel's minimum for one signal frame, and MINSIGSTKSZ, %d, the least "
+			    "kernel's minimum for one signal frame, and MINSIGSTKSZ, %u, the least "
 			    "sigaltstack(2) takes)", size, min, at_minsigstksz,
 			    FPL_KERNEL_MINSIGSTKSZ);
 }

@@ -15,7 +15,7 @@ static void signal_help(FILE *f)
 {
 	fpl_cli_bench_help("signal", f);
 	fprintf(f, "\nThe smallest --altstack accepted here: %ld bytes (the larger of AT_MINSIGSTKSZ,\n"
-		"%ld here, and the kernel's MINSIGSTKSZ, %d, below which sigaltstack(2) fails).\n"
+		"%ld here, and the kernel's MINSIGSTKSZ, %u, below which sigaltstack(2) fails).\n"
 		"\nwill-it-scale mode (what signal1_processes/_threads print, for LKP):\n"
 		"  fpulab signal --wis [--mode processes|threads] [-s N] [-t N] [-m|-n] [-v]\n"
 		"  raise(SIGUSR1) in a loop, 1 per signal; options as in ctxsw --wis.\n",
