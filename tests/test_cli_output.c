@@ -329,14 +329,52 @@ static char *no_figures_words(void)
 	return text;
 }
 
-/* ctxsw's table with --units tsc: its TSC figures only, none "missing"; ns and cycles when asked. */
+/*
+ * The figure the table prints after "NAME " (a median, two decimals) is the
+ * median of that metric's samples in the document the same run wrote.
+ */
+static void table_figure_is_median(const char *table, const struct fpl_run *run,
+				   const char *name)
+{
+	char key[64];
+	const char *at;
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+	double shown, median;
+
+	snprintf(key, sizeof(key), "    %s ", name);
+	at = strstr(table, key);
+	if (!at || !m)
+		fail_msg("no %s line in the table, or no such metric:\n%s", name, table);
+	shown = strtod(at + strlen(key), NULL);
+	median = fpl_metric_median(m);
+	if (!(fabs(shown - median) <= 0.005 + 1e-9 * fabs(median)))
+		fail_msg("%s: the table says %.2f, the document's median is %.4f", name, shown,
+			 median);
+}
+
+/*
+ * ctxsw's table with --units tsc: its TSC figures only, none "missing", and
+ * they are the medians of the document's TSC metrics (not merely present);
+ * ns and cycles when asked.
+ */
 static void test_units_followed_ctxsw(void **state)
 {
 	static const char *const cx[] = { "ctxsw", "--quick", "-q", "--budget", "0.05", NULL };
-	char *tsc = units_table(cx, "tsc"), *ns = units_table(cx, "ns");
+	char *dir = tmpdir(), path[600];
+	const char *args[] = { "ctxsw", "--quick", "-q", "--budget", "0.05", "-o", path, NULL };
+	char *tsc, *ns = units_table(cx, "ns");
 	char *cycles = units_table(cx, NULL), *none = no_figures_words();
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
 
-	assert_non_null(strstr(tsc, "round_trip_tsc "));
+	snprintf(path, sizeof(path), "%s/cx.json", dir);
+	tsc = units_table(args, "tsc");
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_int_equal(r->nruns, 1);
+	table_figure_is_median(tsc, r->runs[0], "round_trip_tsc");
+	table_figure_is_median(tsc, r->runs[0], "switch_tsc");
+	fpl_result_free(r);
+	tmpdir_done(dir);
 	assert_non_null(strstr(tsc, " tsc (IQR"));
 	if (strstr(tsc, "no tsc figures") || strstr(tsc, " ns (IQR") ||
 	    strstr(tsc, " cycles (IQR"))
