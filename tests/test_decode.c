@@ -20,6 +20,7 @@
 
 #include "fpulab/base.h"
 #include "runcmd.h"
+#include "tilecfg_truth.h"
 
 #define IMAGES "tests/data/images/"
 #define HOST "--cpuid=" IMAGES "host.cpuid"
@@ -255,6 +256,80 @@ static void test_amx_captures(void **state)
 	}
 }
 
+/*
+ * `fpulab decode --cpuid <the SPR guest>` of the 64 TILECFG variants
+ * (tests/data/amx/tilecfg-truth.txt) in a standard image, as the probe's
+ * XRSTOR read them: accepted every time (XRSTOR never faulted),
+ * amx.tilecfg.valid exactly when the CPU loaded the configuration; with
+ * TILEDATA in XSTATE_BV too, what follows when TILECFG goes to init.
+ */
+static void test_tilecfg_truth(void **state)
+{
+	struct tilecfg_truth *v = calloc(TILECFG_TRUTH_N, sizeof(*v));
+	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
+	static uint8_t img[11008];
+	char p[128];
+
+	assert_non_null(v);
+	assert_int_equal(tilecfg_truth_read(v), TILECFG_TRUTH_N);
+	tmp_path(p, sizeof(p), "tilecfg.bin");
+	for (unsigned i = 0; i < TILECFG_TRUTH_N; i++) {
+		for (uint64_t bv = 0x20000; bv <= 0x60000; bv += 0x40000) {
+			bool data = bv & 0x40000;
+			struct out j, o;
+			json_error_t je;
+			json_t *doc, *amx;
+			const char *after;
+			FILE *f;
+
+			memset(img, 0, sizeof(img));
+			memcpy(img + 512, &bv, 8);
+			memcpy(img + 2752, v[i].cfg, 64);
+			if (data)
+				memset(img + 2816, 0x5a, 8192);
+			f = fopen(p, "wb");
+			assert_non_null(f);
+			assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+			fclose(f);
+			j = run("decode", p, cpuid, "--format=raw", "--json", NULL);
+			if (j.rc != 0)
+				fail_msg("%s (XSTATE_BV 0x%llx): rc %d: %s", v[i].name,
+					 (unsigned long long)bv, j.rc, j.err);
+			doc = json_loads(j.out, 0, &je);
+			if (!doc)
+				fail_msg("JSON: %s", je.text);
+			assert_true(json_is_true(json_object_get(json_object_get(doc, "verdict"),
+								 "accepted")));
+			amx = json_object_get(doc, "amx");
+			if (json_is_true(json_object_get(json_object_get(amx, "tilecfg"), "valid")) !=
+			    v[i].loaded)
+				fail_msg("%s: amx.tilecfg.valid %s, the CPU %s it", v[i].name,
+					 v[i].loaded ? "false" : "true",
+					 v[i].loaded ? "loaded" : "did not load");
+			after = json_string_value(json_object_get(json_object_get(amx, "tilecfg"),
+								  "after_xrstor"));
+			assert_non_null(after);
+			assert_int_equal(!strncmp(after, "loaded", 6), v[i].loaded);
+			assert_int_equal(json_is_true(json_object_get(json_object_get(amx,
+				"tiledata"), "unconfigured_after_xrstor")), data && !v[i].loaded);
+			json_decref(doc);
+			out_free(&j);
+			if (!data || v[i].loaded)
+				continue;
+			/* The table says what follows. */
+			o = run("decode", p, cpuid, "--format=raw", NULL);
+			assert_int_equal(o.rc, 0);
+			has(o.out, "verdict     accepted");
+			has(o.out, "xrstor.tiles_unconfigured");
+			has(o.out, "TILEDATA restored, but TILECFG goes to init: no tile is "
+				   "configured, the next tile instruction (TILESTORED) raises #UD");
+			out_free(&o);
+		}
+	}
+	assert_int_equal(unlink(p), 0);
+	free(v);
+}
+
 static void test_rejected_names_rule_and_offset(void **state)
 {
 	char p[128];
@@ -413,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_line_separator),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_amx_captures),
+		cmocka_unit_test(test_tilecfg_truth),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_convert_output),

@@ -200,6 +200,21 @@ struct fpl_image_tiles {
 	const char *cfg_why;		/* when -EINVAL */
 	int ntiles;			/* summaries in tile[] (0 when data is init) */
 	struct fpl_tile_summary tile[FPL_AMX_TILES_MAX];
+	/*
+	 * What an XRSTOR with the image's RFBM leaves. It never faults on
+	 * TILECFG: with TILECFG in RFBM it loads what LDTILECFG would load, and
+	 * otherwise puts TILECFG in init (invalid, palette 0, or not in
+	 * XSTATE_BV), also over live tile data.
+	 */
+	bool cfg_restored;		/* TILECFG in RFBM (else it keeps what the task had) */
+	bool cfg_loads;			/* ... and becomes this configuration; else init */
+	/*
+	 * TILEDATA in RFBM and XSTATE_BV while TILECFG goes to init: the data
+	 * is restored (XINUSE bit 18 set) with no tile configured; the next
+	 * tile instruction (TILESTORED) raises #UD (SIGILL) until a valid
+	 * LDTILECFG, which zeroes the tile data.
+	 */
+	bool data_unconfigured;
 };
 int fpl_image_tiles(const struct fpl_image *img, struct fpl_image_tiles *t);
 

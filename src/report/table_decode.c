@@ -244,6 +244,28 @@ static const char *cfg_state(const struct fpl_image_tiles *t)
 	return "INVALID: XRSTOR loads this as init";
 }
 
+/* What XRSTOR with the image's RFBM leaves in TILECFG and TILEDATA (it never faults on them). */
+static const char *cfg_after(const struct fpl_image_tiles *t)
+{
+	if (!t->cfg_restored)
+		return "not in RFBM: TILECFG stays as the task had it";
+	return t->cfg_loads ? "loaded (XINUSE bit 17 set)" : "init (XINUSE bit 17 clear)";
+}
+
+static const char *data_after(const struct fpl_image *img, const struct fpl_image_tiles *t)
+{
+	if (!(img->rfbm & FPL_XFEATURE_MASK_XTILE_DATA))
+		return "not in RFBM: TILEDATA stays as the task had it";
+	if (!t->data_in_bv)
+		return "init";
+	if (t->data_unconfigured)
+		return "restored, but TILECFG goes to init: no tile is configured, the next tile "
+		       "instruction (TILESTORED) raises #UD (SIGILL) until a valid LDTILECFG, "
+		       "which zeroes the tile data";
+	return t->cfg_restored ? "restored, tiles configured" :
+				 "restored; TILECFG not in RFBM: the task's own configuration";
+}
+
 static void print_tiles(FILE *f, const struct fpl_image *img)
 {
 	struct fpl_image_tiles t;
@@ -262,6 +284,7 @@ static void print_tiles(FILE *f, const struct fpl_image *img)
 		if (t.cfg.rows[i] || t.cfg.colsb[i])
 			fprintf(f, "  tile %-2u %3u rows x %3u bytes (colsb)\n", i, t.cfg.rows[i],
 				t.cfg.colsb[i]);
+	fprintf(f, "  after XRSTOR: TILECFG %s; TILEDATA %s\n", cfg_after(&t), data_after(img, &t));
 	if (!t.data_in_bv) {
 		fprintf(f, "AMX TILEDATA init (not in XSTATE_BV): every tile zero\n");
 		return;
@@ -424,18 +447,20 @@ static json_t *tiles_json(const struct fpl_image *img)
 		if (t.cfg.rows[i] || t.cfg.colsb[i])
 			json_array_append_new(ct, json_pack("{s:i, s:i, s:i}", "tile", i, "rows",
 							    t.cfg.rows[i], "colsb", t.cfg.colsb[i]));
-	cfg = json_pack("{s:b, s:b, s:i, s:i, s:b, s:s, s:s?, s:o}", "in_xstate_bv", t.cfg_in_bv,
-			"readable", t.cfg_readable, "palette", t.cfg.palette, "start_row",
-			t.cfg.start_row, "valid", t.cfg_check > 0, "state", cfg_state(&t),
-			"why_invalid", t.cfg_check < 0 ? t.cfg_why : NULL, "tiles", ct);
+	cfg = json_pack("{s:b, s:b, s:i, s:i, s:b, s:s, s:s?, s:o, s:s}", "in_xstate_bv",
+			t.cfg_in_bv, "readable", t.cfg_readable, "palette", t.cfg.palette,
+			"start_row", t.cfg.start_row, "valid", t.cfg_check > 0, "state",
+			cfg_state(&t), "why_invalid", t.cfg_check < 0 ? t.cfg_why : NULL, "tiles", ct,
+			"after_xrstor", cfg_after(&t));
 	for (int i = 0; i < t.ntiles; i++) {
 		row_list(t.tile[i].nonzero_rows, rows, sizeof(rows));
 		json_array_append_new(dt, json_pack("{s:i, s:o, s:s, s:i, s:o}", "tile", i,
 			"nonzero_rows", hex64(t.tile[i].nonzero_rows), "nonzero_row_list", rows,
 			"rows", t.tile[i].rows, "fnv1a32", hex64(t.tile[i].checksum)));
 	}
-	data = json_pack("{s:b, s:b, s:o}", "in_xstate_bv", t.data_in_bv, "readable",
-			 t.data_readable, "tiles", dt);
+	data = json_pack("{s:b, s:b, s:o, s:b, s:s}", "in_xstate_bv", t.data_in_bv, "readable",
+			 t.data_readable, "tiles", dt, "unconfigured_after_xrstor",
+			 t.data_unconfigured, "after_xrstor", data_after(img, &t));
 	return json_pack("{s:o, s:o}", "tilecfg", cfg, "tiledata", data);
 }
 

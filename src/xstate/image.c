@@ -236,19 +236,28 @@ static void check_xrstor_compacted(struct fpl_image *img, const struct fpl_image
 
 /*
  * XRSTOR does not check TILECFG: an invalid one loads silently as the init
- * configuration (METHOD.md, measured on Sapphire Rapids), tile data still
- * loads, and TILESTORED then raises #UD. Not a fault: a note.
+ * configuration (tilecfg-truth.txt, measured on Sapphire Rapids), tile data
+ * still loads, and TILESTORED then raises #UD. Not a fault: notes.
  */
 static void check_tilecfg(struct fpl_image *img)
 {
 	struct fpl_image_tiles t;
 
-	if (!(img->rfbm & img->xstate_bv & FPL_XFEATURE_MASK_XTILE_CFG) ||
-	    fpl_image_tiles(img, &t) || !t.cfg_readable || t.cfg_check >= 0)
+	if (fpl_image_tiles(img, &t) || !t.cfg_restored)
 		return;
-	add(img, FPL_IMAGE_NOTE, "xrstor.tilecfg",
-	    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_CFG), "TILECFG is invalid (%s): XRSTOR loads this as init (no fault; LDTILECFG "
-	    "would raise #GP)", t.cfg_why);
+	if (t.cfg_in_bv && t.cfg_readable && t.cfg_check < 0)
+		add(img, FPL_IMAGE_NOTE, "xrstor.tilecfg",
+		    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_CFG),
+		    "TILECFG is invalid (%s): XRSTOR loads this as init (no fault; LDTILECFG "
+		    "would raise #GP)", t.cfg_why);
+	if (t.data_unconfigured)
+		add(img, FPL_IMAGE_NOTE, "xrstor.tiles_unconfigured",
+		    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_DATA),
+		    "TILEDATA is restored but TILECFG goes to init (%s): no tile is configured, "
+		    "so the next tile instruction (TILESTORED) raises #UD (SIGILL) until a valid "
+		    "LDTILECFG, which zeroes the tile data",
+		    !t.cfg_in_bv ? "not in XSTATE_BV" : t.cfg_check == 0 ? "palette 0" :
+		    "invalid");
 }
 
 /* The processor's rules for XRSTOR of this buffer with img->rfbm. */
