@@ -333,6 +333,85 @@ static void test_tilecfg_truth_replay(void **state)
 	free(v);
 }
 
+/*
+ * PTRACE_SETREGSET NT_X86_XSTATE as the Sapphire Rapids guest's kernel
+ * answered it (tests/data/amx/ptrace-setregset.txt), by the tracee's case:
+ * the validator, told the case, refuses exactly what the kernel refused,
+ * with EFAULT's rule (ptrace.size) or EINVAL's (tile data before the
+ * tracee's first tile use). The images are the captured dump of a tracee
+ * with tiles live, cut to iov_len, its XSTATE_BV set as the line says.
+ */
+static void test_ptrace_tracee_replay(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image *img = malloc(sizeof(*img));
+	FILE *f = fopen(DATA "ptrace-setregset.txt", "r");
+	unsigned char *buf, *dump;
+	struct fpl_image_cfg cfg;
+	unsigned lines = 0, per_case[FPL_TRACEE_NR] = { 0 };
+	char line[256];
+	size_t n;
+
+	assert_non_null(img);
+	assert_non_null(f);
+	dump = read_bin("ptrace_nt_x86_xstate_amx_live.bin", &n);
+	assert_int_equal(n, 11008);
+	buf = fpl_xstate_alloc(16384);
+	assert_non_null(buf);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	assert_int_equal(cfg.tracee, FPL_TRACEE_NO_PERM);	/* the default: the strictest */
+	cfg.format = FPL_IMAGE_PTRACE;
+	while (fgets(line, sizeof(line), f)) {
+		char tracee[16], answer[16];
+		unsigned long long bv;
+		unsigned len;
+		int t, off = 0;
+		const struct fpl_image_finding *first;
+
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		assert_int_equal(sscanf(line, "%15s %u %llx %15s %n", tracee, &len, &bv, answer,
+					&off), 4);
+		t = fpl_ptrace_tracee_by_name(tracee);
+		assert_true(t >= 0);
+		assert_true(len <= 16384);
+		memset(buf, 0, 16384);
+		memcpy(buf, dump, n);
+		memcpy(buf + 512, &bv, 8);
+		cfg.tracee = (enum fpl_ptrace_tracee)t;
+		assert_int_equal(fpl_image_decode(buf, len, &cfg, img, NULL), 0);
+		assert_int_equal(img->tracee, t);
+		first = fpl_image_first_rejection(img);
+		if (img->kernel_rejects != !!strcmp(answer, "0"))
+			fail_msg("%s: %s: the kernel answered %s, the validator %s (%s)", tracee,
+				 line + off, answer, img->kernel_rejects ? "refuses" : "accepts",
+				 img->nfindings ? first->rule : "no findings");
+		if (!strcmp(answer, "EFAULT"))
+			assert_string_equal(first->rule, "ptrace.size");
+		else if (!strcmp(answer, "EINVAL"))
+			assert_string_equal(first->rule, "ptrace.xstate_bv_unused");
+		lines++;
+		per_case[t]++;
+	}
+	fclose(f);
+	assert_int_equal(lines, 30);
+	for (unsigned t = 0; t < FPL_TRACEE_NR; t++)
+		assert_int_equal(per_case[t], 10);
+	/* What the tracee may hold, case by case: tile data only once used; TILECFG always. */
+	assert_int_equal(img->ptrace_features, 0x600e7);
+	cfg.tracee = FPL_TRACEE_PERM_UNUSED;
+	assert_int_equal(fpl_image_decode(buf, 11008, &cfg, img, NULL), 0);
+	assert_int_equal(img->ptrace_features, 0x200e7);
+	assert_string_equal(fpl_ptrace_tracee_name(FPL_TRACEE_PERM_UNUSED), "perm-unused");
+	assert_int_equal(fpl_ptrace_tracee_by_name("tiles-used"), FPL_TRACEE_USED);
+	assert_int_equal(fpl_ptrace_tracee_by_name("used"), -1);
+	free(dump);
+	free(buf);
+	free(img);
+	free(d);
+}
+
 /* hw/README.md: tiles 0 and 3 hold (i*7+1) & 0xff for i = 0..1023, the other tiles zero. */
 static void check_tiles(const unsigned char *data, size_t n, const char *what)
 {
@@ -536,6 +615,15 @@ static void test_decode_captures(void **state)
 		unsigned char *buf = read_bin(c[i].name, &n);
 		bool found_xfd_note = false;
 
+		/* The ptrace dump's tracee had used its tiles: the default (no permission) refuses it. */
+		cfg.tracee = FPL_TRACEE_NO_PERM;
+		if (c[i].format == FPL_IMAGE_PTRACE) {
+			assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
+			assert_true(img->kernel_rejects);
+			assert_string_equal(fpl_image_first_rejection(img)->rule,
+					    "ptrace.xstate_bv_unused");
+			cfg.tracee = FPL_TRACEE_USED;
+		}
 		assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
 		if (img->format != c[i].format)
 			fail_msg("%s: decoded as %s (%s)", c[i].name,
@@ -991,6 +1079,7 @@ int main(void)
 	    cmocka_unit_test(test_layout_equals_dmesg),
 	    cmocka_unit_test(test_tilecfg_rules),
 	    cmocka_unit_test(test_tilecfg_truth_replay),
+	    cmocka_unit_test(test_ptrace_tracee_replay),
 	    cmocka_unit_test(test_captured_standard_images),
 	    cmocka_unit_test(test_captured_frames),
 	    cmocka_unit_test(test_captured_compacted),

@@ -196,8 +196,11 @@ static void test_amx_captures(void **state)
 		json_error_t je;
 		json_t *doc, *amx, *tiles;
 
+		/* The ptrace dump is of a tracee that had used its tiles (the default assumes none). */
+		const char *tracee = strstr(files[i], "ptrace") ? "--tracee=tiles-used" : NULL;
+
 		snprintf(path, sizeof(path), "tests/data/amx/%s", files[i]);
-		o = run("decode", path, cpuid, NULL);
+		o = run("decode", path, cpuid, tracee, NULL);
 		if (o.rc != 0)
 			fail_msg("%s: rc %d: %s", path, o.rc, o.err);
 		has(o.out, "verdict     accepted");
@@ -211,7 +214,8 @@ static void test_amx_captures(void **state)
 		} else {
 			has(o.out, "AMX TILEDATA init");
 		}
-		j = run("decode", path, cpuid, "--json", NULL);
+		j = tracee ? run("decode", path, cpuid, "--json", tracee, NULL) :
+			     run("decode", path, cpuid, "--json", NULL);
 		assert_int_equal(j.rc, 0);
 		doc = json_loads(j.out, 0, &je);
 		if (!doc)
@@ -328,6 +332,91 @@ static void test_tilecfg_truth(void **state)
 	}
 	assert_int_equal(unlink(p), 0);
 	free(v);
+}
+
+/*
+ * `fpulab decode --format ptrace --tracee CASE` against the kernel's answers
+ * on the Sapphire Rapids guest (tests/data/amx/ptrace-setregset.txt): exit 0
+ * where PTRACE_SETREGSET took the image, 2 where it refused it, and the
+ * output names the case judged; without --tracee, the strictest, said so.
+ */
+static void test_ptrace_tracee(void **state)
+{
+	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
+	FILE *f = fopen("tests/data/amx/ptrace-setregset.txt", "r"), *d;
+	static uint8_t dump[16384], img[16384];
+	char line[256], p[128];
+	unsigned lines = 0;
+	size_t n;
+
+	assert_non_null(f);
+	d = fopen("tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", "rb");
+	assert_non_null(d);
+	n = fread(dump, 1, sizeof(dump), d);
+	fclose(d);
+	assert_int_equal(n, 11008);
+	tmp_path(p, sizeof(p), "ptrace.bin");
+	while (fgets(line, sizeof(line), f)) {
+		char tracee[16], answer[16], opt[40];
+		unsigned long long bv;
+		unsigned len;
+		struct out o;
+		json_error_t je;
+		json_t *doc;
+		FILE *w;
+
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(sscanf(line, "%15s %u %llx %15s", tracee, &len, &bv, answer), 4);
+		memset(img, 0, sizeof(img));
+		memcpy(img, dump, n);
+		memcpy(img + 512, &bv, 8);
+		w = fopen(p, "wb");
+		assert_non_null(w);
+		assert_int_equal(fwrite(img, 1, len, w), len);
+		fclose(w);
+		snprintf(opt, sizeof(opt), "--tracee=%s", tracee);
+		o = run("decode", p, cpuid, "--format=ptrace", opt, "--json", NULL);
+		if (o.rc != (strcmp(answer, "0") ? 2 : 0))
+			fail_msg("%s: exit %d, the kernel answered %s: %s", line, o.rc, answer, o.err);
+		doc = json_loads(o.out, 0, &je);
+		if (!doc)
+			fail_msg("JSON: %s", je.text);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(doc,
+			"ptrace_tracee"), "case")), tracee);
+		if (!strcmp(answer, "EINVAL"))
+			has(o.err, "ptrace.xstate_bv_unused");
+		if (!strcmp(answer, "EFAULT"))
+			has(o.err, "ptrace.size");
+		json_decref(doc);
+		out_free(&o);
+		lines++;
+	}
+	fclose(f);
+	assert_int_equal(lines, 30);
+	/* The captured dump (tiles live), judged without --tracee: the strictest case, named. */
+	{
+		struct out o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+				   NULL);
+
+		assert_int_equal(o.rc, 2);
+		has(o.out, "tracee      no-perm: a tracee without AMX permission (the default, the "
+			   "strictest; --tracee names another); XSTATE_BV may hold 0x200e7");
+		has(o.err, "ptrace.xstate_bv_unused");
+		out_free(&o);
+		o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+			"--tracee", "perm-unused", NULL);
+		assert_int_equal(o.rc, 2);
+		has(o.out, "tracee      perm-unused");
+		out_free(&o);
+		o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+			"--tracee", "used", NULL);
+		assert_int_equal(o.rc, 2);
+		assert_string_equal(o.out, "");
+		has(o.err, "--tracee 'used'");
+		out_free(&o);
+	}
+	assert_int_equal(unlink(p), 0);
 }
 
 static void test_rejected_names_rule_and_offset(void **state)
@@ -489,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_amx_captures),
 		cmocka_unit_test(test_tilecfg_truth),
+		cmocka_unit_test(test_ptrace_tracee),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_convert_output),

@@ -323,8 +323,15 @@ int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			PRIx64 " xstate_size %" PRIu32 " magic2 %s\n", img->sw.magic1,
 			img->sw.extended_size, img->sw.xfeatures, img->sw.xstate_size,
 			img->sw.magic2_found ? "found" : "missing");
-	if (img->format == FPL_IMAGE_PTRACE)
+	if (img->format == FPL_IMAGE_PTRACE) {
 		fprintf(f, "ptrace XCR0 0x%" PRIx64 " (bytes 464..471)\n", img->ptrace_xcr0);
+		fprintf(f, "tracee      %s: %s%s; XSTATE_BV may hold 0x%" PRIx64 "%s\n",
+			fpl_ptrace_tracee_name(img->tracee), fpl_ptrace_tracee_words(img->tracee),
+			img->tracee == FPL_TRACEE_NO_PERM ? " (the default, the strictest; "
+			"--tracee names another)" : "", img->ptrace_features,
+			fpl_xstate_xfd_mask(img->xs) ? "" :
+			" (no XFD component here: every case the same)");
+	}
 	print_verdict(f, cpu, cfg, img);
 	print_components(f, img);
 	print_x87(f, img);
@@ -494,8 +501,15 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			(json_int_t)img->sw.extended_size, "xfeatures", hex64(img->sw.xfeatures),
 			"xstate_size", (json_int_t)img->sw.xstate_size,
 			"magic2_found", img->sw.magic2_found, "valid", img->sw.valid));
-	if (img->format == FPL_IMAGE_PTRACE)
+	if (img->format == FPL_IMAGE_PTRACE) {
 		json_object_set_new(o, "ptrace_xcr0", hex64(img->ptrace_xcr0));
+		json_object_set_new(o, "ptrace_tracee", json_pack("{s:s, s:s, s:b, s:o, s:b}",
+			"case", fpl_ptrace_tracee_name(img->tracee),
+			"words", fpl_ptrace_tracee_words(img->tracee),
+			"strictest", img->tracee == FPL_TRACEE_NO_PERM,
+			"xstate_bv_allowed", hex64(img->ptrace_features),
+			"case_matters", fpl_xstate_xfd_mask(img->xs) != 0));
+	}
 	json_object_set_new(o, "amx", tiles_json(img));
 	if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
 		rc = -EIO;
