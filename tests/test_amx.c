@@ -585,6 +585,43 @@ static const char *header_note(const unsigned char *buf, size_t n, const struct 
 	return NULL;
 }
 
+/*
+ * AMD's words come only from an AMD CPU: header byte 24 set in the
+ * standard capture gets the note for Intel here, and the one that names
+ * AMD family 1Ah when the same bytes are judged as measured on AMD.
+ */
+static void amd_words_only_on_amd(const char *name, struct fpl_image_cfg *cfg,
+				  struct fpl_image *img)
+{
+	size_t n;
+	unsigned char *buf = read_bin(name, &n);
+	const char *msg;
+
+	buf[512 + 24] = 1;
+	msg = header_note(buf, n, cfg, img);
+	assert_non_null(strstr(msg, "the SDM's rule for Intel"));
+	assert_null(strstr(msg, "1Ah"));
+	cfg->amd = true;
+	msg = header_note(buf, n, cfg, img);
+	assert_non_null(strstr(msg, "measured on AMD family 1Ah"));
+	free(buf);
+}
+
+/*
+ * The ptrace dump's tracee had used its tiles: the default (a tracee
+ * without permission) refuses it; the case to judge it for is returned.
+ */
+static enum fpl_ptrace_tracee ptrace_default_refuses(const unsigned char *buf, size_t n,
+						     struct fpl_image_cfg *cfg,
+						     struct fpl_image *img)
+{
+	cfg->tracee = FPL_TRACEE_NO_PERM;
+	assert_int_equal(fpl_image_decode(buf, n, cfg, img, NULL), 0);
+	assert_true(img->kernel_rejects);
+	assert_string_equal(fpl_image_first_rejection(img)->rule, "ptrace.xstate_bv_unused");
+	return FPL_TRACEE_USED;
+}
+
 /* Every capture through the validator and decoder, judged against the capture's own CPU. */
 static void test_decode_captures(void **state)
 {
@@ -615,15 +652,8 @@ static void test_decode_captures(void **state)
 		unsigned char *buf = read_bin(c[i].name, &n);
 		bool found_xfd_note = false;
 
-		/* The ptrace dump's tracee had used its tiles: the default (no permission) refuses it. */
-		cfg.tracee = FPL_TRACEE_NO_PERM;
-		if (c[i].format == FPL_IMAGE_PTRACE) {
-			assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
-			assert_true(img->kernel_rejects);
-			assert_string_equal(fpl_image_first_rejection(img)->rule,
-					    "ptrace.xstate_bv_unused");
-			cfg.tracee = FPL_TRACEE_USED;
-		}
+		cfg.tracee = c[i].format == FPL_IMAGE_PTRACE ? ptrace_default_refuses(buf, n, &cfg, img) :
+							      FPL_TRACEE_NO_PERM;
 		assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
 		if (img->format != c[i].format)
 			fail_msg("%s: decoded as %s (%s)", c[i].name,
@@ -653,25 +683,7 @@ static void test_decode_captures(void **state)
 		}
 		free(buf);
 	}
-	/*
-	 * AMD's words come only from an AMD CPU: header byte 24 set in the
-	 * standard capture gets the note for Intel here, and the one that names
-	 * AMD family 1Ah when the same bytes are judged as measured on AMD.
-	 */
-	{
-		size_t n;
-		unsigned char *buf = read_bin(c[0].name, &n);
-		const char *msg;
-
-		buf[512 + 24] = 1;
-		msg = header_note(buf, n, &cfg, img);
-		assert_non_null(strstr(msg, "the SDM's rule for Intel"));
-		assert_null(strstr(msg, "1Ah"));
-		cfg.amd = true;
-		msg = header_note(buf, n, &cfg, img);
-		assert_non_null(strstr(msg, "measured on AMD family 1Ah"));
-		free(buf);
-	}
+	amd_words_only_on_amd(c[0].name, &cfg, img);
 	free(img);
 	free(d);
 }

@@ -330,6 +330,29 @@ static void test_tilecfg_truth(void **state)
 			out_free(&o);
 		}
 	}
+	/*
+	 * TILECFG alone restored (tile data not in RFBM) over an invalid
+	 * config: the task's live tiles, if any, are left unconfigured.
+	 */
+	{
+		uint64_t bv = 0x20000;
+		struct out o;
+		FILE *f;
+
+		memset(img, 0, sizeof(img));
+		memcpy(img + 512, &bv, 8);
+		memcpy(img + 2752, v[9].cfg, 64);
+		assert_true(v[9].gp);
+		f = fopen(p, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+		fclose(f);
+		o = run("decode", p, cpuid, "--format=raw", "--rfbm", "x87,sse,tilecfg", NULL);
+		assert_int_equal(o.rc, 0);
+		has(o.out, "after XRSTOR: TILECFG init (XINUSE bit 17 clear); TILEDATA not in RFBM: "
+			   "TILEDATA stays as the task had it; live tile data is left unconfigured");
+		out_free(&o);
+	}
 	assert_int_equal(unlink(p), 0);
 	free(v);
 }

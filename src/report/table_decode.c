@@ -255,7 +255,10 @@ static const char *cfg_after(const struct fpl_image_tiles *t)
 static const char *data_after(const struct fpl_image *img, const struct fpl_image_tiles *t)
 {
 	if (!(img->rfbm & FPL_XFEATURE_MASK_XTILE_DATA))
-		return "not in RFBM: TILEDATA stays as the task had it";
+		return t->cfg_restored && !t->cfg_loads ?
+		       "not in RFBM: TILEDATA stays as the task had it; live tile data is left "
+		       "unconfigured by TILECFG's init (the next TILESTORED raises #UD)" :
+		       "not in RFBM: TILEDATA stays as the task had it";
 	if (!t->data_in_bv)
 		return "init";
 	if (t->data_unconfigured)
