@@ -260,6 +260,23 @@ static void test_amx_captures(void **state)
 	}
 }
 
+/* An 11008-byte standard image at path: XSTATE_BV bv, cfg at 2752, tile data 0x5a if in bv. */
+static void tilecfg_image(const char *path, uint64_t bv, const uint8_t *cfg)
+{
+	static uint8_t img[11008];
+	FILE *f;
+
+	memset(img, 0, sizeof(img));
+	memcpy(img + 512, &bv, 8);
+	memcpy(img + 2752, cfg, 64);
+	if (bv & 0x40000)
+		memset(img + 2816, 0x5a, 8192);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	fclose(f);
+}
+
 /*
  * `fpulab decode --cpuid <the SPR guest>` of the 64 TILECFG variants
  * (tests/data/amx/tilecfg-truth.txt) in a standard image, as the probe's
@@ -271,7 +288,6 @@ static void test_tilecfg_truth(void **state)
 {
 	struct tilecfg_truth *v = calloc(TILECFG_TRUTH_N, sizeof(*v));
 	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
-	static uint8_t img[11008];
 	char p[128];
 
 	assert_non_null(v);
@@ -284,17 +300,8 @@ static void test_tilecfg_truth(void **state)
 			json_error_t je;
 			json_t *doc, *amx;
 			const char *after;
-			FILE *f;
 
-			memset(img, 0, sizeof(img));
-			memcpy(img + 512, &bv, 8);
-			memcpy(img + 2752, v[i].cfg, 64);
-			if (data)
-				memset(img + 2816, 0x5a, 8192);
-			f = fopen(p, "wb");
-			assert_non_null(f);
-			assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
-			fclose(f);
+			tilecfg_image(p, bv, v[i].cfg);
 			j = run("decode", p, cpuid, "--format=raw", "--json", NULL);
 			if (j.rc != 0)
 				fail_msg("%s (XSTATE_BV 0x%llx): rc %d: %s", v[i].name,
@@ -335,18 +342,10 @@ static void test_tilecfg_truth(void **state)
 	 * config: the task's live tiles, if any, are left unconfigured.
 	 */
 	{
-		uint64_t bv = 0x20000;
 		struct out o;
-		FILE *f;
 
-		memset(img, 0, sizeof(img));
-		memcpy(img + 512, &bv, 8);
-		memcpy(img + 2752, v[9].cfg, 64);
 		assert_true(v[9].gp);
-		f = fopen(p, "wb");
-		assert_non_null(f);
-		assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
-		fclose(f);
+		tilecfg_image(p, 0x20000, v[9].cfg);
 		o = run("decode", p, cpuid, "--format=raw", "--rfbm", "x87,sse,tilecfg", NULL);
 		assert_int_equal(o.rc, 0);
 		has(o.out, "after XRSTOR: TILECFG init (XINUSE bit 17 clear); TILEDATA not in RFBM: "
