@@ -227,7 +227,8 @@ static int run_bin(const char *args, char *err, size_t size)
 static void test_skip_names_insn(void **state)
 {
 	const struct fpl_bench *b = fpl_bench_find("section");
-	struct fpl_optval o[] = { { "workload", "xor" }, { "chunks", "4k" }, { "total", "16k" } };
+	struct fpl_optval o[] = { { "workload", "xor" }, { "impl", "8regs" }, { "chunks", "4k" },
+				  { "total", "16k" } };
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_diag diag = { "" };
 	struct fpl_clock *clock = NULL;
