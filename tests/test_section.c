@@ -117,6 +117,40 @@ static void test_run_metrics(void **state)
 				 !strcmp(pol, "eager") ? chunks : 1);
 		assert_int_equal(obs_int(run, "outside_saves"), 1);
 		assert_int_equal(obs_int(run, "outside_restores"), 1);
+		/* issue 32: each part of a section timed alone, in the same rounds */
+		for (size_t k = 0; k < 4; k++) {
+			static const char *const parts[] = { "save", "setup", "end", "restore" };
+			static const char *const units[] = { "cycles", "tsc", "ns" };
+
+			for (size_t u = 0; u < 3; u++) {
+				char name[48], fam[32];
+				const struct fpl_metric *pm;
+
+				snprintf(name, sizeof(name), "part_%s_%s", parts[k], units[u]);
+				snprintf(fam, sizeof(fam), "part_%s", parts[k]);
+				pm = metric(run, name);
+				assert_int_equal(pm->n, metric(run, "inside_cycles")->n);
+				assert_string_equal(fpl_metric_family(pm), fam);
+				assert_int_equal(fpl_metric_kind(pm), FPL_KIND_SAMPLE);
+				assert_true(fpl_metric_how(pm)->reps >= 1);
+				assert_int_equal(fpl_metric_how(pm)->overhead, FPL_OVERHEAD_N_VS_2N);
+			}
+		}
+		/* issue 34: the cost per extra section by its parts, where there is one */
+		{
+			const json_t *ex = json_object_get(run->observed, "explain");
+
+			assert_int_equal(ex != NULL, chunks > 1);
+			if (ex) {
+				const json_t *p = json_array_get(json_object_get(ex, "parts"), 0);
+
+				assert_true(json_is_number(json_object_get(
+					json_object_get(ex, "residual"), "ci_lo")));
+				/* saves per extra section: eager 1, lazy 0 */
+				assert_true(json_number_value(json_object_get(p, "count_per_op")) ==
+					    (!strcmp(pol, "eager") ? 1 : 0));
+			}
+		}
 	}
 	assert_true(measured >= 4);	/* the C templates run everywhere */
 	fpl_result_free(r);

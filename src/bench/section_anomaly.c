@@ -232,8 +232,9 @@ const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run
 		if (m && isfinite(adj))
 			snprintf(test, sizeof(test), " (sign test, Holm-adjusted over the %zu cost "
 				 "intervals of this result: p = %.2g)", m, adj);
-		fpl_section_num(a, sizeof(a), lo, 0);
-		fpl_section_num(b, sizeof(b), hi, 0);
+		/* digits enough that a tiny interval below zero does not read [0, 0] */
+		fpl_section_num(a, sizeof(a), lo, fabs(hi) >= 10 ? 0 : fabs(hi) >= 1 ? 1 : 2);
+		fpl_section_num(b, sizeof(b), hi, fabs(hi) >= 10 ? 0 : fabs(hi) >= 1 ? 1 : 2);
 		pct = call_diff_pct(run);
 		if (part_cause(run, i, cause, sizeof(cause)))
 			snprintf(buf, size, "%s [%s, %s] cycles lies below zero%s: a section "
