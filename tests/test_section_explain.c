@@ -342,6 +342,23 @@ static void test_anomaly_names_the_part(void **state)
 		free(buf);
 		fpl_result_free(r);
 	}
+	/* no part: the cause said from how the rounds were ordered */
+	for (int shuffled = 0; shuffled < 2; shuffled++) {
+		struct fpl_result *r = fpl_result_new();
+		struct fpl_run *run;
+		struct made d;
+		char why[1200];
+
+		fill(&d, "lazy", -300, 2);
+		run = made_run(r, &d);
+		if (shuffled)
+			fpl_run_obs_str(run, "order", "shuffled");
+		assert_non_null(fpl_section_anomaly(r, run, why, sizeof(why)));
+		assert_non_null(strstr(why, shuffled ? "the rounds' order was shuffled" :
+					    "the rounds' fixed order: each arm always ran right after"));
+		assert_null(strstr(why, "different loops"));
+		fpl_result_free(r);
+	}
 }
 
 /* Whether s holds a negative figure whose digits are all zero ("-0", "-0.0", "-0.00"). */

@@ -534,6 +534,9 @@ static int record_counts(const struct fpl_bench_env *env, struct fpl_run *run, s
 		      fpl_run_obs_bool(run, "work_ends_dirty", xinuse & FPL_SECTION_UPPER) ?
 		      -ENOMEM : 0;
 	}
+	/* the harness shuffled each round's order (cfg.shuffle): no arm always after the same */
+	if (!err)
+		err = fpl_run_obs_str(run, "order", "shuffled");
 	/* The owner's components the modelled save writes: this task's active mask. */
 	snprintf(key, sizeof(key), "0x%" PRIx64, c->ctx.rfbm);
 	if (!err)
@@ -634,6 +637,8 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	cfg.kernel_trace = false;	/* section_trace() instead */
 	cfg.budget_s = budget;
 	cfg.warmup_s = budget * 0.1;
+	/* what ran just before an arm moves its time: no arm always follows the same one */
+	cfg.shuffle = true;
 	memset(v, 0, sizeof(v));
 	for (int m = 0; m < M_NR; m++) {
 		snprintf(prefix[m], sizeof(prefix[m]), "%s_", mode_names[m]);

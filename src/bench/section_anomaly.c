@@ -168,7 +168,7 @@ static bool part_cause(const struct fpl_run *run, size_t i, char *buf, size_t si
 	uint64_t work = 0, owner = 0;
 	bool know_work = obs_hex(run, "work_xinuse", &work), know_owner;
 	char parts[320], why[200], place[120] = "";
-	const char *own = fpl_run_param_get_str(run, "owner");
+	const char *own = fpl_run_param_get_str(run, "owner"), *order;
 
 	if (!parts_text(run, i, parts, sizeof(parts), &sum) ||
 	    fpl_section_part_counts(run, i == 1, count))
@@ -201,13 +201,24 @@ static bool part_cause(const struct fpl_run *run, size_t i, char *buf, size_t si
 		snprintf(why, sizeof(why), "whether the work ends dirty was not recorded (no "
 			 "XINUSE here), so no restore can be named");
 	if (isfinite(pct))
-		snprintf(place, sizeof(place), "; inside and outside differ by %.2f%% of a call",
+		snprintf(place, sizeof(place), " (inside and outside differ by %.2f%% of a call)",
 			 pct);
+	/*
+	 * The modes run one loop (body(), the mode tested at run time): not
+	 * code placement. In rounds of a fixed order each arm always follows
+	 * the same one, and on a Zen 3 guest two copies of the outside arm
+	 * differed by 100-1,700 cycles of an 85,000-cycle call that way.
+	 */
+	order = fpl_run_obs_get_str(run, "order");
 	snprintf(buf, size, "Cause, from the parts: none of them. Each costs more than nothing "
-		 "alone (%s), and %s. Likely cause: the code placement of the two loops (inside "
-		 "and outside are different loops%s) or interference that hit the modes "
-		 "unequally (the run's load and preemptions are in its observations)", parts,
-		 why, place);
+		 "alone (%s), and %s. Likely cause%s: %s", parts, why, place,
+		 order && !strcmp(order, "shuffled") ?
+		 "interference that hit the modes unequally (the run's load and preemptions are "
+		 "in its observations); the rounds' order was shuffled and the modes run one "
+		 "loop, so neither the order nor code placement" :
+		 "the rounds' fixed order: each arm always ran right after the same one, which "
+		 "moves an arm's time (two copies of one arm differed by up to 2% of a call on "
+		 "Zen 3); fpulab now shuffles each round");
 	return true;
 }
 
@@ -243,8 +254,8 @@ const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run
 		else if (isfinite(pct) && pct < 1)
 			snprintf(buf, size, "%s [%s, %s] cycles lies below zero%s: a section "
 				 "cannot cost less than none. Likely cause: inside and outside "
-				 "differ by %.2f%% of a call, less than code placement and "
-				 "interference move two loops; the method does not resolve this "
+				 "differ by %.2f%% of a call, less than the rounds' fixed order, "
+				 "code placement and interference move them; the method does not resolve this "
 				 "cost here. A fault of the measurement, not a speedup",
 				 costs[i], a, b, test, pct);
 		else

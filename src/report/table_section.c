@@ -253,7 +253,8 @@ int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o
 	}
 	fputc('\n', f);
 	fpl_tbl_wrap(f, "Times: median per modelled system call (N vs 2N difference, interleaved "
-		     "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 "
+		     "rounds of inside/outside/bare and the four part arms, in a shuffled order "
+		     "each round: what ran just before an arm moves its time). Speedup: median of per-round inside/outside - 1 "
 		     "(core cycles) with a distribution-free 95% interval (order statistics) (the "
 		     "2018 report's \"percent speedup\"). Per section: median per round of (inside "
 		     "- outside) / (sections - 1); one section = outside - bare (one begin/end "
