@@ -66,6 +66,29 @@ static long long obs_int(const struct fpl_run *run, const char *key)
 	return (long long)json_integer_value(json_object_get(run->observed, key));
 }
 
+/* Issue 32: each part of a section timed alone, in the same rounds as the modes. */
+static void check_parts(const struct fpl_run *run)
+{
+	for (size_t k = 0; k < 4; k++) {
+		static const char *const parts[] = { "save", "setup", "end", "restore" };
+		static const char *const units[] = { "cycles", "tsc", "ns" };
+
+		for (size_t u = 0; u < 3; u++) {
+			char name[48], fam[32];
+			const struct fpl_metric *pm;
+
+			snprintf(name, sizeof(name), "part_%s_%s", parts[k], units[u]);
+			snprintf(fam, sizeof(fam), "part_%s", parts[k]);
+			pm = metric(run, name);
+			assert_int_equal(pm->n, metric(run, "inside_cycles")->n);
+			assert_string_equal(fpl_metric_family(pm), fam);
+			assert_int_equal(fpl_metric_kind(pm), FPL_KIND_SAMPLE);
+			assert_true(fpl_metric_how(pm)->reps >= 1);
+			assert_int_equal(fpl_metric_how(pm)->overhead, FPL_OVERHEAD_N_VS_2N);
+		}
+	}
+}
+
 /* The benchmark itself on a tiny budget: every metric there, and the model's counts. */
 static void test_run_metrics(void **state)
 {
@@ -117,25 +140,7 @@ static void test_run_metrics(void **state)
 				 !strcmp(pol, "eager") ? chunks : 1);
 		assert_int_equal(obs_int(run, "outside_saves"), 1);
 		assert_int_equal(obs_int(run, "outside_restores"), 1);
-		/* issue 32: each part of a section timed alone, in the same rounds */
-		for (size_t k = 0; k < 4; k++) {
-			static const char *const parts[] = { "save", "setup", "end", "restore" };
-			static const char *const units[] = { "cycles", "tsc", "ns" };
-
-			for (size_t u = 0; u < 3; u++) {
-				char name[48], fam[32];
-				const struct fpl_metric *pm;
-
-				snprintf(name, sizeof(name), "part_%s_%s", parts[k], units[u]);
-				snprintf(fam, sizeof(fam), "part_%s", parts[k]);
-				pm = metric(run, name);
-				assert_int_equal(pm->n, metric(run, "inside_cycles")->n);
-				assert_string_equal(fpl_metric_family(pm), fam);
-				assert_int_equal(fpl_metric_kind(pm), FPL_KIND_SAMPLE);
-				assert_true(fpl_metric_how(pm)->reps >= 1);
-				assert_int_equal(fpl_metric_how(pm)->overhead, FPL_OVERHEAD_N_VS_2N);
-			}
-		}
+		check_parts(run);
 		/* issue 34: the cost per extra section by its parts, where there is one */
 		{
 			const json_t *ex = json_object_get(run->observed, "explain");

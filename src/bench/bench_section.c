@@ -605,6 +605,42 @@ static const char *cell_skip(const struct fpl_bench_env *env, const struct cell 
 	return NULL;
 }
 
+/* The part arms' variants, after the modes' in v (method and prefix: their texts). */
+static void part_variants(struct cell *c, enum fpl_save_insn insn, struct fpl_run *run,
+			  struct fpl_variant *v, char (*method)[200], char (*prefix)[16])
+{
+	static const fpl_timed_fn fns[P_NR] = { timed_save, timed_setup, timed_end,
+						timed_restore };
+
+	for (int k = 0; k < P_NR; k++) {
+		static const char *const what[P_NR] = {
+			"the owner's save alone: %s of RFBM 0x%" PRIx64 " into its image",
+			"begin's set-up alone: %s (kernel_fpu_begin_mask)",
+			"a begin/end pair alone, nothing to save, set up or restore: the end and "
+			"the bookkeeping of a section%s",
+			"the owner's restore alone: %s of RFBM 0x%" PRIx64 " from its image (at "
+			"the end, eager; at return to user, lazy)",
+		};
+		int m = M_NR + k;
+		const char *ins = insn == FPL_INSN_FXSAVE ? (k == P_SAVE ? "FXSAVE64" : "FXRSTOR64") :
+				  k == P_SAVE ? fpl_save_insn_name(insn) : "XRSTOR";
+
+		snprintf(prefix[m], sizeof(prefix[m]), "part_%s_", part_names[k]);
+		if (k == P_SETUP)
+			snprintf(method[m], sizeof(method[m]), what[k],
+				 c->kfpu == FPL_KFPU_ALL ? "LDMXCSR of the default and FNINIT" :
+				 c->kfpu == FPL_KFPU_MXCSR ? "LDMXCSR of the default" :
+				 c->kfpu == FPL_KFPU_387 ? "FNINIT" : "nothing (mask none)");
+		else if (k == P_END)
+			snprintf(method[m], sizeof(method[m]), what[k], "");
+		else
+			snprintf(method[m], sizeof(method[m]), what[k], ins, c->ctx.rfbm);
+		v[m] = (struct fpl_variant){ .name = part_names[k], .timed = fns[k], .arg = c,
+					     .run = run, .prefix = prefix[m],
+					     .method = method[m] };
+	}
+}
+
 static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, struct cell *c,
 		    enum fpl_fpu_policy pol, enum fpl_save_insn insn, double budget)
 {
@@ -612,8 +648,7 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	struct fpl_diag diag = { "" };
 	struct fpl_harness_cfg cfg;
 	struct fpl_variant v[NV];
-	fpl_timed_fn fns[NV] = { timed_inside, timed_outside, timed_bare, timed_save, timed_setup,
-				 timed_end, timed_restore };
+	fpl_timed_fn fns[M_NR] = { timed_inside, timed_outside, timed_bare };
 	char why[128], method[NV][200], prefix[NV][16];
 	json_t *explain = NULL;
 	const char *skip;
@@ -652,33 +687,7 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 					     .run = run, .prefix = prefix[m],
 					     .method = method[m] };
 	}
-	for (int k = 0; k < P_NR; k++) {
-		static const char *const what[P_NR] = {
-			"the owner's save alone: %s of RFBM 0x%" PRIx64 " into its image",
-			"begin's set-up alone: %s (kernel_fpu_begin_mask)",
-			"a begin/end pair alone, nothing to save, set up or restore: the end and "
-			"the bookkeeping of a section%s",
-			"the owner's restore alone: %s of RFBM 0x%" PRIx64 " from its image (at "
-			"the end, eager; at return to user, lazy)",
-		};
-		int m = M_NR + k;
-		const char *ins = insn == FPL_INSN_FXSAVE ? (k == P_SAVE ? "FXSAVE64" : "FXRSTOR64") :
-				  k == P_SAVE ? fpl_save_insn_name(insn) : "XRSTOR";
-
-		snprintf(prefix[m], sizeof(prefix[m]), "part_%s_", part_names[k]);
-		if (k == P_SETUP)
-			snprintf(method[m], sizeof(method[m]), what[k],
-				 c->kfpu == FPL_KFPU_ALL ? "LDMXCSR of the default and FNINIT" :
-				 c->kfpu == FPL_KFPU_MXCSR ? "LDMXCSR of the default" :
-				 c->kfpu == FPL_KFPU_387 ? "FNINIT" : "nothing (mask none)");
-		else if (k == P_END)
-			snprintf(method[m], sizeof(method[m]), what[k], "");
-		else
-			snprintf(method[m], sizeof(method[m]), what[k], ins, c->ctx.rfbm);
-		v[m] = (struct fpl_variant){ .name = part_names[k], .timed = fns[m], .arg = c,
-					     .run = run, .prefix = prefix[m],
-					     .method = method[m] };
-	}
+	part_variants(c, insn, run, v, method, prefix);
 	err = fpl_harness_run(env, &cfg, v, NV);
 	if (!err)
 		err = add_derived(run, v, c->total / c->chunk);
