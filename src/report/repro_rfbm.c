@@ -90,7 +90,7 @@ static int decimals(double v)
 /* One case against case 1: the interval of the difference in percent, and its verdict. */
 struct case_test {
 	double center;		/* the case's trimmed mean */
-	double of_base;		/* it in percent of case 1's: paired, of its own baseline's */
+	double of_base;		/* "~": 100 + pct, the centre of the +/- interval, always inside it */
 	double base;		/* paired: case 1's trimmed mean in this case's own runs */
 	double pct, half;	/* difference to case 1 and its 95% half-width, percent */
 	double p, p_holm;
@@ -134,7 +134,13 @@ static void paired_case(const struct fpl_run *run, struct case_test *t)
 				     FPL_PAIR_PCT, TRIM_PCT, CONF_PCT, 0, &pr))
 		return;
 	t->nruns = pr.n;
-	t->of_base = 100 * pr.t.center_b / pr.t.center_a;
+	/*
+	 * Not the ratio of the two trimmed means: where runs of different
+	 * levels differ by different shares, that ratio can lie outside the
+	 * interval of the per-run differences (Zen 3: ~101.29% beside
+	 * +0.17% +/- 0.28%). "~" is the same statistic as the interval.
+	 */
+	t->of_base = 100 + pr.t.diff;
 	t->base = pr.t.center_a;
 	t->verdict = pr.n >= FPL_MIN_RUNS;
 	t->pct = pr.t.diff;
@@ -299,8 +305,9 @@ static void legend(const struct table_tests *tt, const struct fpl_run **cases, F
 	fprintf(f, "(+/-: 95%% interval of the difference to case 1, paired: each run's value "
 		"in percent of case 1's figure in the same run (%s), so the run's own level "
 		"cancels; Yuen's trimmed t (10%%) over the %zu per-run differences, unadjusted; "
-		"\"proven\": Holm's p over %zu comparison%s. ~: the case's trimmed mean in percent of that of case 1's "
-		"figures in the same runs.)\n", b && b->method ? b->method : "baseline",
+		"\"proven\": Holm's p over %zu comparison%s. ~: 100%% plus that trimmed mean of the "
+		"per-run differences, the centre of the interval (not the ratio of the two "
+		"trimmed means, which need not lie inside it).)\n", b && b->method ? b->method : "baseline",
 		tt->t[1].nruns, tt->family, tt->family == 1 ? "" : "s");
 }
 
