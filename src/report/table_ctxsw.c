@@ -67,6 +67,8 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 	if (any)
 		fprintf(f, "    (these intervals cover this run's batches only; what changes between "
 			   "runs\n    is in --runs N's \"B - A over the runs\")\n");
+	if (any)
+		fpl_tbl_aa_line(run, 4, f);
 }
 
 static void ctxsw_ab(const struct fpl_run *run, FILE *f)
@@ -86,6 +88,7 @@ static void ctxsw_ab(const struct fpl_run *run, FILE *f)
 		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 20%% trimmed, this run only)", sb, sa,
 			verdict);
 	fputc('\n', f);
+	fpl_tbl_aa_line(run, 4, f);
 }
 
 void fpl_summary_ctxsw(const struct fpl_result *r, FILE *f)

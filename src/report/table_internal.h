@@ -67,6 +67,13 @@ const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
  */
 void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f);
 
+/*
+ * Under an A/B run whose two states are the same (--ab X,X): one line,
+ * indented, saying it is an A/A control and what its verdict may claim.
+ * Whether it printed.
+ */
+bool fpl_tbl_aa_line(const struct fpl_run *run, size_t indent, FILE *f);
+
 /* The configuration in a few words: the params that tell this benchmark's runs of r apart, k=v. */
 void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n);
 /*

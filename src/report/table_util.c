@@ -240,3 +240,20 @@ void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f)
 		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
 		q < FPL_QUIET_SHARE_SUSPECT ? "; under half: a suspect run" : "");
 }
+
+bool fpl_tbl_aa_line(const struct fpl_run *run, size_t indent, FILE *f)
+{
+	const char *a = fpl_run_param_get_str(run, "state_a");
+	const char *b = fpl_run_param_get_str(run, "state_b");
+	char *line;
+
+	if (!a || !b || strcmp(a, b))
+		return false;
+	if (asprintf(&line, "(an A/A control: --ab %s,%s runs the same state in both arms, so "
+		     "a difference proven here is the method's own error; at 95%% no more than 1 "
+		     "run in 20 should show one)", a, b) < 0)
+		return false;
+	fpl_tbl_wrap_labelled(f, "", indent, line);
+	free(line);
+	return true;
+}
