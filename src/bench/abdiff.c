@@ -138,11 +138,11 @@ void fpl_abdiff_verdict(const struct fpl_abdiff *d, char *buf, size_t len)
 		snprintf(step, sizeof(step), "; one timer step, %.3f%%, at each end",
 			 100 * d->step / d->mean_a);
 	if (fpl_abdiff_resolved(d))
-		snprintf(buf, len, "%+.3f%% (%d%% CI %+.3f%% .. %+.3f%%%s)", d->pct, level,
-			 d->pct_lo, d->pct_hi, step);
+		snprintf(buf, len, "%+.3f%% (%d%% CI %+.3f%% .. %+.3f%%%s)", fpl_shown(d->pct, 3),
+			 level, fpl_shown(d->pct_lo, 3), fpl_shown(d->pct_hi, 3), step);
 	else
 		snprintf(buf, len, "no difference proven at %d%% (CI %+.3f%% .. %+.3f%%%s)", level,
-			 d->pct_lo, d->pct_hi, step);
+			 fpl_shown(d->pct_lo, 3), fpl_shown(d->pct_hi, 3), step);
 }
 
 json_t *fpl_abdiff_json(const struct fpl_abdiff *d, const char *unit)

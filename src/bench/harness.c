@@ -514,7 +514,7 @@ int fpl_selfcheck_run(struct fpl_clock *c, struct fpl_selfcheck *sc)
 		 "self-check %s: 100 dependent IMULs = %.1f cycles (expect 300 +/- 2%%: %+.2f%% %s), "
 		 "empty body = %.2f cycles/rep (expect 1-2, the loop's own branch; at most %.0f: %s); "
 		 "cycles %s",
-		 sc->ok ? "ok" : "FAILED", sc->imul100_cycles, sc->imul_err_pct,
+		 sc->ok ? "ok" : "FAILED", sc->imul100_cycles, fpl_shown(sc->imul_err_pct, 2),
 		 sc->imul_ok ? "ok" : "FAIL", sc->empty_cycles, FPL_SELFCHECK_EMPTY_MAX,
 		 sc->empty_ok ? "ok" : "FAIL",
 		 c->core_source == FPL_CORE_RDPMC ? "counted" : "estimated from an add chain");

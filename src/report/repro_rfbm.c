@@ -271,7 +271,8 @@ static void meaning(const struct table_tests *tt, FILE *f)
 				"case %zu is %s than case 1 by %.2f%% (95%% interval %+.2f%% .. "
 				"%+.2f%%, Holm p = %.2g): a real difference on this machine. ",
 				i + 1, t->pct > 0 ? "higher" : "lower", fabs(t->pct),
-				t->pct - t->half, t->pct + t->half, t->p_holm);
+				fpl_shown(t->pct - t->half, 2), fpl_shown(t->pct + t->half, 2),
+				t->p_holm);
 	}
 	if (proven < tt->n - 1)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
@@ -332,7 +333,7 @@ static void one_table(const char *table, const struct fpl_run **cases,
 		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   ", i + 1, label, d, t->center,
 			t->of_base);
 		if (t->verdict)
-			fprintf(f, "%+.2f%% +/- %.2f%% %s", t->pct, t->half,
+			fprintf(f, "%+.2f%% +/- %.2f%% %s", fpl_shown(t->pct, 2), t->half,
 				t->proven ? "(proven)" : "(not proven)");
 		else
 			fprintf(f, "(no verdict: fewer than %d runs)", FPL_MIN_RUNS);

@@ -158,11 +158,13 @@ static void ab_line(const struct fpl_result *r, const struct fpl_run *run,
 		fprintf(f, "no interval from fewer than %d runs\n", FPL_MIN_RUNS);
 		return;
 	}
-	fprintf(f, "%+.4g %s [%+.4g, %+.4g]", ci.estimate, m->unit, ci.lo, ci.hi);
+	fprintf(f, "%+.4g %s [%+.4g, %+.4g]", fpl_shown(ci.estimate, 15), m->unit,
+		fpl_shown(ci.lo, 15), fpl_shown(ci.hi, 15));
 	a = a_mean(r, run, m);
 	if (a > 0)
-		fprintf(f, " = %+.3f%% [%+.3f, %+.3f] of A's round trip", 100 * ci.estimate / a,
-			100 * ci.lo / a, 100 * ci.hi / a);
+		fprintf(f, " = %+.3f%% [%+.3f, %+.3f] of A's round trip",
+			fpl_shown(100 * ci.estimate / a, 3), fpl_shown(100 * ci.lo / a, 3),
+			fpl_shown(100 * ci.hi / a, 3));
 	fprintf(f, ": %s\n", ci.lo > 0 ? "B costs more, proven" :
 		ci.hi < 0 ? "B costs less, proven" : "not proven (the interval holds 0)");
 }

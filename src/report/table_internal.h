@@ -58,6 +58,16 @@ void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep)
 /* extra.estimate, ci95_lo, ci95_hi of a metric; false when absent. */
 bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 
+/*
+ * Whether m's median cannot be told from zero: its distribution-free 95%
+ * interval (fpl_median_ci) holds 0, or it is less than one TSC step over
+ * the sample's reps (host.clock.step_tsc, in m's unit). Then *bound is the
+ * figure it is below: the larger of the interval's ends (in size) and that
+ * step, rounded up to decimals. Printed "below resolution: < N" instead of
+ * a 0.0 that reads as a measured zero (issue 32 item 3).
+ */
+bool fpl_tbl_below_resolution(const struct fpl_result *r, const struct fpl_metric *m,
+			      int decimals, double *bound);
 /* "142 [139, 150]": median [q1, q3] of s into buf, digits chosen by size. */
 const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
 /*

@@ -479,7 +479,9 @@ static void series_line(const struct fpl_result *r, const char *key, FILE *f)
 	}
 	a /= (double)n;
 	fprintf(f, "%+.1f TSC ticks [%+.1f, %+.1f] = %+.3f%% [%+.3f, %+.3f] of A's round trip: %s\n",
-		ci.estimate, ci.lo, ci.hi, 100 * ci.estimate / a, 100 * ci.lo / a, 100 * ci.hi / a,
+		fpl_shown(ci.estimate, 1), fpl_shown(ci.lo, 1), fpl_shown(ci.hi, 1),
+		fpl_shown(100 * ci.estimate / a, 3), fpl_shown(100 * ci.lo / a, 3),
+		fpl_shown(100 * ci.hi / a, 3),
 		ci.lo > 0 ? "B costs more, proven" : ci.hi < 0 ? "B costs less, proven" :
 		"not proven (the interval holds 0)");
 }

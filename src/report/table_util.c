@@ -202,12 +202,53 @@ bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, doub
 	return json_object_get(m->extra, "estimate") != NULL;
 }
 
+/*
+ * One step of the TSC over a sample's reps, in m's unit (tsc, cycles at the
+ * run's core/TSC figure, ns): what a difference of two timings per rep
+ * moves by. 0 when the document does not say.
+ */
+static double unit_step(const struct fpl_result *r, const struct fpl_metric *m)
+{
+	const json_t *clk = json_object_get(r ? r->host : NULL, "clock");
+	double step = json_number_value(json_object_get(clk, "step_tsc"));
+	long long reps = fpl_metric_how(m)->reps;
+
+	if (!(step > 0) || reps <= 0)
+		return 0;
+	step /= (double)reps;
+	if (!strcmp(m->unit, "tsc"))
+		return step;
+	if (!strcmp(m->unit, "cycles"))
+		return step * json_number_value(json_object_get(clk, "core_per_tsc_start"));
+	if (!strcmp(m->unit, "ns"))
+		return step / json_number_value(json_object_get(clk, "tsc_hz")) * 1e9;
+	return 0;
+}
+
+bool fpl_tbl_below_resolution(const struct fpl_result *r, const struct fpl_metric *m,
+			      int decimals, double *bound)
+{
+	double step = unit_step(r, m), unit = pow(10, -decimals), b;
+	struct fpl_ci ci;
+
+	if (!m || fpl_median_ci(m->samples, m->n, &ci))
+		return false;
+	if (!(ci.lo <= 0 && ci.hi >= 0) && !(fabs(ci.estimate) < step))
+		return false;
+	b = fmax(fmax(fabs(ci.lo), fabs(ci.hi)), step);
+	/* up to the next figure shown, never "< 0.0" */
+	b = ceil(b / unit - 1e-9) * unit;
+	*bound = b > 0 ? b : unit;
+	return true;
+}
+
 /* "142 [139, 150]": median [q1, q3], digits chosen by size. */
 const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s)
 {
 	int d = fabs(s->median) >= 100 ? 0 : fabs(s->median) >= 10 ? 1 : 2;
 
-	snprintf(buf, size, "%.*f [%.*f, %.*f]", d, s->median, d, s->q1, d, s->q3);
+	snprintf(buf, size, "%.*f [%.*f, %.*f]", d, fpl_shown(s->median, d), d,
+		 fpl_shown(s->q1, d), d, fpl_shown(s->q3, d));
 	return buf;
 }
 

@@ -38,10 +38,12 @@ static void verdict(const struct fpl_ttest *t, const char *unit, char *buf, size
 
 	if (t->lo > 0 || t->hi < 0)
 		snprintf(buf, len, "%+.1f %s = %+.3f%% of A (95%% CI %+.3f%% .. %+.3f%%)", t->diff,
-			 unit, 100 * t->diff / a, 100 * t->lo / a, 100 * t->hi / a);
+			 unit, 100 * t->diff / a, fpl_shown(100 * t->lo / a, 3),
+			 fpl_shown(100 * t->hi / a, 3));
 	else
 		snprintf(buf, len, "no difference proven at 95%% (%+.1f %s, CI %+.3f%% .. %+.3f%% "
-			 "of A)", t->diff, unit, 100 * t->lo / a, 100 * t->hi / a);
+			 "of A)", fpl_shown(t->diff, 1), unit, fpl_shown(100 * t->lo / a, 3),
+			 fpl_shown(100 * t->hi / a, 3));
 }
 
 /*
@@ -123,7 +125,8 @@ static int ab_unit(struct fpl_kvm_ctx *k, const struct fpl_metric *a, const stru
 			 100 * (tr.t.hi - tr.t.lo) / 2 / tr.t.center_a);
 	if (!fpl_median_ci(d->samples, d->n, &mci)) {
 		snprintf(v, sizeof(v), "%+.1f TSC ticks (95%% CI %+.1f .. %+.1f, one %.1f-tick "
-			 "step of the samples at each end)", mci.estimate, mci.lo - q, mci.hi + q, q);
+			 "step of the samples at each end)", fpl_shown(mci.estimate, 1),
+			 fpl_shown(mci.lo - q, 1), fpl_shown(mci.hi + q, 1), q);
 		fpl_run_obs_str(k->run, "b_minus_a_median", v);
 	}
 	return 0;
