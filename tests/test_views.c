@@ -201,8 +201,22 @@ static void test_no_negative_zero(void **state)
 	m = fpl_run_add_metric(run, "cycles", "cycles", "throughput: synthetic");
 	for (int i = 0; i < 43; i++)
 		assert_int_equal(fpl_metric_add(m, 47.5 + 0.01 * (i % 5)), 0);
+	/* a noisy cell of few samples, two of them preempted far below zero: a figure, not unresolved */
+	run = fpl_result_add_run(r, "xsave");
+	assert_int_equal(fpl_run_param_str(run, "insn", "fninit") ||
+			 fpl_run_param_str(run, "pattern", "") ||
+			 fpl_run_param_str(run, "method", "throughput"), 0);
+	m = fpl_run_add_metric(run, "cycles", "cycles", "throughput: synthetic");
+	{
+		static const double v[] = { 120, 121, 119, 122, -300, -350, 118, 9000 };
+
+		for (size_t i = 0; i < 8; i++)
+			assert_int_equal(fpl_metric_add(m, v[i]), 0);
+	}
 	t = text_of(fpl_view_table, r);
 	no_negative_zero("the xsave table", t);
+	assert_non_null(strstr(t, "fninit                                       throughput       "
+			    "119.5 ("));
 	assert_non_null(strstr(t, "vzeroupper, upper state dirty                latency     "
 			    "below resolution: < 0.1"));
 	assert_non_null(strstr(t, "47.5 (0.0)"));

@@ -59,10 +59,11 @@ void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep)
 bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 
 /*
- * Whether m's median cannot be told from zero: its distribution-free 95%
- * interval (fpl_median_ci) holds 0, or it is less than one TSC step over
- * the sample's reps (host.clock.step_tsc, in m's unit). Then *bound is the
- * figure it is below: the larger of the interval's ends (in size) and that
+ * Whether m's median cannot be told from zero: zero lies between its
+ * quartiles (a quarter of the samples or more on each side of it), or the
+ * median is less than one TSC step over the sample's reps
+ * (host.clock.step_tsc, in m's unit); at least 6 samples. Then *bound is
+ * the figure it is below: the larger of the quartiles (in size) and that
  * step, rounded up to decimals. Printed "below resolution: < N" instead of
  * a 0.0 that reads as a measured zero (issue 32 item 3).
  */

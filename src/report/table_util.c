@@ -228,14 +228,19 @@ static double unit_step(const struct fpl_result *r, const struct fpl_metric *m)
 bool fpl_tbl_below_resolution(const struct fpl_result *r, const struct fpl_metric *m,
 			      int decimals, double *bound)
 {
-	double step = unit_step(r, m), unit = pow(10, -decimals), b;
-	struct fpl_ci ci;
+	double step = m ? unit_step(r, m) : 0, unit = pow(10, -decimals), b;
+	struct fpl_summary s;
 
-	if (!m || fpl_median_ci(m->samples, m->n, &ci))
+	/*
+	 * Zero between the quartiles: a quarter of the samples or more either
+	 * side of it. Not the median's interval: with few samples that spans
+	 * the preempted ones, and a 120-cycle cell would read unresolved.
+	 */
+	if (!m || !fpl_tbl_summary(m, &s) || s.n < 6)
 		return false;
-	if (!(ci.lo <= 0 && ci.hi >= 0) && !(fabs(ci.estimate) < step))
+	if (!(s.q1 <= 0 && s.q3 >= 0) && !(fabs(s.median) < step))
 		return false;
-	b = fmax(fmax(fabs(ci.lo), fabs(ci.hi)), step);
+	b = fmax(fmax(fabs(s.q1), fabs(s.q3)), step);
 	/* up to the next figure shown, never "< 0.0" */
 	b = ceil(b / unit - 1e-9) * unit;
 	*bound = b > 0 ? b : unit;

@@ -511,8 +511,8 @@ int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, 
 	fpl_tbl_units_legend(f, o, &t.units);
 	if (t.any_below)
 		fpl_tbl_wrap(f, "below resolution: < N: the cell's median cannot be told from zero "
-			     "(its distribution-free 95% interval holds 0, or it is under one TSC step "
-			     "per rep); N is the larger end of that interval or that step", 0);
+			     "(zero lies between its quartiles, or it is under one TSC step per rep); "
+			     "N is the larger quartile in size, or that step", 0);
 	if (nwarn)
 		fprintf(f, "!: the cell's run has a warning (%zu cells)\n", nwarn);
 	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);
