@@ -461,6 +461,41 @@ static void test_ptrace_tracee(void **state)
 	assert_int_equal(unlink(p), 0);
 }
 
+/*
+ * Issue 32 item 7: --rfbm avx512 judged on a CPU without AVX-512 in XCR0
+ * (the Zen 3 guest's dump, XCR0 0x207) says what XCR0 dropped, not just
+ * "RFBM 0x0 (none)"; on one with AVX-512 (Genoa) nothing is dropped.
+ */
+static void test_rfbm_dropped_said(void **state)
+{
+	struct out o = run("decode", IMAGES "xsave.bin",
+			   "--cpuid=tests/data/cpuid/zen3-pku-kvm.cpuid", "--rfbm", "avx512", NULL);
+	struct out j = run("decode", IMAGES "xsave.bin",
+			   "--cpuid=tests/data/cpuid/zen3-pku-kvm.cpuid", "--rfbm", "avx512",
+			   "--json", NULL);
+	struct out g = run("decode", IMAGES "xsave.bin", "--cpuid=tests/data/cpuid/genoa.cpuid",
+			   "--rfbm", "avx512", NULL);
+	json_error_t je;
+	json_t *doc;
+
+	(void)state;
+	has(o.out, "RFBM        0x0 (none)\n");
+	has(o.out, "asked 0xe0 (AVX512_OPMASK|AVX512_ZMM_Hi256|AVX512_Hi16_ZMM); dropped 0xe0 "
+		   "(AVX512_OPMASK|AVX512_ZMM_Hi256|AVX512_Hi16_ZMM): not enabled in XCR0 0x207");
+	doc = json_loads(j.out, 0, &je);
+	if (!doc)
+		fail_msg("JSON: %s", je.text);
+	assert_string_equal(json_string_value(json_object_get(doc, "rfbm_asked")), "0xe0");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "rfbm_dropped"),
+							      "not_in_xcr0")), "0xe0");
+	json_decref(doc);
+	has(g.out, "RFBM        0xe0 (");
+	assert_null(strstr(g.out, "dropped"));
+	out_free(&o);
+	out_free(&j);
+	out_free(&g);
+}
+
 static void test_rejected_names_rule_and_offset(void **state)
 {
 	char p[128];
@@ -622,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_amx_captures),
 		cmocka_unit_test(test_tilecfg_truth),
 		cmocka_unit_test(test_ptrace_tracee),
+		cmocka_unit_test(test_rfbm_dropped_said),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_convert_output),

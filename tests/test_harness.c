@@ -104,6 +104,46 @@ static void test_n_vs_2n_removes_fixed_cost(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Issue 32 item 4: one core-clock figure per run. Without ratio_at_start
+ * the harness still reads the core/TSC ratio every round (the real add
+ * chain: about 1-1.7 on these machines), but every sample is converted
+ * with the run's figure (here the made-up 2.0), the readings kept as
+ * evidence beside it, and a warning says how far they were from it.
+ */
+static void test_one_clock_figure(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .min_samples = 5, .max_samples = 9, .budget_s = 100 };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	struct fake f = { .fixed = 5000, .per_rep = 7 };
+	struct fpl_variant v = { .name = "f", .timed = fake_timed, .arg = &f, .run = run,
+				 .ops_per_rep = 1, .method = "fake" };
+	json_t *cpt;
+	double med;
+
+	(void)state;
+	assert_int_equal(fpl_harness_run(&env, &cfg, &v, 1), 0);
+	assert_int_equal(v.m_cycles->n, v.m_tsc->n);
+	for (size_t i = 0; i < v.m_tsc->n; i++)
+		assert_near(v.m_cycles->samples[i], 2.0 * v.m_tsc->samples[i], 1e-9);
+	cpt = json_object_get(v.m_cycles->extra, "core_per_tsc");
+	assert_non_null(cpt);
+	assert_near(json_number_value(json_object_get(cpt, "converted_at")), 2.0, 1e-12);
+	med = json_number_value(json_object_get(cpt, "median"));
+	print_message("  per-round core/TSC median %.4f, converted at 2.0\n", med);
+	assert_true(med > 0.1 && med < 10);
+	assert_non_null(strstr(v.m_cycles->method, "TSC ticks x 2.0000, the run's core/TSC figure"));
+	/* the live chain does not read 2.0 within 2%: the run says so */
+	if (fabs(med / 2.0 - 1) > 0.02) {
+		assert_true(json_array_size(run->warnings) >= 1);
+		assert_non_null(strstr(json_string_value(json_array_get(run->warnings, 0)),
+				       "from the run's figure 2.0000"));
+	}
+	fpl_result_free(r);
+}
+
 static void test_empty_body_and_ops(void **state)
 {
 	struct fpl_bench_env env = { .clock = &fake_clock };
@@ -723,6 +763,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_n_vs_2n_removes_fixed_cost),
+		cmocka_unit_test(test_one_clock_figure),
 		cmocka_unit_test(test_empty_body_and_ops),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_stop_keeps_samples),

@@ -204,6 +204,20 @@ static void test_bench_runs(void **state)
 	assert_int_equal(fpl_run_find_metric(r->runs[0], "difference_tsc")->n,
 			 fpl_run_find_metric(r->runs[0], "round_trip_b_tsc")->n);
 	assert_non_null(tt_obs(r->runs[0], "b_minus_a"));
+	/*
+	 * Issue 32 item 7: the samples' lattice (the TSC's step over the reps) is
+	 * in the intervals: the median's carries one step at each end.
+	 */
+	{
+		const struct fpl_metric *d = fpl_run_find_metric(r->runs[0], "difference_tsc");
+		double q = json_real_value(json_object_get(d->extra, "lattice_step"));
+		json_t *med = json_object_get(d->extra, "median");
+
+		assert_true(q > 0);
+		if (med)
+			assert_true(json_real_value(json_object_get(med, "ci_hi")) -
+				    json_real_value(json_object_get(med, "ci_lo")) >= 2 * q);
+	}
 	assert_string_equal(tt_obs(r->runs[0], "kvm_backend"), fpl_kvm_backend_name(h.backend));
 	assert_int_equal(tt_obs_int(r->runs[0], "guest_ring"), 0);
 	fpl_result_free(r);
@@ -331,6 +345,7 @@ static void test_table(void **state)
 	assert_non_null(strstr(buf, "avx512       0xe0"));
 	assert_non_null(strstr(buf, "18102 [18101, 18103] TSC ticks"));	/* B's median, quartiles */
 	assert_non_null(strstr(buf, "B - A (avx512 minus init)"));
+	assert_null(strstr(buf, "A/A control"));
 	free(buf);
 	/* The suite's block: both states' medians, B - A named by its states. */
 	f = open_memstream(&buf, &len);

@@ -141,6 +141,49 @@ static void rfbm_table_pairs_runs(void **state)
 }
 
 /*
+ * Issue 32 item 2: runs of two levels, case 2 1% above case 1 in the eight
+ * low runs and level with it in the two high ones. The ratio of the
+ * trimmed means is about 100.4%, outside the interval of the per-run
+ * differences (about +0.9% +/- 0.3%); "~" must be that interval's centre.
+ */
+static void rfbm_table_tilde_inside_interval(void **state)
+{
+	static const double lvl[] = { 100, 100, 100, 100, 100, 100, 100, 100, 1000, 1000 };
+	static const double pct[] = { 1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 1.02, 0.98, 0, 0.02 };
+	struct fpl_result *r = fpl_result_new();
+	double a[10], b[10], tilde, diff, half;
+	const char *line, *pm;
+	char *buf;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		a[i] = lvl[i];
+		b[i] = lvl[i] * (1 + pct[i] / 100);
+	}
+	assert_int_equal(fpl_repro_add_case(r, "t", 1, "without", "cycles", "m", a, 10), 0);
+	assert_int_equal(fpl_repro_add_paired_case(r, "t", 2, "with", "cycles", "m", b, a,
+						   "without, same run", 10), 0);
+	buf = repro_text(fpl_repro_rfbm_write, r, 0);
+	line = strstr(buf, "case 2: ");
+	assert_non_null(line);
+	assert_non_null(strchr(line, '~'));
+	tilde = strtod(strchr(line, '~') + 1, NULL);
+	pm = strstr(line, "% +/- ");
+	assert_non_null(pm);
+	half = strtod(pm + 6, NULL);
+	while (pm > line && pm[-1] != ' ')
+		pm--;
+	diff = strtod(pm, NULL);
+	print_message("  ~%.2f%%, %+.2f%% +/- %.2f%%\n", tilde, diff, half);
+	assert_true(half > 0);
+	assert_true(tilde - 100 >= diff - half && tilde - 100 <= diff + half);
+	assert_true(fabs(tilde - 100 - diff) < 0.011);
+	assert_non_null(strstr(buf, "the centre of the interval"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/*
  * ctxsw's cases: each wider state paired with init's arm of its own A/B
  * runs, whose level need not be case 1's line (the mean of the arms): the
  * case's line says what case 1 was in its runs, so that a value above case
@@ -459,6 +502,7 @@ int main(void)
 		cmocka_unit_test(rfbm_table_reproduces_report_shape),
 		cmocka_unit_test(kfpu_table_has_report_lines_and_ratios),
 		cmocka_unit_test(rfbm_table_pairs_runs),
+		cmocka_unit_test(rfbm_table_tilde_inside_interval),
 		cmocka_unit_test(rfbm_table_names_own_baseline),
 		cmocka_unit_test(kfpu_ratios_pair_rounds),
 		cmocka_unit_test(lazy_table_has_report_lines),

@@ -10,10 +10,13 @@
 #include <cmocka.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 
 #include "near.h"
 
+#include "bench/abdiff.h"
 #include "fpulab/stats.h"
 
 /* Between-run spread 1%, within-run 0.2% (issue 12), 4 metrics under Holm, 95%. */
@@ -303,6 +306,84 @@ static void test_bad_opts(void **state)
 	assert_int_equal(fpl_sim_runs(&o, &r), -EINVAL);
 }
 
+/*
+ * ctxsw --ab's within-run verdict on batch medians (issue 32 item 7), by
+ * seeded simulation of the Zen 3 guest's timer: a TSC that steps 20 ns,
+ * read at a random phase, so that each single round trip reads as a
+ * multiple of 20 ns and a batch's median of 32 of them falls on a 10 ns
+ * grid. Each run: a level, a drift per round that both arms of the round
+ * share, a spread within the batch narrower than the step (a quiet
+ * machine), and the two arms of an A/A (--ab init,init) apart by a
+ * fraction of a step that differs from run to run (their own buffers and
+ * calls: sd 2 ns). A claim of a difference below the timer's step is false.
+ */
+#define AA_STEP		20.0	/* ns */
+#define AA_ROUNDS	200
+#define AA_BATCH	32
+
+static double aa_batch_median(gsl_rng *rng, double level, double *x)
+{
+	for (size_t i = 0; i < AA_BATCH; i++) {
+		double t = level + gsl_ran_gaussian(rng, 3.0);
+
+		x[i] = AA_STEP * floor(t / AA_STEP + gsl_rng_uniform(rng));
+	}
+	fpl_sort(x, AA_BATCH);
+	return fpl_quantile_sorted(x, AA_BATCH, 0.5);
+}
+
+struct aa_counts {
+	size_t claims;		/* an interval that excludes 0, of the planted sign if any */
+	size_t missed;		/* an interval that excludes the arms' true difference */
+};
+
+/* Of trials runs with effect ns planted in B, judged with step: claims and misses. */
+static struct aa_counts aa_runs(size_t trials, double effect, double step, unsigned long seed)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double a[AA_ROUNDS], b[AA_ROUNDS], x[AA_BATCH];
+	struct aa_counts c = { 0, 0 };
+
+	assert_non_null(rng);
+	gsl_rng_set(rng, seed);
+	for (size_t t = 0; t < trials; t++) {
+		double level = 10000 + AA_STEP * gsl_rng_uniform(rng);
+		double apart = gsl_ran_gaussian(rng, 2.0) + effect;
+		struct fpl_abdiff d;
+
+		for (size_t r = 0; r < AA_ROUNDS; r++) {
+			double drift = gsl_ran_gaussian(rng, 4.0);
+
+			a[r] = aa_batch_median(rng, level + drift, x);
+			b[r] = aa_batch_median(rng, level + drift + apart, x);
+		}
+		assert_int_equal(fpl_abdiff_medians(a, AA_ROUNDS, b, AA_ROUNDS, step, 0.95, &d), 0);
+		c.claims += fpl_abdiff_resolved(&d) && (!effect || (d.diff > 0) == (effect > 0));
+		c.missed += apart < d.lo || apart > d.hi;
+	}
+	gsl_rng_free(rng);
+	return c;
+}
+
+static void test_ab_medians_lattice(void **state)
+{
+	size_t trials = 400;
+	struct aa_counts plain = aa_runs(trials, 0, 0, 32), stepped = aa_runs(trials, 0, AA_STEP, 32);
+	struct aa_counts found = aa_runs(trials, 3 * AA_STEP, AA_STEP, 33);
+
+	(void)state;
+	print_message("  A/A on a 20 ns timer, %zu runs: without the step term %zu claim a "
+		      "difference, %zu intervals miss the arms' true one; with it %zu and %zu; a "
+		      "planted 60 ns found in %zu\n", trials, plain.claims, plain.missed,
+		      stepped.claims, stepped.missed, found.claims);
+	/* the defect: Welch on the medians alone covers the truth in far fewer than 95% */
+	assert_true(plain.missed > 0.1 * trials);
+	assert_true(plain.claims > 0.05 * trials);
+	assert_true(stepped.missed <= 0.05 * trials);
+	assert_true(stepped.claims <= 0.05 * trials);
+	assert_true(found.claims >= 0.9 * trials);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_paired_aa),
 		cmocka_unit_test(test_paired_width_ratio),
 		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_ab_medians_lattice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

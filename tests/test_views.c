@@ -9,8 +9,16 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <math.h>
+#include <jansson.h>
+
 #include "fpulab/bench.h"
 #include "fpulab/result.h"
+#include "fpulab/stats.h"
+#include "bench/abdiff.h"
+#include "report/repro.h"
+#include "report/table_internal.h"
 #include "report/views.h"
 
 /* Every row names a benchmark that is built in, once. */
@@ -140,6 +148,122 @@ static void test_run_lines(void **state)
 	fpl_result_free(r);
 }
 
+/* A "-0" or "-0.0..." in text (a minus, zeros and a point, then no other digit): its line. */
+static const char *negative_zero(const char *text)
+{
+	for (const char *p = strchr(text, '-'); p; p = strchr(p + 1, '-')) {
+		const char *q = p + 1;
+
+		if (*q != '0')
+			continue;
+		while (*q == '0' || *q == '.')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			return p;
+	}
+	return NULL;
+}
+
+static void no_negative_zero(const char *what, const char *text)
+{
+	const char *p = negative_zero(text);
+
+	if (p) {
+		const char *b = p, *e = strchr(p, '\n');
+
+		while (b > text && b[-1] != '\n')
+			b--;
+		fail_msg("%s prints a negative zero: %.*s", what, (int)(e ? e - b : 120), b);
+	}
+}
+
+/*
+ * Issue 32 item 3: no formatter prints "-0" or "-0.0" (fpl_shown), and an
+ * xsave cell whose median cannot be told from zero says "below resolution"
+ * (vzeroupper after a dirty upper state, Zen 3: "0.0 (0.0)" and "-0.0"
+ * while 21 of 43 samples were negative, down to -238 cycles).
+ */
+static void test_no_negative_zero(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "xsave");
+	struct fpl_metric *m;
+	struct fpl_abdiff d;
+	struct fpl_summary s = { .median = -0.001, .q1 = -0.004, .q3 = 0.002 };
+	double a[20], b[20];
+	char *t, buf[200];
+
+	(void)state;
+	/* the helper itself */
+	snprintf(buf, sizeof(buf), "%.1f %.2f %.0f %g %.2f", fpl_shown(-0.04, 1),
+		 fpl_shown(-0.004, 2), fpl_shown(-0.4, 0), fpl_shown(-0.0, 6), fpl_shown(-0.006, 2));
+	assert_string_equal(buf, "0.0 0.00 0 0 -0.01");
+	assert_true(isnan(fpl_shown(NAN, 2)));
+	/* an xsave misc row: 21 samples of 0 to +0.012, 22 negative down to -238: median -0.003 */
+	assert_int_equal(fpl_run_param_str(run, "insn", "vzeroupper") ||
+			 fpl_run_param_str(run, "pattern", "upper state dirty") ||
+			 fpl_run_param_str(run, "method", "latency"), 0);
+	m = fpl_run_add_metric(run, "cycles", "cycles", "latency: synthetic");
+	assert_non_null(m);
+	for (int i = 0; i < 43; i++)
+		assert_int_equal(fpl_metric_add(m, i < 21 ? 0.002 * (i % 7) :
+						i == 21 ? -238 : -0.003 * (i % 5 + 1)), 0);
+	/* and one clearly above zero */
+	run = fpl_result_add_run(r, "xsave");
+	assert_int_equal(fpl_run_param_str(run, "insn", "xgetbv0") ||
+			 fpl_run_param_str(run, "pattern", "") ||
+			 fpl_run_param_str(run, "method", "throughput"), 0);
+	m = fpl_run_add_metric(run, "cycles", "cycles", "throughput: synthetic");
+	for (int i = 0; i < 43; i++)
+		assert_int_equal(fpl_metric_add(m, 47.5 + 0.01 * (i % 5)), 0);
+	/* a noisy cell of few samples, two of them preempted far below zero: a figure, not unresolved */
+	run = fpl_result_add_run(r, "xsave");
+	assert_int_equal(fpl_run_param_str(run, "insn", "fninit") ||
+			 fpl_run_param_str(run, "pattern", "") ||
+			 fpl_run_param_str(run, "method", "throughput"), 0);
+	m = fpl_run_add_metric(run, "cycles", "cycles", "throughput: synthetic");
+	{
+		static const double v[] = { 120, 121, 119, 122, -300, -350, 118, 9000 };
+
+		for (size_t i = 0; i < 8; i++)
+			assert_int_equal(fpl_metric_add(m, v[i]), 0);
+	}
+	t = text_of(fpl_view_table, r);
+	no_negative_zero("the xsave table", t);
+	assert_non_null(strstr(t, "fninit                                       throughput       "
+			    "119.5 ("));
+	assert_non_null(strstr(t, "vzeroupper, upper state dirty                latency     "
+			    "below resolution: < 0.1"));
+	assert_non_null(strstr(t, "47.5 (0.0)"));
+	assert_non_null(strstr(t, "below resolution: < N: the cell's median cannot be told"));
+	free(t);
+	/* the generic table of the same runs */
+	{
+		struct fpl_table_opts o = { .warnings = true };
+		char *g = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&g, &len);
+
+		assert_non_null(f);
+		assert_int_equal(fpl_emit_table(r, &o, f), 0);
+		fclose(f);
+		no_negative_zero("the generic table", g);
+		free(g);
+	}
+	fpl_result_free(r);
+	/* median [q1, q3] */
+	fpl_tbl_mq(buf, sizeof(buf), &s);
+	no_negative_zero("fpl_tbl_mq", buf);
+	/* an A/B verdict whose interval starts a hair below zero */
+	for (int i = 0; i < 20; i++) {
+		a[i] = 10000 + (i % 4);
+		b[i] = 10000 + (i % 4) + (i % 2 ? 0.00002 : -0.00001);
+	}
+	assert_int_equal(fpl_abdiff_welch(a, 20, b, 20, 0.95, &d), 0);
+	fpl_abdiff_verdict(&d, buf, sizeof(buf));
+	no_negative_zero("the A/B verdict", buf);
+}
+
 /* A series shows its first run in the benchmark's own table, then the runs' table. */
 static void test_series_first_run(void **state)
 {
@@ -203,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_rows_name_benchmarks),
 		cmocka_unit_test(test_table_by_benchmark),
 		cmocka_unit_test(test_run_lines),
+		cmocka_unit_test(test_no_negative_zero),
 		cmocka_unit_test(test_series_first_run),
 		cmocka_unit_test(test_series_cv),
 	};

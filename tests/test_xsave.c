@@ -473,8 +473,23 @@ static void test_bimodal_cells_named(void **state)
 			 fpl_run_param_str(cell, "state", "live") ||
 			 fpl_run_param_str(cell, "method", "latency"), 0);
 	assert_int_equal(fpl_xs_group_run(&x, cells, v, 3, 0.05, true), 0);
-	assert_int_equal(json_array_size(r->warnings), 1);
-	w = json_string_value(json_array_get(r->warnings, 0));
+	/*
+	 * One warning about the levels; the made-up clock's 1.4 may also be
+	 * more than 2% from the core/TSC ratio the rounds read (issue 32 item
+	 * 4), which is a second warning of its own.
+	 */
+	w = NULL;
+	for (size_t i = 0; i < json_array_size(r->warnings); i++) {
+		const char *t = json_string_value(json_array_get(r->warnings, i));
+
+		if (strstr(t, "two levels")) {
+			assert_null(w);
+			w = t;
+		} else if (!strstr(t, "from the run's figure 1.4000")) {
+			fail_msg("unexpected warning: %s", t);
+		}
+	}
+	assert_non_null(w);
 	if (!strstr(w, "3 cells came out in two levels") ||
 	    !strstr(w, "xsavec throughput RFBM with AVX") ||
 	    !strstr(w, "xsavec throughput RFBM without AVX") || !strstr(w, "xsave latency live avx512"))

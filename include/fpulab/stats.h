@@ -66,6 +66,13 @@ double fpl_floor_med3(const double *x, size_t n);
 void fpl_sort(double *x, size_t n);
 double fpl_quantile_sorted(const double *sorted, size_t n, double p);
 double fpl_trimmed_mean_sorted(const double *sorted, size_t n, double trim);
+/*
+ * v as it may be printed with decimals digits after the point (%.*f, and
+ * %g of an exact -0.0): v itself, or +0.0 where it would print as zero, so
+ * that no figure reads "-0" or "-0.0". Every formatter of a value that can
+ * be negative passes it through this (issue 32 item 3). NaN stays NaN.
+ */
+double fpl_shown(double v, int decimals);
 
 /*
  * Two-sample tests. a is the baseline, b the case compared with it; every

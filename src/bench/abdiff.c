@@ -46,6 +46,7 @@ int fpl_abdiff_welch(const double *a, size_t na, const double *b, size_t nb, dou
 	if (err)
 		return err;
 	d->test = "Welch two-sample t";
+	d->step = 0;
 	d->na = na;
 	d->nb = nb;
 	d->conf = conf;
@@ -72,6 +73,7 @@ int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, doub
 	if (err)
 		return err;
 	d->test = trim == 20 ? "Yuen trimmed t (20% each end)" : "Yuen trimmed t";
+	d->step = 0;
 	d->na = na;
 	d->nb = nb;
 	d->conf = conf;
@@ -92,6 +94,7 @@ int fpl_abdiff_paired(const double *a, const double *b, size_t n, double conf,
 	for (size_t i = 0; i < n; i++)
 		x[i] = b[i] - a[i];
 	d->test = "paired t (per-round differences)";
+	d->step = 0;
 	d->na = d->nb = n;
 	d->conf = conf;
 	d->mean_a = gsl_stats_mean(a, 1, n);
@@ -104,6 +107,22 @@ int fpl_abdiff_paired(const double *a, const double *b, size_t n, double conf,
 	return 0;
 }
 
+int fpl_abdiff_medians(const double *a, size_t na, const double *b, size_t nb, double step,
+		       double conf, struct fpl_abdiff *d)
+{
+	int err = fpl_abdiff_welch(a, na, b, nb, conf, d);
+
+	if (err || !(step > 0))
+		return err;
+	d->test = "Welch two-sample t on batch medians, +/- one timer step";
+	d->step = step;
+	d->lo -= step;
+	d->hi += step;
+	d->pct_lo = 100 * d->lo / d->mean_a;
+	d->pct_hi = 100 * d->hi / d->mean_a;
+	return 0;
+}
+
 int fpl_abdiff_resolved(const struct fpl_abdiff *d)
 {
 	return d->lo > 0 || d->hi < 0;
@@ -113,12 +132,17 @@ void fpl_abdiff_verdict(const struct fpl_abdiff *d, char *buf, size_t len)
 {
 	int level = (int)lround(d->conf * 100);
 
+	char step[80] = "";
+
+	if (d->step > 0)
+		snprintf(step, sizeof(step), "; one timer step, %.3f%%, at each end",
+			 100 * d->step / d->mean_a);
 	if (fpl_abdiff_resolved(d))
-		snprintf(buf, len, "%+.3f%% (%d%% CI %+.3f%% .. %+.3f%%)", d->pct, level,
-			 d->pct_lo, d->pct_hi);
+		snprintf(buf, len, "%+.3f%% (%d%% CI %+.3f%% .. %+.3f%%%s)", fpl_shown(d->pct, 3),
+			 level, fpl_shown(d->pct_lo, 3), fpl_shown(d->pct_hi, 3), step);
 	else
-		snprintf(buf, len, "no difference proven at %d%% (CI %+.3f%% .. %+.3f%%)", level,
-			 d->pct_lo, d->pct_hi);
+		snprintf(buf, len, "no difference proven at %d%% (CI %+.3f%% .. %+.3f%%%s)", level,
+			 fpl_shown(d->pct_lo, 3), fpl_shown(d->pct_hi, 3), step);
 }
 
 json_t *fpl_abdiff_json(const struct fpl_abdiff *d, const char *unit)
@@ -126,10 +150,15 @@ json_t *fpl_abdiff_json(const struct fpl_abdiff *d, const char *unit)
 	char verdict[160];
 
 	fpl_abdiff_verdict(d, verdict, sizeof(verdict));
-	return json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
-			 "test", d->test, "unit", unit, "n_a", (json_int_t)d->na,
-			 "n_b", (json_int_t)d->nb, "mean_a", d->mean_a, "mean_b", d->mean_b,
-			 "diff", d->diff, "ci_lo", d->lo, "ci_hi", d->hi, "pct", d->pct,
-			 "pct_lo", d->pct_lo, "pct_hi", d->pct_hi, "df", d->df, "conf", d->conf,
-			 "verdict", verdict);
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+			      "s:f, s:s}",
+			      "test", d->test, "unit", unit, "n_a", (json_int_t)d->na,
+			      "n_b", (json_int_t)d->nb, "mean_a", d->mean_a, "mean_b", d->mean_b,
+			      "diff", d->diff, "ci_lo", d->lo, "ci_hi", d->hi, "pct", d->pct,
+			      "pct_lo", d->pct_lo, "pct_hi", d->pct_hi, "df", d->df,
+			      "conf", d->conf, "verdict", verdict);
+
+	if (o && d->step > 0)
+		json_object_set_new(o, "timer_step", json_real(d->step));
+	return o;
 }

@@ -418,7 +418,12 @@ static int add_derived(struct fpl_run *run, const struct fpl_metric *rt, const c
 	return 0;
 }
 
-static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *method)
+/*
+ * The A/B differences; step_ns is the TSC's step in ns, the resolution of
+ * the batch medians (each the median of single round trips read with it).
+ */
+static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *method,
+		  double step_ns)
 {
 	struct fpl_abdiff w, p, ws, y;
 	const struct fpl_metric *a = m->rt[0], *b = m->rt[1];
@@ -452,8 +457,8 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 		fpl_abdiff_verdict(&y, meth, sizeof(meth));
 		fpl_run_obs_str(run, "b_minus_a_yuen", meth);
 	}
-	if (!fpl_abdiff_welch(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
-			      m->med[1]->n, 0.95, &y)) {
+	if (!fpl_abdiff_medians(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
+				m->med[1]->n, step_ns, 0.95, &y)) {
 		json_object_set_new(extra, "median_welch", fpl_abdiff_json(&y, "ns"));
 		fpl_abdiff_verdict(&y, meth, sizeof(meth));
 		fpl_run_obs_str(run, "b_minus_a_median", meth);
@@ -582,7 +587,9 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 	for (unsigned st = 0; st < (c->ab ? 2u : 1u) && !err; st++)
 		err = add_derived(run, m->rt[st], c->ab ? (st ? "_b" : "_a") : "", m->rt[st]->method);
 	if (!err && c->ab)
-		err = add_ab(run, m, m->rt[0]->method);
+		err = add_ab(run, m, m->rt[0]->method, env->clock->step_tsc *
+			     (m->ticks > 0 && m->ns > 0 ? m->ns / m->ticks :
+			      1e9 / env->clock->tsc_hz));
 	if (!err)
 		err = fpl_anchor_record(run, m->rounds, m->nrounds, c->ab ? 2 : 1);
 	return err ? err : add_units(env, run, m, rc);

@@ -16,41 +16,48 @@ void fpl_runclock_begin(struct fpl_clock *c, struct fpl_runclock *rc)
 	rc->fallback = false;
 }
 
+/*
+ * The ratio that converts is the run's one figure (c->core_per_tsc, the
+ * summary's core clock), so that ctxsw's and signal's cycles are those of
+ * every other table of the run (issue 32 item 4). The estimates around
+ * the measurement are its evidence: observed, and a warning where their
+ * mean is more than FPL_CLOCK_DRIFT_MAX_PCT from the run's figure.
+ */
 int fpl_runclock_end(struct fpl_clock *c, struct fpl_runclock *rc, struct fpl_run *run)
 {
 	bool b, a;
+	double around, off;
 
 	rc->after = fpl_clock_core_ratio(c);
 	b = isfinite(rc->before) && rc->before > 0;
 	a = isfinite(rc->after) && rc->after > 0;
-	rc->ratio = b && a ? (rc->before + rc->after) / 2 : b ? rc->before : rc->after;
+	around = b && a ? (rc->before + rc->after) / 2 : b ? rc->before : rc->after;
 	rc->fallback = !b && !a;
-	if (rc->fallback)
-		rc->ratio = c->core_per_tsc;
+	rc->ratio = c->core_per_tsc;
 	if ((b && fpl_run_obs_real(run, "core_per_tsc_before", rc->before)) ||
-	    (a && fpl_run_obs_real(run, "core_per_tsc_after", rc->after)))
+	    (a && fpl_run_obs_real(run, "core_per_tsc_after", rc->after)) ||
+	    fpl_run_obs_real(run, "core_per_tsc", rc->ratio))
 		return -ENOMEM;
+	off = (around / rc->ratio - 1) * 100;
+	if (!rc->fallback && fabs(off) > FPL_CLOCK_DRIFT_MAX_PCT)
+		return fpl_run_warn(run, "the core/TSC ratio estimated around this measurement "
+				    "(%.4f, observed core_per_tsc_before/after) is %+.1f%% from the "
+				    "run's figure %.4f (%.2f GHz, the summary's core clock), which "
+				    "converts it to cycles: the core clock moved, or the add chain was "
+				    "contended; TSC ticks and ns are as measured", around, off,
+				    rc->ratio, rc->ratio * c->tsc_hz / 1e9);
 	return 0;
 }
 
 void fpl_runclock_cycles_text(const struct fpl_clock *c, const struct fpl_runclock *rc,
 			      const char *from, char *buf, size_t size)
 {
-	if (rc->fallback)
-		snprintf(buf, size, "core cycles %s: %sTSC ticks x %.4f, the clock's start "
-			 "figure (no estimate around this measurement)", fpl_clock_core_method(c),
-			 from, rc->ratio);
-	else if (isfinite(rc->before) && rc->before > 0 && isfinite(rc->after) && rc->after > 0)
-		snprintf(buf, size, "core cycles %s: %sTSC ticks x the core/TSC ratio estimated "
-			 "right before and after the measurement on the measuring task's CPU, "
-			 "their mean (observed core_per_tsc_before, core_per_tsc_after)",
-			 fpl_clock_core_method(c), from);
-	else
-		snprintf(buf, size, "core cycles %s: %sTSC ticks x %.4f, the core/TSC ratio "
-			 "estimated %s the measurement on the measuring task's CPU (observed "
-			 "core_per_tsc_%s; the other estimate failed)", fpl_clock_core_method(c),
-			 from, rc->ratio, isfinite(rc->before) && rc->before > 0 ? "right before" :
-			 "right after", isfinite(rc->before) && rc->before > 0 ? "before" : "after");
+	snprintf(buf, size, "core cycles %s: %sTSC ticks x %.4f, the run's core/TSC figure "
+		 "(observed core_per_tsc = host.clock.core_per_tsc_start, the summary's core "
+		 "clock), the same for every table of the run; %s", fpl_clock_core_method(c), from,
+		 rc->ratio, rc->fallback ? "no estimate around this measurement succeeded" :
+		 "the estimates right before and after it on the measuring task's CPU are "
+		 "observed core_per_tsc_before and core_per_tsc_after");
 }
 
 enum fpl_metric_conv fpl_runclock_cycles_conv(const struct fpl_clock *c)

@@ -13,13 +13,13 @@
  * rather than the harness (ctxsw, signal).
  */
 struct fpl_runclock {
-	double before, after;
-	double ratio;		/* their mean; one of them if the other failed */
-	bool fallback;		/* neither: the clock's start figure */
+	double before, after;	/* evidence: observed, a warning where far from ratio */
+	double ratio;		/* what converts: the run's figure, c->core_per_tsc */
+	bool fallback;		/* neither estimate succeeded */
 };
 
 void fpl_runclock_begin(struct fpl_clock *c, struct fpl_runclock *rc);
-/* The estimate after, the ratio in use, both estimates in the run's observed. 0 or -ENOMEM. */
+/* The estimate after; both and the ratio in use (core_per_tsc) in observed. 0 or -ENOMEM. */
 int fpl_runclock_end(struct fpl_clock *c, struct fpl_runclock *rc, struct fpl_run *run);
 
 /*

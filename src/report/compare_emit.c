@@ -46,7 +46,7 @@ static const char *pct_str(char *buf, size_t len, int d, double v, bool sign)
 	if (!isfinite(v))
 		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", d, v);
+		snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", d, fpl_shown(v, d));
 	return buf;
 }
 
@@ -85,7 +85,8 @@ static void verdict(const struct fpl_cmp *c, const struct fpl_cmp_metric *m, siz
 			 holm);
 	else if (t->proven)
 		snprintf(buf, len, "case %zu: %+.*f%% +/- %.*f%% (%s, %g%%%s)", i + 1,
-			 pct_decimals(t->pct_half), t->pct, pct_decimals(t->pct_half), t->pct_half,
+			 pct_decimals(t->pct_half), fpl_shown(t->pct, pct_decimals(t->pct_half)),
+			 pct_decimals(t->pct_half), t->pct_half,
 			 fpl_cmp_test_name(c), c->opts.confidence, holm);
 	else if (t->below_resolution && t->verdict)
 		snprintf(buf, len, "case %zu: No difference proven: %+g is within the measurement's "
@@ -146,7 +147,8 @@ static void table_tests(const struct fpl_cmp *c, const struct fpl_cmp_metric *m,
 			continue;
 		}
 		fprintf(out, "  case %zu: %.*f%s%s [%.*f, %.*f] = %s [%s, %s]\n",
-			i + 1, a, t->t.diff, *m->unit ? " " : "", m->unit, a, t->t.lo, a, t->t.hi,
+			i + 1, a, fpl_shown(t->t.diff, a), *m->unit ? " " : "", m->unit, a,
+			fpl_shown(t->t.lo, a), a, fpl_shown(t->t.hi, a),
 			pct_str(p[0], sizeof(p[0]), d, t->pct, true),
 			pct_str(p[1], sizeof(p[1]), d, t->pct - t->pct_half, true),
 			pct_str(p[2], sizeof(p[2]), d, t->pct + t->pct_half, true));
@@ -315,8 +317,9 @@ static void effect_str(const struct fpl_cmp_metric *m, size_t i, char *buf, size
 			 t->t.diff, abs_decimals(t->t.hi - t->t.diff), t->t.hi - t->t.diff,
 			 *m->unit ? " " : "", m->unit);
 	else
-		snprintf(buf, len, "%+.*f%% +/- %.*f%%", pct_decimals(t->pct_half), t->pct,
-			 pct_decimals(t->pct_half), t->pct_half);
+		snprintf(buf, len, "%+.*f%% +/- %.*f%%", pct_decimals(t->pct_half),
+			 fpl_shown(t->pct, pct_decimals(t->pct_half)), pct_decimals(t->pct_half),
+			 t->pct_half);
 }
 
 static int table_head(const struct fpl_cmp *c, FILE *out)

@@ -194,23 +194,25 @@ static void table_metric(FILE *f, struct gen_table *g, const struct fpl_metric *
 	}
 	method_refs(g, shown, t != NULL, refs, sizeof(refs));
 	fprintf(f, "    %s %.2f %s (IQR %.2f)", t && u == FPL_UNITS_ALL ? name : shown->name,
-		s.median, shown->unit, s.q3 - s.q1);
+		fpl_shown(s.median, 2), shown->unit, s.q3 - s.q1);
 	if (t && u == FPL_UNITS_ALL && fpl_tbl_summary(t, &st) && fpl_tbl_summary(ns, &sn)) {
 		char r2[64], r3[64];
 
 		method_refs(g, t, true, r2, sizeof(r2));
 		method_refs(g, ns, true, r3, sizeof(r3));
-		fprintf(f, " %s = %.2f tsc %s = %.2f ns %s", refs, st.median, r2, sn.median, r3);
+		fprintf(f, " %s = %.2f tsc %s = %.2f ns %s", refs, fpl_shown(st.median, 2), r2,
+			fpl_shown(sn.median, 2), r3);
 	} else {
 		fprintf(f, " %s", refs);
 	}
 	if (quiet_shown(shown, s.n, &k, &q)) {
-		fprintf(f, " quiet %lld: %.2f", k, q);
+		fprintf(f, " quiet %lld: %.2f", k, fpl_shown(q, 2));
 		g->any_quiet = true;
 	}
 	if (json_array_size(ci) == 2)
-		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s", json_number_value(json_array_get(ci, 0)),
-			json_number_value(json_array_get(ci, 1)), test ? " (" : "",
+		fprintf(f, " CI95 [%.2f, %.2f]%s%s%s",
+			fpl_shown(json_number_value(json_array_get(ci, 0)), 2),
+			fpl_shown(json_number_value(json_array_get(ci, 1)), 2), test ? " (" : "",
 			test ? json_string_value(test) : "", test ? ")" : "");
 	fprintf(f, "; n=%zu\n", s.n);
 }

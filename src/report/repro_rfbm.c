@@ -60,7 +60,7 @@ static int decimals(double v)
 /* One case against case 1: the interval of the difference in percent, and its verdict. */
 struct case_test {
 	double center;		/* the case's trimmed mean */
-	double of_base;		/* it in percent of case 1's: paired, of its own baseline's */
+	double of_base;		/* "~": 100 + pct, the centre of the +/- interval, always inside it */
 	double base;		/* paired: case 1's trimmed mean in this case's own runs */
 	double pct, half;	/* difference to case 1 and its 95% half-width, percent */
 	double p, p_holm;
@@ -104,7 +104,13 @@ static void paired_case(const struct fpl_run *run, struct case_test *t)
 				     FPL_PAIR_PCT, TRIM_PCT, CONF_PCT, 0, &pr))
 		return;
 	t->nruns = pr.n;
-	t->of_base = 100 * pr.t.center_b / pr.t.center_a;
+	/*
+	 * Not the ratio of the two trimmed means: where runs of different
+	 * levels differ by different shares, that ratio can lie outside the
+	 * interval of the per-run differences (Zen 3: ~101.29% beside
+	 * +0.17% +/- 0.28%). "~" is the same statistic as the interval.
+	 */
+	t->of_base = 100 + pr.t.diff;
 	t->base = pr.t.center_a;
 	t->verdict = pr.n >= FPL_MIN_RUNS;
 	t->pct = pr.t.diff;
@@ -235,7 +241,8 @@ static void meaning(const struct table_tests *tt, FILE *f)
 				"case %zu is %s than case 1 by %.2f%% (95%% interval %+.2f%% .. "
 				"%+.2f%%, Holm p = %.2g): a real difference on this machine. ",
 				i + 1, t->pct > 0 ? "higher" : "lower", fabs(t->pct),
-				t->pct - t->half, t->pct + t->half, t->p_holm);
+				fpl_shown(t->pct - t->half, 2), fpl_shown(t->pct + t->half, 2),
+				t->p_holm);
 	}
 	if (proven < tt->n - 1)
 		fprintf(f, "%s, no difference from case 1 is proven at 95%% confidence. ",
@@ -269,8 +276,9 @@ static void legend(const struct table_tests *tt, const struct fpl_run **cases, F
 	fprintf(f, "(+/-: 95%% interval of the difference to case 1, paired: each run's value "
 		"in percent of case 1's figure in the same run (%s), so the run's own level "
 		"cancels; Yuen's trimmed t (10%%) over the %zu per-run differences, unadjusted; "
-		"\"proven\": Holm's p over %zu comparison%s. ~: the case's trimmed mean in percent of that of case 1's "
-		"figures in the same runs.)\n", b && b->method ? b->method : "baseline",
+		"\"proven\": Holm's p over %zu comparison%s. ~: 100%% plus that trimmed mean of the "
+		"per-run differences, the centre of the interval (not the ratio of the two "
+		"trimmed means, which need not lie inside it).)\n", b && b->method ? b->method : "baseline",
 		tt->t[1].nruns, tt->family, tt->family == 1 ? "" : "s");
 }
 
@@ -295,7 +303,7 @@ static void one_table(const char *table, const struct fpl_run **cases,
 		fprintf(f, "case %zu: %-34s %14.*f  ~%.2f%%   ", i + 1, label, d, t->center,
 			t->of_base);
 		if (t->verdict)
-			fprintf(f, "%+.2f%% +/- %.2f%% %s", t->pct, t->half,
+			fprintf(f, "%+.2f%% +/- %.2f%% %s", fpl_shown(t->pct, 2), t->half,
 				t->proven ? "(proven)" : "(not proven)");
 		else
 			fprintf(f, "(no verdict: fewer than %d runs)", FPL_MIN_RUNS);

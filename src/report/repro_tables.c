@@ -14,8 +14,7 @@
 /* Rounded to a whole number without printing "-0". */
 static double whole(double v)
 {
-	v = round(v);
-	return v == 0 ? 0 : v;
+	return fpl_shown(round(v), 0);
 }
 
 static bool calib_run(const struct fpl_run *run)

@@ -99,6 +99,8 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 	if (any)
 		fprintf(f, "    (these intervals cover this run's batches only; what changes between "
 			   "runs\n    is in --runs N's \"B - A over the runs\")\n");
+	if (any)
+		fpl_tbl_aa_line(run, 4, f);
 	anchor_lines(run, f);
 }
 
@@ -119,6 +121,7 @@ static void ctxsw_ab(const struct fpl_run *run, FILE *f)
 		fprintf(f, ";\n    %s minus %s: %s (Yuen's t, 20%% trimmed, this run only)", sb, sa,
 			verdict);
 	fputc('\n', f);
+	fpl_tbl_aa_line(run, 4, f);
 }
 
 void fpl_summary_ctxsw(const struct fpl_result *r, FILE *f)
@@ -188,11 +191,13 @@ static void ab_line(const struct fpl_result *r, const struct fpl_run *run,
 		fprintf(f, "no interval from fewer than %d runs\n", FPL_MIN_RUNS);
 		return;
 	}
-	fprintf(f, "%+.4g %s [%+.4g, %+.4g]", ci.estimate, m->unit, ci.lo, ci.hi);
+	fprintf(f, "%+.4g %s [%+.4g, %+.4g]", fpl_shown(ci.estimate, 15), m->unit,
+		fpl_shown(ci.lo, 15), fpl_shown(ci.hi, 15));
 	a = a_mean(r, run, m);
 	if (a > 0)
-		fprintf(f, " = %+.3f%% [%+.3f, %+.3f] of A's round trip", 100 * ci.estimate / a,
-			100 * ci.lo / a, 100 * ci.hi / a);
+		fprintf(f, " = %+.3f%% [%+.3f, %+.3f] of A's round trip",
+			fpl_shown(100 * ci.estimate / a, 3), fpl_shown(100 * ci.lo / a, 3),
+			fpl_shown(100 * ci.hi / a, 3));
 	fprintf(f, ": %s\n", ci.lo > 0 ? "B costs more, proven" :
 		ci.hi < 0 ? "B costs less, proven" : "not proven (the interval holds 0)");
 }

@@ -304,6 +304,51 @@ static void print_tiles(FILE *f, const struct fpl_image *img)
 	}
 }
 
+/*
+ * What --rfbm asked for that the XRSTOR would not use (issue 32 item 7:
+ * "--rfbm avx512" on a CPU without AVX-512 in XCR0 read "RFBM 0x0 (none)"
+ * and nothing more): the components XCR0 drops (the processor ANDs RFBM
+ * with XCR0), then those the signal frame leaves out (its xfeatures, or
+ * FXRSTOR's x87|SSE for a frame without valid sw bytes).
+ */
+static void rfbm_dropped(const struct fpl_image_cfg *cfg, const struct fpl_image *img,
+			 uint64_t *by_xcr0, uint64_t *by_frame)
+{
+	uint64_t asked = cfg ? cfg->rfbm : ~0ull;
+
+	*by_xcr0 = *by_frame = 0;
+	if (asked == ~0ull)	/* no --rfbm: everything the image and XCR0 allow */
+		return;
+	*by_xcr0 = asked & ~img->xcr0;
+	*by_frame = asked & img->xcr0 & ~img->rfbm;
+}
+
+static void rfbm_dropped_line(FILE *f, const struct fpl_image_cfg *cfg,
+			      const struct fpl_image *img)
+{
+	uint64_t x, fr;
+	char names[256];
+
+	rfbm_dropped(cfg, img, &x, &fr);
+	if (!x && !fr)
+		return;
+	fpl_xfeature_mask_names(cfg->rfbm, names, sizeof(names));
+	fprintf(f, "            asked 0x%" PRIx64 " (%s)", cfg->rfbm, names);
+	if (x) {
+		fpl_xfeature_mask_names(x, names, sizeof(names));
+		fprintf(f, "; dropped 0x%" PRIx64 " (%s): not enabled in XCR0 0x%" PRIx64
+			" (XRSTOR ANDs RFBM with XCR0)", x, names, img->xcr0);
+	}
+	if (fr) {
+		fpl_xfeature_mask_names(fr, names, sizeof(names));
+		fprintf(f, "; dropped 0x%" PRIx64 " (%s): %s", fr, names,
+			img->format == FPL_IMAGE_SIGNAL && !img->sw.valid ?
+			"the frame has no valid sw bytes, so sigreturn restores x87|SSE with FXRSTOR" :
+			"not in the signal frame's xfeatures, which sigreturn restores");
+	}
+	fputc('\n', f);
+}
+
 int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		     const struct fpl_image_cfg *cfg, const struct fpl_image *img)
 {
@@ -321,6 +366,7 @@ int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 		img->compacted ? "compacted" : "standard");
 	fpl_xfeature_mask_names(img->rfbm, names, sizeof(names));
 	fprintf(f, "RFBM        0x%" PRIx64 " (%s)\n", img->rfbm, names);
+	rfbm_dropped_line(f, cfg, img);
 	if (img->format == FPL_IMAGE_SIGNAL)
 		fprintf(f, "sw bytes    magic1 0x%08" PRIx32 " extended_size %" PRIu32 " xfeatures 0x%"
 			PRIx64 " xstate_size %" PRIu32 " magic2 %s\n", img->sw.magic1,
@@ -498,6 +544,14 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 
 	if (!o)
 		return -ENOMEM;
+	if (cfg && cfg->rfbm != ~0ull) {
+		uint64_t x, fr;
+
+		rfbm_dropped(cfg, img, &x, &fr);
+		json_object_set_new(o, "rfbm_asked", hex64(cfg->rfbm));
+		json_object_set_new(o, "rfbm_dropped", json_pack("{s:o, s:o}", "not_in_xcr0",
+				    hex64(x), "not_in_frame", hex64(fr)));
+	}
 	if (img->format == FPL_IMAGE_SIGNAL)
 		json_object_set_new(o, "sw_bytes", json_pack("{s:o, s:I, s:o, s:I, s:b, s:b}",
 			"magic1", hex64(img->sw.magic1), "extended_size",

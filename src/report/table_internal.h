@@ -58,6 +58,17 @@ void fpl_tbl_params_text(const json_t *params, char *buf, size_t size, char sep)
 /* extra.estimate, ci95_lo, ci95_hi of a metric; false when absent. */
 bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, double *hi);
 
+/*
+ * Whether m's median cannot be told from zero: zero lies between its
+ * quartiles (a quarter of the samples or more on each side of it), or the
+ * median is less than one TSC step over the sample's reps
+ * (host.clock.step_tsc, in m's unit); at least 6 samples. Then *bound is
+ * the figure it is below: the larger of the quartiles (in size) and that
+ * step, rounded up to decimals. Printed "below resolution: < N" instead of
+ * a 0.0 that reads as a measured zero (issue 32 item 3).
+ */
+bool fpl_tbl_below_resolution(const struct fpl_result *r, const struct fpl_metric *m,
+			      int decimals, double *bound);
 /* "142 [139, 150]": median [q1, q3] of s into buf, digits chosen by size. */
 const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
 /*
@@ -66,6 +77,13 @@ const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s);
  * kept; nothing when the run has no observed.interference.
  */
 void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f);
+
+/*
+ * Under an A/B run whose two states are the same (--ab X,X): one line,
+ * indented, saying it is an A/A control and what its verdict may claim.
+ * Whether it printed.
+ */
+bool fpl_tbl_aa_line(const struct fpl_run *run, size_t indent, FILE *f);
 
 /* The configuration in a few words: the params that tell this benchmark's runs of r apart, k=v. */
 void fpl_tbl_config_str(const struct fpl_result *r, const struct fpl_run *run, char *buf, size_t n);

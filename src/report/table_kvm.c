@@ -134,6 +134,7 @@ static void ab_lines(const struct fpl_run *run, FILE *f)
 		 fpl_pick_param(run, "state_a", b2, sizeof(b2)), v, m ? m : "-", hw);
 	fputc('\n', f);
 	fpl_tbl_wrap(f, line, 2);
+	fpl_tbl_aa_line(run, 2, f);
 }
 
 /* How many rounds the FXSAVE64 reference let through (the harness drops whole rounds). */
@@ -438,6 +439,7 @@ void fpl_summary_kvm(const struct fpl_result *r, FILE *f)
 				fprintf(f, "    %s minus %s: %s (paired per round, 20%% trimmed, this run "
 					"only)\n", nb,
 					na, v);
+			fpl_tbl_aa_line(run, 4, f);
 		} else if (fpl_pick_stat(run, "round_trip_tsc", &a)) {
 			fprintf(f, "  state %-8s %s\n", fpl_pick_param(run, "state", s1, sizeof(s1)),
 				fpl_tbl_mq(x, sizeof(x), &a));
@@ -477,7 +479,9 @@ static void series_line(const struct fpl_result *r, const char *key, FILE *f)
 	}
 	a /= (double)n;
 	fprintf(f, "%+.1f TSC ticks [%+.1f, %+.1f] = %+.3f%% [%+.3f, %+.3f] of A's round trip: %s\n",
-		ci.estimate, ci.lo, ci.hi, 100 * ci.estimate / a, 100 * ci.lo / a, 100 * ci.hi / a,
+		fpl_shown(ci.estimate, 1), fpl_shown(ci.lo, 1), fpl_shown(ci.hi, 1),
+		fpl_shown(100 * ci.estimate / a, 3), fpl_shown(100 * ci.lo / a, 3),
+		fpl_shown(100 * ci.hi / a, 3),
 		ci.lo > 0 ? "B costs more, proven" : ci.hi < 0 ? "B costs less, proven" :
 		"not proven (the interval holds 0)");
 }

@@ -99,7 +99,7 @@ static void print_run_lines(const struct fpl_result *r, long done, long requeste
 		fprintf(f, "%4ld %8lld %4lld %9.3f %+9.2f %5.2f/%4.2f/%4.2f %7.1f %10lld\n", idx,
 			fpl_run_obs_get_int(run, "run_pid", 0), fpl_run_obs_get_int(run, "run_cpu", -1),
 			json_number_value(fpl_run_obs_get(run, "run_core_hz")) / 1e9,
-			json_number_value(fpl_run_obs_get(run, "run_core_drift_pct")),
+			fpl_shown(json_number_value(fpl_run_obs_get(run, "run_core_drift_pct")), 2),
 			json_number_value(json_array_get(l, 0)), json_number_value(json_array_get(l, 1)),
 			json_number_value(json_array_get(l, 2)),
 			json_number_value(fpl_run_obs_get(run, "run_wall_s")),

@@ -202,12 +202,58 @@ bool fpl_tbl_metric_ci(const struct fpl_metric *m, double *est, double *lo, doub
 	return json_object_get(m->extra, "estimate") != NULL;
 }
 
+/*
+ * One step of the TSC over a sample's reps, in m's unit (tsc, cycles at the
+ * run's core/TSC figure, ns): what a difference of two timings per rep
+ * moves by. 0 when the document does not say.
+ */
+static double unit_step(const struct fpl_result *r, const struct fpl_metric *m)
+{
+	const json_t *clk = json_object_get(r ? r->host : NULL, "clock");
+	double step = json_number_value(json_object_get(clk, "step_tsc"));
+	long long reps = fpl_metric_how(m)->reps;
+
+	if (!(step > 0) || reps <= 0)
+		return 0;
+	step /= (double)reps;
+	if (!strcmp(m->unit, "tsc"))
+		return step;
+	if (!strcmp(m->unit, "cycles"))
+		return step * json_number_value(json_object_get(clk, "core_per_tsc_start"));
+	if (!strcmp(m->unit, "ns"))
+		return step / json_number_value(json_object_get(clk, "tsc_hz")) * 1e9;
+	return 0;
+}
+
+bool fpl_tbl_below_resolution(const struct fpl_result *r, const struct fpl_metric *m,
+			      int decimals, double *bound)
+{
+	double step = m ? unit_step(r, m) : 0, unit = pow(10, -decimals), b;
+	struct fpl_summary s;
+
+	/*
+	 * Zero between the quartiles: a quarter of the samples or more either
+	 * side of it. Not the median's interval: with few samples that spans
+	 * the preempted ones, and a 120-cycle cell would read unresolved.
+	 */
+	if (!m || !fpl_tbl_summary(m, &s) || s.n < 6)
+		return false;
+	if (!(s.q1 <= 0 && s.q3 >= 0) && !(fabs(s.median) < step))
+		return false;
+	b = fmax(fmax(fabs(s.q1), fabs(s.q3)), step);
+	/* up to the next figure shown, never "< 0.0" */
+	b = ceil(b / unit - 1e-9) * unit;
+	*bound = b > 0 ? b : unit;
+	return true;
+}
+
 /* "142 [139, 150]": median [q1, q3], digits chosen by size. */
 const char *fpl_tbl_mq(char *buf, size_t size, const struct fpl_summary *s)
 {
 	int d = fabs(s->median) >= 100 ? 0 : fabs(s->median) >= 10 ? 1 : 2;
 
-	snprintf(buf, size, "%.*f [%.*f, %.*f]", d, s->median, d, s->q1, d, s->q3);
+	snprintf(buf, size, "%.*f [%.*f, %.*f]", d, fpl_shown(s->median, d), d,
+		 fpl_shown(s->q1, d), d, fpl_shown(s->q3, d));
 	return buf;
 }
 
@@ -239,4 +285,21 @@ void fpl_tbl_interference_line(const struct fpl_run *run, FILE *f)
 	fprintf(f, "  (samples kept between quiet readings of an FXSAVE64 reference: quiet in "
 		"%.0f%% of them, floor %.1f TSC ticks%s)\n", 100 * q, fl,
 		q < FPL_QUIET_SHARE_SUSPECT ? "; under half: a suspect run" : "");
+}
+
+bool fpl_tbl_aa_line(const struct fpl_run *run, size_t indent, FILE *f)
+{
+	const char *a = fpl_run_param_get_str(run, "state_a");
+	const char *b = fpl_run_param_get_str(run, "state_b");
+	char *line;
+
+	if (!a || !b || strcmp(a, b))
+		return false;
+	if (asprintf(&line, "(an A/A control: --ab %s,%s runs the same state in both arms, so "
+		     "a difference proven here is the method's own error; at 95%% no more than 1 "
+		     "run in 20 should show one)", a, b) < 0)
+		return false;
+	fpl_tbl_wrap_labelled(f, "", indent, line);
+	free(line);
+	return true;
 }

@@ -42,6 +42,7 @@ struct xs_table {
 	const char *unit;		/* "cycles", "tsc" or "ns": the metric shown */
 	struct fpl_tbl_notes methods, how, units;
 	size_t nwarn_cells;
+	bool any_below;		/* a cell printed "below resolution" */
 };
 
 /*
@@ -99,8 +100,17 @@ static bool cell_text(struct xs_table *t, const struct fpl_run *run, const struc
 	}
 	/* Decimals the unit needs (ns are ~0.3 cycles); an IQR of 10 or more needs none. */
 	int d = !strcmp(m->unit, "ns") ? 2 : 1, dq = s.q3 - s.q1 >= 10 ? 0 : d;
+	double below;
 
-	snprintf(buf, size, "%.*f (%.*f)%s", d, s.median, dq, s.q3 - s.q1,
+	if (fpl_tbl_below_resolution(t->r, m, d, &below)) {
+		snprintf(buf, size, "below resolution: < %.*f%s", d, below,
+			 json_array_size(run->warnings) ? "!" : "");
+		t->any_below = true;
+		if (json_array_size(run->warnings))
+			t->nwarn_cells++;
+		return true;
+	}
+	snprintf(buf, size, "%.*f (%.*f)%s", d, fpl_shown(s.median, d), dq, s.q3 - s.q1,
 		 json_array_size(run->warnings) ? "!" : "");
 	if (json_array_size(run->warnings))
 		t->nwarn_cells++;
@@ -422,7 +432,8 @@ static void rfbm(struct xs_table *t, FILE *f)
 			e = json_number_value(est);
 			lo = json_number_value(json_array_get(ci, 0));
 			hi = json_number_value(json_array_get(ci, 1));
-			snprintf(cd, sizeof(cd), "%+.2f [%+.2f, %+.2f]", e, lo, hi);
+			snprintf(cd, sizeof(cd), "%+.2f [%+.2f, %+.2f]", fpl_shown(e, 2),
+				 fpl_shown(lo, 2), fpl_shown(hi, 2));
 			snprintf(verdict, sizeof(verdict), "%s", lo > 0 ? "slower" : hi < 0 ?
 				 "faster" : "no diff");
 		} else {
@@ -498,6 +509,10 @@ int fpl_table_xsave(const struct fpl_result *r, const struct fpl_table_opts *o, 
 	fputs("Timing:\n", f);
 	fpl_tbl_notes_print(f, &t.how, "t");
 	fpl_tbl_units_legend(f, o, &t.units);
+	if (t.any_below)
+		fpl_tbl_wrap(f, "below resolution: < N: the cell's median cannot be told from zero "
+			     "(zero lies between its quartiles, or it is under one TSC step per rep); "
+			     "N is the larger quartile in size, or that step", 0);
 	if (nwarn)
 		fprintf(f, "!: the cell's run has a warning (%zu cells)\n", nwarn);
 	fpl_tbl_warnings(r, (const struct fpl_run *const *)r->runs, r->nruns, o, f);

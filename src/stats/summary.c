@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,17 @@ int fpl_summarize(const double *x, size_t n, double trim, struct fpl_summary *s)
 	err = fpl_summarize_sorted(copy, n, trim, s);
 	free(copy);
 	return err;
+}
+
+double fpl_shown(double v, int decimals)
+{
+	char buf[64];
+
+	if (!isfinite(v) || !signbit(v))
+		return v;
+	if (fabs(v) >= 1)
+		return v;
+	/* what printf would write: "-0", "-0.0", "-0.000" are zero with a sign */
+	snprintf(buf, sizeof(buf), "%.*f", decimals > 0 && decimals < 30 ? decimals : 0, v);
+	return strspn(buf + 1, "0.") == strlen(buf + 1) ? 0.0 : v;
 }

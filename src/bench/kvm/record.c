@@ -38,15 +38,43 @@ static void verdict(const struct fpl_ttest *t, const char *unit, char *buf, size
 
 	if (t->lo > 0 || t->hi < 0)
 		snprintf(buf, len, "%+.1f %s = %+.3f%% of A (95%% CI %+.3f%% .. %+.3f%%)", t->diff,
-			 unit, 100 * t->diff / a, 100 * t->lo / a, 100 * t->hi / a);
+			 unit, 100 * t->diff / a, fpl_shown(100 * t->lo / a, 3),
+			 fpl_shown(100 * t->hi / a, 3));
 	else
 		snprintf(buf, len, "no difference proven at 95%% (%+.1f %s, CI %+.3f%% .. %+.3f%% "
-			 "of A)", t->diff, unit, 100 * t->lo / a, 100 * t->hi / a);
+			 "of A)", fpl_shown(t->diff, 1), unit, fpl_shown(100 * t->lo / a, 3),
+			 fpl_shown(100 * t->hi / a, 3));
+}
+
+/*
+ * The lattice the samples of unit m lie on: a harness sample is a
+ * difference of two timings over reps x ops operations, each timing a
+ * multiple of the TSC's step, so a sample moves in steps of step_tsc /
+ * (reps x ops) TSC ticks; in cycles and ns that at the metric's
+ * conversion. The larger of the two arms' (each calibrates its own reps).
+ */
+static double lattice_step(const struct fpl_kvm_ctx *k, const struct fpl_metric *m)
+{
+	const struct fpl_clock *c = k->env->clock;
+	double q = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		double ops = k->v[i].ops_per_rep > 0 ? k->v[i].ops_per_rep : 1;
+
+		if (k->v[i].reps && c->step_tsc > 0)
+			q = fmax(q, c->step_tsc / ((double)k->v[i].reps * ops));
+	}
+	if (!strcmp(m->unit, "cycles"))
+		return q * c->core_per_tsc;
+	if (!strcmp(m->unit, "ns"))
+		return q / c->tsc_hz * 1e9;
+	return q;
 }
 
 /* The per-round differences of one unit, their tests in extra; the verdicts for TSC ticks. */
 static int ab_unit(struct fpl_kvm_ctx *k, const struct fpl_metric *a, const struct fpl_metric *b)
 {
+	double q = lattice_step(k, a);
 	size_t n = a->n < b->n ? a->n : b->n;
 	char name[48], what[1200], timing[1200], unit[600], v[200];
 	struct fpl_method_parts mp;
@@ -70,17 +98,25 @@ static int ab_unit(struct fpl_kvm_ctx *k, const struct fpl_metric *a, const stru
 	for (size_t i = 0; i < n; i++)
 		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
 			return -ENOMEM;
-	if (fpl_paired_t(a->samples, b->samples, n, FPL_PAIR_DIFF, AB_TRIM, AB_CONF, 0, &tr) ||
-	    fpl_paired_t(a->samples, b->samples, n, FPL_PAIR_DIFF, 0, AB_CONF, 0, &pt))
+	/*
+	 * The rounding of each sample to the lattice q is in the trimmed t
+	 * (fpl_paired_t's q); the median of values on a lattice can sit up to
+	 * a step from where the rounds put it, in every run alike, so its
+	 * interval gets one step at each end (issue 32 item 7).
+	 */
+	if (fpl_paired_t(a->samples, b->samples, n, FPL_PAIR_DIFF, AB_TRIM, AB_CONF, q, &tr) ||
+	    fpl_paired_t(a->samples, b->samples, n, FPL_PAIR_DIFF, 0, AB_CONF, q, &pt))
 		return fpl_run_warn(k->run, "too few rounds for a difference"), 0;
 	d->extra = json_pack("{s:o, s:o}", "paired_trimmed",
 			     test_json("paired, 20% trimmed (Yuen's one-sample form)", &tr.t, tr.n,
 				       a->unit),
 			     "paired_t", test_json("paired t (means)", &pt.t, pt.n, a->unit));
+	if (d->extra)
+		json_object_set_new(d->extra, "lattice_step", json_real(q));
 	if (d->extra && !fpl_median_ci(d->samples, d->n, &mci))
 		json_object_set_new(d->extra, "median", json_pack("{s:f, s:f, s:f, s:I}",
-				    "estimate", mci.estimate, "ci_lo", mci.lo, "ci_hi", mci.hi,
-				    "n", (json_int_t)mci.n));
+				    "estimate", mci.estimate, "ci_lo", mci.lo - q,
+				    "ci_hi", mci.hi + q, "n", (json_int_t)mci.n));
 	if (strcmp(a->unit, "tsc"))
 		return 0;
 	verdict(&tr.t, "TSC ticks", v, sizeof(v));
@@ -88,8 +124,9 @@ static int ab_unit(struct fpl_kvm_ctx *k, const struct fpl_metric *a, const stru
 	fpl_run_obs_real(k->run, "b_minus_a_halfwidth_pct",
 			 100 * (tr.t.hi - tr.t.lo) / 2 / tr.t.center_a);
 	if (!fpl_median_ci(d->samples, d->n, &mci)) {
-		snprintf(v, sizeof(v), "%+.1f TSC ticks (95%% CI %+.1f .. %+.1f)", mci.estimate,
-			 mci.lo, mci.hi);
+		snprintf(v, sizeof(v), "%+.1f TSC ticks (95%% CI %+.1f .. %+.1f, one %.1f-tick "
+			 "step of the samples at each end)", fpl_shown(mci.estimate, 1),
+			 fpl_shown(mci.lo - q, 1), fpl_shown(mci.hi + q, 1), q);
 		fpl_run_obs_str(k->run, "b_minus_a_median", v);
 	}
 	return 0;
