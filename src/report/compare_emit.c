@@ -521,6 +521,8 @@ static int emit_table(const struct fpl_cmp *c, FILE *out)
 
 	if (err)
 		return err;
+	if (fpl_cmp_anchor_lines(c, out))
+		return -EIO;
 	if (c->opts.verbose) {
 		for (size_t j = 0; j < c->nm && !err; j++)
 			table_block(c, &c->m[j], out, &err);

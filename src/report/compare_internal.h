@@ -112,6 +112,14 @@ int fpl_cmp_read_case(struct fpl_cmp_case *cs, const char *path, size_t idx,
 void fpl_cmp_case_free(struct fpl_cmp_case *cs);
 void fpl_cmp_raw_free(struct fpl_cmp_raw *r);
 
+/*
+ * ctxsw's anchored metrics (round_trip_per_anchor*) beside their raw
+ * round_trip*: each case's difference both ways, the between-run CVs, the
+ * resolution reached and the runs per case 0.2% would need. Nothing when c
+ * has none. 0, or -1 when writing failed.
+ */
+int fpl_cmp_anchor_lines(const struct fpl_cmp *c, FILE *out);
+
 /* --ministat: -EINVAL for more than 7 cases or a level ministat lacks. */
 int fpl_cmp_emit_ministat(const struct fpl_cmp *c, FILE *out);
 
