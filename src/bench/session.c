@@ -306,6 +306,11 @@ static int skip_whole(struct fpl_session *s, const char *bench, const char *why)
 	return -ENOTSUP;
 }
 
+int fpl_session_skip(struct fpl_session *s, const char *bench, const char *why)
+{
+	return skip_whole(s, bench, why);
+}
+
 /* Every run it added skipped (a state or mask this CPU lacks): nothing could run. */
 static int outcome(const struct fpl_session *s, size_t from)
 {
@@ -358,8 +363,15 @@ int fpl_session_run(struct fpl_session *s, const char *bench, const struct fpl_o
 	struct fpl_bench_call call;
 	int err = fpl_session_prepare(s, bench, opts, nopts, &call, diag);
 
+	/* Nothing it was asked for can run here: recorded as the skip it is. */
+	if (err == -ENOTSUP) {
+		err = skip_whole(s, bench, diag->msg[0] ? diag->msg : NULL);
+		diag->msg[0] = 0;
+		return err;
+	}
 	if (err)
 		return err;
+	diag->msg[0] = 0;
 	err = fpl_session_call(s, &call, diag);
 	fpl_bench_call_free(&call);
 	return err;

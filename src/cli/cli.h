@@ -124,6 +124,8 @@ struct fpl_cli {
 	/* Optional, set before fpl_cli_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
+	/* Why the last fpl_cli_prepare found nothing this CPU can measure (it returned 77). */
+	char skip_why[512];
 };
 
 void fpl_cli_init(struct fpl_cli *c, const char *cmd);
@@ -155,7 +157,10 @@ int fpl_cli_common_opt(struct fpl_cli *c, int argc, char **argv, int *i);
 /*
  * A benchmark's options checked and parsed before anything is measured
  * (fpl_session_prepare): the usage error naming the option, from c->cmd.
- * Exit code; fpl_bench_call_free(call) after FPL_EXIT_OK.
+ * Nothing asked for measurable on this CPU: FPL_EXIT_UNSUPPORTED, the
+ * reason in c->skip_why, not printed (the caller says it). A notice of the
+ * check (what "widest" is here) goes to stderr, once. Exit code;
+ * fpl_bench_call_free(call) after FPL_EXIT_OK.
  */
 int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
 		    size_t nopts, struct fpl_bench_call *call);

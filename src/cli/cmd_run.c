@@ -27,6 +27,7 @@ struct entry {
 	bool ran;
 	struct fpl_bench_call call;	/* its options checked and parsed, before any measurement */
 	bool prepared;
+	char *skip_why;			/* nothing it was asked for can run here (not run; 77) */
 };
 
 struct plan {
@@ -93,6 +94,7 @@ static void plan_free(struct plan *p)
 			free(p->e[i].names[k]);
 		if (p->e[i].prepared)
 			fpl_bench_call_free(&p->e[i].call);
+		free(p->e[i].skip_why);
 	}
 	free(p->e);
 }
@@ -107,6 +109,15 @@ static int prepare(struct plan *p, struct fpl_cli *c)
 			continue;
 		rc = fpl_cli_prepare(c, p->e[i].b->name, p->e[i].opts, p->e[i].nopts,
 				     &p->e[i].call);
+		/* Skipped where it would have run, with its reason; the others still run. */
+		if (rc == FPL_EXIT_UNSUPPORTED && !p->e[i].skip_why) {
+			p->e[i].skip_why = strdup(c->skip_why);
+			if (!p->e[i].skip_why)
+				return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+			continue;
+		}
+		if (rc == FPL_EXIT_UNSUPPORTED)
+			continue;
 		if (rc)
 			return rc;
 		p->e[i].prepared = true;
@@ -224,7 +235,11 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		fpl_progress_step(&p->prog, e->est_s, est_after(p, i), t0);
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
-		e->rc = fpl_cli_call(s, &e->call);
+		if (e->skip_why)
+			e->rc = fpl_session_skip(s->ls, e->b->name, e->skip_why) == -ENOTSUP ?
+				FPL_EXIT_UNSUPPORTED : FPL_EXIT_FAIL;
+		else
+			e->rc = fpl_cli_call(s, &e->call);
 		e->ran = true;
 		e->took_s = now_s() - t0;
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
@@ -294,6 +309,14 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	return err ? err : fpl_summary_ran(r, f);
 }
 
+static bool all_skipped(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->e[i].skip_why)
+			return false;
+	return p->n > 0;
+}
+
 static int run_once(int argc, char **argv)
 {
 	struct plan p = { 0 };
@@ -310,6 +333,14 @@ static int run_once(int argc, char **argv)
 	}
 	if (!p.named)
 		s.quick = true;
+	/* Named benchmarks none of which can measure anything here: 77 before measuring. */
+	if (p.named && all_skipped(&p)) {
+		for (size_t i = 0; i < p.n; i++)
+			fprintf(stderr, "fpulab run: %s: skipped: %s\n", p.e[i].b->name,
+				p.e[i].skip_why);
+		rc = fpl_cli_end(&s, FPL_EXIT_UNSUPPORTED);
+		goto out;
+	}
 	rc = fpl_cli_start(&s);
 	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.ls->cpu, s.amx_by[0] != 0))
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");

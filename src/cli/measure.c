@@ -206,10 +206,21 @@ int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optva
 
 	if (rc)
 		return rc;
+	c->skip_why[0] = 0;
 	err = fpl_session_prepare(c->ls, bench, opts, nopts, call, &diag);
 	if (err == -EINVAL || err == -ENOENT)
 		return fpl_cli_usage_error(c->cmd, "%s", fpl_cli_unprefix(c->cmd, diag.msg));
-	return err ? fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg) : FPL_EXIT_OK;
+	if (err == -ENOTSUP) {
+		snprintf(c->skip_why, sizeof(c->skip_why), "%s", diag.msg[0] ? diag.msg :
+			 "not supported on this CPU");
+		return FPL_EXIT_UNSUPPORTED;
+	}
+	if (err)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (diag.msg[0])
+		fprintf(stderr, "fpulab %s: %s%s%s\n", c->cmd, strcmp(c->cmd, bench) ? bench : "",
+			strcmp(c->cmd, bench) ? ": " : "", diag.msg);
+	return FPL_EXIT_OK;
 }
 
 /* The fraction only grows (benchmarks report per group or cell); no internal variant names. */
