@@ -142,8 +142,10 @@ static enum owner widest_owner(const struct fpl_cpu *cpu)
 	struct fpl_xstate xs;
 	uint64_t m = 0;
 
-	if (!fpl_xstate_init(&xs, cpu))
+	if (cpu && !fpl_xstate_init(&xs, cpu))
 		fpl_xstate_widest(fpl_xstate_xcr0(&xs), &m);
+	else
+		m = FPL_XFEATURE_MASK_AVX512;	/* no CPU: options only; the run reads its own */
 	return m == FPL_XFEATURE_MASK_AVX512 ? O_AVX512 : m == FPL_XFEATURE_MASK_YMM ? O_AVX : O_SSE;
 }
 
@@ -246,7 +248,7 @@ static int section_check(const struct fpl_bench_env *env, void *cfg, struct fpl_
 	struct fpl_xstate xs;
 	int err = plan_parse(env, p, diag);
 
-	if (err)
+	if (err || !env->cpu)	/* no CPU given: the options alone checked */
 		return err;
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)

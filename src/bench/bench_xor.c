@@ -141,7 +141,7 @@ static int xor_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag
 	const char *first = NULL;
 	int err = xplan_parse(env, p, diag);
 
-	if (err)
+	if (err || !env->cpu)	/* no CPU given: the options alone checked */
 		return err;
 	for (size_t i = 0; i < p->nimpl; i++) {
 		const char *why = NULL;

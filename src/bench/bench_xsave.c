@@ -252,6 +252,8 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 	const char *why = NULL;
 	int err;
 
+	if (!env->cpu)
+		return 0;	/* no CPU given: nothing to check the mask against */
 	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)
 		return 0;	/* run() says why */
