@@ -29,7 +29,8 @@ static const struct fpl_opt ctxsw_opts[] = {
 	{ "placement", FPL_OPT_STR, "same", 0, 0, placements,
 	  "same: both tasks on one CPU; cross: on two CPUs; free: unbound" },
 	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
-	  "components each task makes live before writing: none, init, or a mask (avx512, 0xe0)" },
+	  "components each task makes live before writing: none, init, widest (the widest this "
+	  "CPU has: avx512, else avx, else sse), or a mask (avx512, 0xe0)" },
 	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
 	  "STATE_A,STATE_B: alternate two states in interleaved batches, report B - A with a "
 	  "95% interval (join components inside one state with '+')" },

@@ -16,7 +16,8 @@ static const char *const rings[] = { "auto", "0", "3", NULL };
 
 static const struct fpl_opt kvm_opts[] = {
 	{ "state", FPL_OPT_STR, "init", 0, 0, NULL,
-	  "the guest's state, set with KVM_SET_XSAVE: init, sse, avx, avx512, all (every "
+	  "the guest's state, set with KVM_SET_XSAVE: init, sse, avx, avx512, widest (the "
+	  "widest of those KVM gives a guest here), all (every "
 	  "component this host gives a guest), amx, or a mask (join components with '+')" },
 	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
 	  "STATE_A,STATE_B: two guest states in interleaved rounds, B - A per round with a 95% "

@@ -31,7 +31,8 @@
 
 static const struct fpl_opt signal_opts[] = {
 	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
-	  "components made live before every signal: none, init, or a mask (avx512, 0xe0)" },
+	  "components made live before every signal: none, init, widest (the widest this CPU "
+	  "has: avx512, else avx, else sse), or a mask (avx512, 0xe0)" },
 	{ "altstack", FPL_OPT_INT, "0", 0, 1 << 30, NULL,
 	  "run the handler on an alternate stack of this many bytes (0: the thread's stack); "
 	  "at least AT_MINSIGSTKSZ" },

@@ -168,6 +168,10 @@ void fpl_cli_bench_help(const char *bench, FILE *f)
 	fpl_cli_common_help(f);
 	fputs("\nSelf-checks and warnings go to stderr. Exit status: 0 ok, 1 failure, "
 	      "2 usage, 77 not supported on this CPU.\n", f);
+	fputs("A state, mask or implementation named that this CPU lacks is never replaced by\n"
+	      "a narrower one: when nothing asked for can be measured, exit 77 with the reason\n"
+	      "before anything is measured. 'widest' names the widest state here (avx512, else\n"
+	      "avx, else sse), said once on stderr.\n", f);
 }
 
 int fpl_cli_bench_main(const char *bench, int argc, char **argv)
