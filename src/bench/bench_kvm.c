@@ -93,20 +93,26 @@ static int resolve_states(struct fpl_kvm_cfg *c, const struct fpl_kvm_host *h,
  * refused (-ENOTSUP, exit 77) and "widest" is said once. Without /dev/kvm
  * the run skips with the reason.
  */
-static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
+static int kvm_parse(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c,
+		     struct fpl_diag *diag)
 {
-	struct fpl_kvm_cfg *c = cfg, probe;
 	const char *ring = fpl_bench_opt(env, "ring");
-	struct fpl_kvm_host host;
-	struct fpl_xstate xs;
-	bool widest = false;
-	int err;
 
 	c->writes = !strcmp(fpl_bench_opt(env, "guest"), "writes");
 	c->ring = !strcmp(ring, "auto") ? -1 : atoi(ring);
 	c->cpuids = (unsigned)fpl_bench_opt_int(env, "cpuid", 0);
-	err = parse_states(env, c, diag);
-	if (err)
+	return parse_states(env, c, diag);
+}
+
+static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
+{
+	struct fpl_kvm_cfg *c = cfg, probe;
+	struct fpl_kvm_host host;
+	struct fpl_xstate xs;
+	bool widest = false;
+	int err = kvm_parse(env, c, diag);
+
+	if (err || !env->cpu)
 		return err;
 	for (unsigned i = 0; i < c->nstates; i++)
 		widest |= c->widest[i];
@@ -132,7 +138,7 @@ static int read_cfg(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c, stru
 	if (env->cfg)
 		*c = *(const struct fpl_kvm_cfg *)env->cfg;
 	else
-		err = kvm_check(env, c, &diag);
+		err = kvm_parse(env, c, &diag);	/* what the host cannot give: skipped below */
 	if (err) {
 		if (env->diag)
 			fpl_diag_set(env->diag, err, "%s", diag.msg);
