@@ -267,6 +267,11 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 	    !fpl_save_insn_supported(env->cpu, insn_need(insn), &why))
 		return fpl_diag_set(diag, -ENOTSUP, "%s: %s",
 				    fpl_save_insn_name(insn_need(insn)), why ? why : "not supported");
+	/* the words the matrix's cells would skip with (matrix.c's plan_op) */
+	if (matrix && s && (c->mask & ~fpl_xstate_xcr0(&xs)) &&
+	    (c->mask & FPL_XFEATURE_MASK_XTILE) && !fpl_amx_supported(&xs, &why))
+		return fpl_diag_set(diag, -ENOTSUP, "RFBM 0x%" PRIx64 ": %s", c->mask,
+				    why ? why : "no AMX on this CPU");
 	if (matrix && s && (c->mask & ~fpl_xstate_xcr0(&xs)))
 		return fpl_diag_set(diag, -ENOTSUP, "RFBM 0x%" PRIx64 " has components outside "
 				    "this process's permitted mask 0x%" PRIx64 " (XCR0 0x%" PRIx64
