@@ -176,23 +176,9 @@ static struct fpl_cpu *amx_host_or_skip(struct fpl_xstate *xs)
 static void expect_amx_skip(const char *args)
 {
 	json_t *doc, *runs, *run;
-	char full[512], *out, *err;
 	size_t i;
 	int rc;
 
-	/* Nothing asked for measurable: 77 with the reason on stderr, before any measurement. */
-	snprintf(full, sizeof(full), "%s -q --json", args);
-	rc = fplrun(NULL, full, &out, &err);
-	if (rc == 77 && (!out || !*out)) {
-		if (!err || !strstr(err, "skipped: ") || !strstr(err, "AMX"))
-			fail_msg("fpulab %s: 77 without a reason naming AMX: %s", args,
-				 err ? err : "");
-		free(out);
-		free(err);
-		return;
-	}
-	free(out);
-	free(err);
 	doc = run_json(args, &rc);
 	if (rc != 77)
 		fail_msg("fpulab %s on a CPU without AMX: exit %d, not 77", args, rc);

@@ -109,8 +109,19 @@ int fpl_session_prepare(const struct fpl_session *s, const char *bench,
 			const struct fpl_optval *opts, size_t nopts, struct fpl_bench_call *call,
 			struct fpl_diag *diag);
 void fpl_bench_call_free(struct fpl_bench_call *call);
-/* A benchmark that prepare refused with -ENOTSUP, recorded as one skipped run: -ENOTSUP. */
-int fpl_session_skip(struct fpl_session *s, const char *bench, const char *why);
+/*
+ * A benchmark that prepare refused with -ENOTSUP, recorded as one skipped
+ * run with the options given as its params: -ENOTSUP (or -ENOMEM).
+ */
+int fpl_session_skip(struct fpl_session *s, const char *bench, const struct fpl_optval *opts,
+		      size_t nopts, const char *why);
+/*
+ * Started without measuring anything (every benchmark asked for refused
+ * with -ENOTSUP): the host object without a clock, no pin, no self-check,
+ * so that the result document still says what was skipped and why. 0 or
+ * -ENOMEM with diag.
+ */
+int fpl_session_start_unmeasured(struct fpl_session *s, struct fpl_diag *diag);
 
 /*
  * Pin, create the clock, run the self-checks, build the host object, note

@@ -98,9 +98,9 @@ static int bench_cmd_once(const struct fpl_bench_cmd *cmd, int argc, char **argv
 	/* AMX asked before the benchmark's check reads the permitted mask, and before any sigaltstack. */
 	if (rc == FPL_EXIT_OK)
 		rc = fpl_cli_prepare(&c, b->name, opts, nopts, &call);
-	/* Nothing asked for can be measured here: said now, nothing measured, no file written. */
+	/* Nothing asked for can be measured here: the skip and its reason, nothing measured. */
 	if (rc == FPL_EXIT_UNSUPPORTED)
-		fprintf(stderr, "fpulab %s: skipped: %s\n", c.cmd, c.skip_why);
+		rc = fpl_cli_skip_unmeasured(&c, b->name, opts, nopts);
 	if (rc == FPL_EXIT_OK) {
 		rc = fpl_cli_start(&c);
 		if (rc == FPL_EXIT_OK)

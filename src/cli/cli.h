@@ -162,6 +162,15 @@ int fpl_cli_common_opt(struct fpl_cli *c, int argc, char **argv, int *i);
  * check (what "widest" is here) goes to stderr, once. Exit code;
  * fpl_bench_call_free(call) after FPL_EXIT_OK.
  */
+/*
+ * After fpl_cli_prepare gave FPL_EXIT_UNSUPPORTED for every benchmark:
+ * the session started without a clock and bench recorded as skipped with
+ * c->skip_why (the others, if any, by fpl_session_skip), so that the
+ * output (table, JSON, -o) still says why, with nothing measured. The
+ * reason also goes to stderr where stdout shows no table. Exit code.
+ */
+int fpl_cli_skip_unmeasured(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+			    size_t nopts);
 int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
 		    size_t nopts, struct fpl_bench_call *call);
 /* Exit code: FPL_EXIT_OK, or an error after printing it. Installs the ending-signal handler. */

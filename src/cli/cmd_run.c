@@ -236,7 +236,8 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
 		if (e->skip_why)
-			e->rc = fpl_session_skip(s->ls, e->b->name, e->skip_why) == -ENOTSUP ?
+			e->rc = fpl_session_skip(s->ls, e->b->name, e->opts, e->nopts,
+						 e->skip_why) == -ENOTSUP ?
 				FPL_EXIT_UNSUPPORTED : FPL_EXIT_FAIL;
 		else
 			e->rc = fpl_cli_call(s, &e->call);
@@ -333,13 +334,23 @@ static int run_once(int argc, char **argv)
 	}
 	if (!p.named)
 		s.quick = true;
-	/* Named benchmarks none of which can measure anything here: 77 before measuring. */
+	/* Named benchmarks none of which can measure anything here: 77, nothing measured. */
 	if (p.named && all_skipped(&p)) {
 		for (size_t i = 0; i < p.n; i++)
 			fprintf(stderr, "fpulab run: %s: skipped: %s\n", p.e[i].b->name,
 				p.e[i].skip_why);
-		rc = fpl_cli_end(&s, FPL_EXIT_UNSUPPORTED);
-		goto out;
+		s.skip_why[0] = 0;	/* each said above */
+		rc = fpl_cli_skip_unmeasured(&s, NULL, NULL, 0);
+		for (size_t i = 0; i < p.n && rc == FPL_EXIT_UNSUPPORTED; i++) {
+			p.e[i].rc = FPL_EXIT_UNSUPPORTED;
+			p.e[i].ran = true;
+			if (fpl_session_skip(s.ls, p.e[i].b->name, p.e[i].opts, p.e[i].nopts,
+					     p.e[i].skip_why) != -ENOTSUP)
+				rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+		}
+		if (rc == FPL_EXIT_UNSUPPORTED && note_ran(&p, s.ls->result))
+			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+		goto end;
 	}
 	rc = fpl_cli_start(&s);
 	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.ls->cpu, s.amx_by[0] != 0))
@@ -351,6 +362,7 @@ static int run_once(int argc, char **argv)
 		if (note_ran(&p, s.ls->result))
 			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	}
+end:
 	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */
 	s.warn_stderr = s.json_stdout || (s.format_given && s.format != FPL_FMT_TABLE);
 	rc = fpl_cli_end_own(&s, rc, NULL, print_summary, &p);

@@ -223,6 +223,26 @@ int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optva
 	return FPL_EXIT_OK;
 }
 
+int fpl_cli_skip_unmeasured(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+			    size_t nopts)
+{
+	struct fpl_diag diag = { "" };
+	int rc;
+
+	if (c->skip_why[0] && (c->json_stdout || c->format_given || c->quiet))
+		fprintf(stderr, "fpulab %s: skipped: %s\n", c->cmd, c->skip_why);
+	if (c->out_path) {
+		rc = fpl_cli_check_out_path(c->cmd, c->out_path);
+		if (rc)
+			return rc;
+	}
+	if (fpl_session_start_unmeasured(c->ls, &diag))
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (bench && fpl_session_skip(c->ls, bench, opts, nopts, c->skip_why) != -ENOTSUP)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	return FPL_EXIT_UNSUPPORTED;
+}
+
 /* The fraction only grows (benchmarks report per group or cell); no internal variant names. */
 static void progress(void *arg, const char *bench, double frac, const char *what)
 {
