@@ -55,7 +55,7 @@ LIBSO    := $(BUILD)/libfpulab.so.$(VERSION)
 BIN      := $(BUILD)/fpulab
 GEN      := $(BUILD)/gen/fpl_benches.h $(BUILD)/gen/fpl_cmds.h
 
-.PHONY: all run check test deps install clean asan fuzz fuzz-build
+.PHONY: all run check test deps install clean asan fuzz fuzz-build corpus-regen
 all: $(BIN) $(LIBA) $(LIBSO) $(BUILD)/fpulab.pc
 
 deps:
@@ -113,6 +113,11 @@ $(LIBSO): $(LIB_OBJ)
 
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+
+# Rewrite the CPU corpus's expected answers (tests/data/corpus/*.expected)
+# from the dumps beside them; review `git diff tests/data/corpus` before committing.
+corpus-regen: $(BUILD)/tests/test_cpucorpus
+	FPL_REGEN=1 $(BUILD)/tests/test_cpucorpus
 
 $(BUILD)/tests/%: tests/%.c $(LIBA) $(wildcard tests/*.h)
 	@mkdir -p $(@D)

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 # The layers, lowest first: a file may use its own layer and those below.
 RANKS="base:0 cpu:0 stats:0 result:0 ktrace:1 clock:1 xstate:1 kernels:2 model:2
-bench:3 report:3 cli:4"
+bench:3 report:4 cli:5"
 
 srcs=$(find src -name '*.c' | sort)
 tmp=$(mktemp -d) || exit 2

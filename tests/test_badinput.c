@@ -70,6 +70,13 @@ static const struct row rows[] = {
 	  "--state" },
 	{ { "ctxsw", "--quick", "-q", "--ab", "avx512", "-o", "@OUT" }, E2, "ab", "--ab" },
 	{ { "ctxsw", "--quick", "-q", "--ab", "avx512,nosuch", "-o", "@OUT" }, E2, "ab", "--ab" },
+	/*
+	 * APX state is never offered live (no CPU here has it): a state this CPU
+	 * lacks in A must not hide a bad name in B, on every CPU (issue 31 item 5).
+	 */
+	{ { "ctxsw", "--quick", "-q", "--ab", "apx,nosuch", "-o", "@OUT" }, E2, "nosuch", "--ab" },
+	{ { "ctxsw", "--quick", "-q", "--ab", "nosuch,apx", "-o", "@OUT" }, E2, "nosuch", "--ab" },
+	{ { "kvm", "--quick", "-q", "--ab", "apx,nosuch", "-o", "@OUT" }, E2, "nosuch", "--ab" },
 	{ { "ctxsw", "--wis", "-s", "abc" }, E2, NULL, "--wis" },
 	{ { "ctxsw", "--wis", "-t", "0" }, E2, NULL, "--wis" },
 	{ { "signal", "--quick", "-q", "--state", "nosuchthing", "-o", "@OUT" }, E2, "state",
@@ -77,6 +84,9 @@ static const struct row rows[] = {
 	{ { "signal", "--quick", "-q", "--altstack", "16", "-o", "@OUT" }, E2, "altstack",
 	  "--altstack" },
 	{ { "section", "--quick", "-q", "--impl", "nosuch", "-o", "@OUT" }, E2, "impl", "--impl" },
+	/* the error is the mismatch of workload and impl, not a missing build (issue 32 item 10) */
+	{ { "section", "--quick", "-q", "--workload", "xor", "--impl", "chacha20/avx2", "-o", "@OUT" },
+	  E2, "is a chacha20 implementation, and --workload is xor", "--impl" },
 	{ { "section", "--quick", "-q", "--chunks", "100", "-o", "@OUT" }, E2, "chunks", "--chunks" },
 	{ { "section", "--quick", "-q", "--chunks", "abc", "-o", "@OUT" }, E2, "chunks", "--chunks" },
 	{ { "section", "--quick", "-q", "--chunks", "0", "-o", "@OUT" }, E2, "chunks", "--chunks" },

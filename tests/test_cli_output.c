@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fpulab/bench.h"
 #include "fpulab/report.h"
 #include "fpulab/result.h"
 #include "clitest.h"
@@ -328,14 +329,52 @@ static char *no_figures_words(void)
 	return text;
 }
 
-/* ctxsw's table with --units tsc: its TSC figures only, none "missing"; ns and cycles when asked. */
+/*
+ * The figure the table prints after "NAME " (a median, two decimals) is the
+ * median of that metric's samples in the document the same run wrote.
+ */
+static void table_figure_is_median(const char *table, const struct fpl_run *run,
+				   const char *name)
+{
+	char key[64];
+	const char *at;
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+	double shown, median;
+
+	snprintf(key, sizeof(key), "    %s ", name);
+	at = strstr(table, key);
+	if (!at || !m)
+		fail_msg("no %s line in the table, or no such metric:\n%s", name, table);
+	shown = strtod(at + strlen(key), NULL);
+	median = fpl_metric_median(m);
+	if (!(fabs(shown - median) <= 0.005 + 1e-9 * fabs(median)))
+		fail_msg("%s: the table says %.2f, the document's median is %.4f", name, shown,
+			 median);
+}
+
+/*
+ * ctxsw's table with --units tsc: its TSC figures only, none "missing", and
+ * they are the medians of the document's TSC metrics (not merely present);
+ * ns and cycles when asked.
+ */
 static void test_units_followed_ctxsw(void **state)
 {
 	static const char *const cx[] = { "ctxsw", "--quick", "-q", "--budget", "0.05", NULL };
-	char *tsc = units_table(cx, "tsc"), *ns = units_table(cx, "ns");
+	char *dir = tmpdir(), path[600];
+	const char *args[] = { "ctxsw", "--quick", "-q", "--budget", "0.05", "-o", path, NULL };
+	char *tsc, *ns = units_table(cx, "ns");
 	char *cycles = units_table(cx, NULL), *none = no_figures_words();
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
 
-	assert_non_null(strstr(tsc, "round_trip_tsc "));
+	snprintf(path, sizeof(path), "%s/cx.json", dir);
+	tsc = units_table(args, "tsc");
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	assert_int_equal(r->nruns, 1);
+	table_figure_is_median(tsc, r->runs[0], "round_trip_tsc");
+	table_figure_is_median(tsc, r->runs[0], "switch_tsc");
+	fpl_result_free(r);
+	tmpdir_done(dir);
 	assert_non_null(strstr(tsc, " tsc (IQR"));
 	if (strstr(tsc, "no tsc figures") || strstr(tsc, " ns (IQR") ||
 	    strstr(tsc, " cycles (IQR"))
@@ -374,6 +413,68 @@ static void test_units_followed_section(void **state)
 	free(cycles);
 }
 
+/*
+ * -q is about stderr only, as --help and the man page say (issue 32 item 9):
+ * with -o, a benchmark, a --runs series and run print their tables on stdout
+ * with it as without it, and stderr loses the self-check lines.
+ */
+static void test_quiet_is_stderr_only(void **state)
+{
+	static const char *const cmds[][6] = {
+		{ "signal", "--quick", "--budget", "0.05" },
+		{ "signal", "--quick", "--budget", "0.05", "--runs", "2" },
+		{ "run", "signal", "--quick", "--budget", "0.05" },
+	};
+	char *dir = tmpdir(), out[600];
+
+	snprintf(out, sizeof(out), "%s/q.json", dir);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *argv[12] = { cmd_fpl_bin() };
+		size_t k = 1;
+		struct cmd_out o;
+
+		for (size_t a = 0; a < 6 && cmds[i][a]; a++)
+			argv[k++] = cmds[i][a];
+		argv[k++] = "-q";
+		argv[k++] = "-o";
+		argv[k++] = out;
+		argv[k] = NULL;
+		assert_int_equal(cmd_run(argv, 120, &o), 0);
+		assert_int_equal(cmd_code(&o), 0);
+		if (!strstr(o.out, "round trip") && !strstr(o.out, "round_trip"))
+			fail_msg("%s ... -q -o: no table on stdout:\n%s", cmds[i][0], o.out);
+		if (strstr(o.err, "pinned to CPU"))
+			fail_msg("%s ... -q: the clock's line on stderr:\n%s", cmds[i][0], o.err);
+		cmd_out_free(&o);
+	}
+	tmpdir_done(dir);
+}
+
+/* Each benchmark's --help states its default budgets, the descriptor's figures (issue 32 item 15). */
+static void test_help_states_budget(void **state)
+{
+	for (size_t i = 0; i < fpl_nbenches; i++) {
+		const struct fpl_bench *b = fpl_benches[i];
+		const char *argv[] = { cmd_fpl_bin(), b->name, "--help", NULL };
+		char want[160];
+		struct cmd_out o;
+
+		snprintf(want, sizeof(want), "Default --budget: %g s (with --quick: %g s)",
+			 b->budget.full_s, b->budget.quick_s);
+		assert_int_equal(cmd_run(argv, 30, &o), 0);
+		assert_int_equal(cmd_code(&o), 0);
+		if (!strstr(o.out, want))
+			fail_msg("fpulab %s --help lacks '%s'", b->name, want);
+		if (b->budget_ab.full_s > 0) {
+			snprintf(want, sizeof(want), "with --ab: %g s (with --quick: %g s)",
+				 b->budget_ab.full_s, b->budget_ab.quick_s);
+			if (!strstr(o.out, want))
+				fail_msg("fpulab %s --help lacks '%s'", b->name, want);
+		}
+		cmd_out_free(&o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_units_followed),
 		cmocka_unit_test(test_units_followed_ctxsw),
 		cmocka_unit_test(test_units_followed_section),
+		cmocka_unit_test(test_quiet_is_stderr_only),
+		cmocka_unit_test(test_help_states_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,6 +140,26 @@ static void test_accepts_captures(void **state)
 	}
 }
 
+/*
+ * A signal frame from a CPU whose frame is larger than this one's task
+ * (signal.bin, 2432 bytes, read as the Zen 3 guest with XCR0 0x7, 832): both
+ * magics are there, so it is a signal frame whose size does not fit, and
+ * sigreturn would restore x87/SSE only (issue 32 item 11: it was "raw ... no
+ * signal-frame magics").
+ */
+static void test_foreign_signal_frame(void **state)
+{
+	struct out o = run("decode", IMAGES "signal.bin",
+			   "--cpuid=tests/data/cpuid/amd-zen3-kvm.cpuid", NULL);
+
+	has(o.out, "format      signal (signal frame: magic1 at 464, magic2 at 2432; its "
+		   "xstate_size 2432 does not fit this CPU's task (832 bytes)");
+	has(o.out, "sigframe.xstate_size");
+	has(o.out, "FXRSTOR x87/SSE only");
+	assert_null(strstr(o.out, "no signal-frame magics"));
+	out_free(&o);
+}
+
 /* A dump's name and the brand were once printed glued ("genoa.cpuidAMD EPYC"). */
 static void test_cpu_line_separator(void **state)
 {
@@ -411,6 +431,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepts_captures),
 		cmocka_unit_test(test_cpu_line_separator),
+		cmocka_unit_test(test_foreign_signal_frame),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_amx_captures),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),

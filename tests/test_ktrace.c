@@ -876,6 +876,95 @@ static void test_live_busy_instance_refused(void **state)
 	assert_true(there);
 }
 
+/* A pid that was in use and is not now: a child that has been waited for. */
+static pid_t gone_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/*
+ * Instances left by killed fpulab processes go at the next open (issue 32
+ * item 17), on a stand-in root of plain directories: fpulab-<gone pid>
+ * removed and named; a live process's, another name, a non-number, kept.
+ */
+static void test_stale_instances_removed(void **state)
+{
+	char root[] = "/tmp/fpl-ktstale-XXXXXX", p[512], names[256], want[64];
+	pid_t dead = gone_pid();
+	const char *keep[4];
+	char live[32];
+	int n;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(live, sizeof(live), "fpulab-%d", (int)getppid());
+	keep[0] = live;
+	keep[1] = "fpulab-12ab";
+	keep[2] = "other-5";
+	keep[3] = "fpulab-";
+	snprintf(p, sizeof(p), "%s/instances", root);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/instances/fpulab-%d", root, (int)dead);
+	assert_int_equal(mkdir(p, 0700), 0);
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/instances/%s", root, keep[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	n = fpl_ktrace_remove_stale(root, names, sizeof(names));
+	assert_int_equal(n, 1);
+	snprintf(want, sizeof(want), "fpulab-%d", (int)dead);
+	assert_string_equal(names, want);
+	snprintf(p, sizeof(p), "%s/instances/%s", root, want);
+	assert_false(is_dir_path(p));
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/instances/%s", root, keep[i]);
+		assert_true(is_dir_path(p));
+		assert_int_equal(rmdir(p), 0);
+	}
+	assert_int_equal(fpl_ktrace_remove_stale(root, names, sizeof(names)), 0);
+	assert_string_equal(names, "");
+	snprintf(p, sizeof(p), "%s/instances", root);
+	assert_int_equal(rmdir(p), 0);
+	assert_int_equal(rmdir(root), 0);
+	assert_true(fpl_ktrace_remove_stale(root, names, sizeof(names)) < 0);
+}
+
+/*
+ * The same in the kernel's tracefs: an instance as a SIGKILLed run leaves it
+ * (a real one, with its buffer) is gone after the next --kernel-trace run,
+ * which says so once on stderr.
+ */
+static void test_live_stale_instance_removed(void **state)
+{
+	char why[200], inst[320], env[400], *out, *err;
+	const char *root = live_root(why, sizeof(why));
+	pid_t dead = gone_pid();
+
+	(void)state;
+	if (!root) {
+		print_message("  skipped: %s\n", why);
+		skip();
+	}
+	snprintf(inst, sizeof(inst), "%s/instances/fpulab-%d", root, (int)dead);
+	assert_int_equal(mkdir(inst, 0700), 0);
+	snprintf(env, sizeof(env), "FPL_TRACEFS=%s ", root);
+	assert_int_equal(fplrun(env, "signal --kernel-trace --budget 0.05", &out, &err), 0);
+	if (is_dir_path(inst)) {
+		rmdir(inst);
+		fail_msg("%s still there after a traced run:\n%s", inst, err);
+	}
+	assert_non_null(strstr(err, "removed tracefs instances left by fpulab processes"));
+	assert_non_null(strstr(err, inst + strlen(root) + strlen("/instances/")));
+	free(out);
+	free(err);
+}
+
 /* ctxsw on one CPU: 2 saves and 2 restores per round trip, where the expectation applies. */
 static void test_live_ctxsw_expected(void **state)
 {
@@ -1081,6 +1170,8 @@ int main(void)
 		cmocka_unit_test(test_info_kernel_view),
 		cmocka_unit_test(test_kvm_sample),
 		cmocka_unit_test(test_live_instance_removed_after_sigint),
+		cmocka_unit_test(test_stale_instances_removed),
+		cmocka_unit_test(test_live_stale_instance_removed),
 		cmocka_unit_test(test_info_instance_removed_after_sigint),
 	};
 

@@ -36,10 +36,47 @@ static void test_parse_sizes(void **state)
 			 -EINVAL);
 }
 
+/*
+ * Every benchmark states its default budgets in its descriptor, and the
+ * budget of a call follows them: --budget first, then --quick, then --ab
+ * where the benchmark has its own pair (issue 32 item 15: the help listed
+ * no default).
+ */
+static void test_default_budgets(void **state)
+{
+	const struct fpl_bench *ctxsw = fpl_bench_find("ctxsw");
+	struct fpl_bench_env env = { 0 };
+
+	for (size_t i = 0; i < fpl_nbenches; i++) {
+		const struct fpl_bench *b = fpl_benches[i];
+
+		if (!(b->budget.full_s > 0 && b->budget.quick_s > 0 &&
+		      b->budget.quick_s < b->budget.full_s))
+			fail_msg("%s: default budgets %g / quick %g", b->name, b->budget.full_s,
+				 b->budget.quick_s);
+		if (b->budget_ab.full_s > 0)
+			assert_true(b->budget_ab.quick_s > 0 &&
+				    b->budget_ab.quick_s < b->budget_ab.full_s);
+	}
+	assert_non_null(ctxsw);
+	env.bench = ctxsw;
+	assert_true(fpl_bench_budget(&env, false) == ctxsw->budget.full_s);
+	assert_true(fpl_bench_budget(&env, true) == ctxsw->budget_ab.full_s);
+	env.quick = true;
+	assert_true(fpl_bench_budget(&env, false) == ctxsw->budget.quick_s);
+	assert_true(fpl_bench_budget(&env, true) == ctxsw->budget_ab.quick_s);
+	env.budget_s = 0.7;
+	assert_true(fpl_bench_budget(&env, true) == 0.7);
+	/* a benchmark without an --ab pair uses its one pair under ab too */
+	env = (struct fpl_bench_env){ .bench = fpl_bench_find("signal") };
+	assert_true(fpl_bench_budget(&env, true) == env.bench->budget.full_s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_sizes),
+		cmocka_unit_test(test_default_budgets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,6 +160,55 @@ static void test_bad_cpu(void **state)
 	assert_non_null(strstr(diag.msg, "1000"));
 }
 
+/* The warnings of the result r that start with prefix. */
+static size_t warnings_with(const struct fpl_result *r, const char *prefix)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_array_size(r->warnings); i++)
+		n += !strncmp(json_string_value(json_array_get(r->warnings, i)), prefix,
+			      strlen(prefix));
+	return n;
+}
+
+/*
+ * A session that measured nothing (ctxsw with APX state, which no CPU offers
+ * live: a skipped run) says nothing of the clock or the load, which are
+ * about figures (issue 32 item 13: "suspect run: core clock drifted -8.68%"
+ * for an amx run without AMX). One that measured keeps them.
+ */
+static void test_no_figures_no_verdict(void **state)
+{
+	struct fpl_optval skip[] = { { "state", "apx" } }, ok[] = { { "state", "init" } };
+	struct fpl_diag diag = { "" };
+
+	(void)state;
+	for (int measured = 0; measured < 2; measured++) {
+		struct fpl_session *s = open_quick();
+		struct fpl_result *r = NULL;
+		int err = measured ? fpl_session_run(s, "signal", ok, 1, &diag) :
+				     fpl_session_run(s, "ctxsw", skip, 1, &diag);
+
+		assert_int_equal(err, measured ? 0 : -ENOTSUP);
+		assert_int_equal(s->result->runs[0]->skipped, !measured);
+		/* as note_load would have said it at the start on a loaded machine */
+		fpl_result_warn(s->result, "machine loaded (loadavg_start load average 9.00 on 2 "
+				"CPUs): figures may include contention from other work");
+		assert_int_equal(fpl_session_close(s, &r), 0);
+		/* measured: ours, and the session's own where this machine is loaded */
+		if (measured) {
+			assert_true(warnings_with(r, "machine loaded (loadavg_start") >= 1);
+		} else {
+			assert_int_equal(warnings_with(r, "suspect run"), 0);
+			assert_int_equal(warnings_with(r, "at the end"), 0);
+			assert_int_equal(warnings_with(r, "machine loaded"), 0);
+		}
+		/* the clock's figures stay in the host object either way */
+		assert_non_null(json_object_get(json_object_get(r->host, "clock"), "drift_pct"));
+		fpl_result_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_parsed_once),
 		cmocka_unit_test(test_not_started_and_stop),
 		cmocka_unit_test(test_bad_cpu),
+		cmocka_unit_test(test_no_figures_no_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -341,6 +341,42 @@ static void test_summary_says_widest_once(void **state)
 	run_with(r, "signal", "state", "avx512", "round_trip_ns", 3100);
 	buf = summary_of(r);
 	assert_null(strstr(buf, "No AVX-512"));
+ * Eight runs skipped for eight reasons: with a results document behind the
+ * summary, six lines and the rest counted with where they are; without one
+ * (fpulab run with no -o), every line: there is no "results file" to see
+ * (issue 32 item 8).
+ */
+static void summary_more_lines_name_their_place(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	char *buf = NULL, *s;
+	size_t len = 0;
+	FILE *f;
+
+	for (int i = 0; i < 8; i++) {
+		struct fpl_run *run = fpl_result_add_run(r, "xsave");
+
+		assert_non_null(run);
+		fpl_run_skip(run, "reason number %d", i);
+	}
+	s = summary_of(r);
+	assert_non_null(strstr(s, "reason number 5"));
+	assert_null(strstr(s, "reason number 6"));
+	assert_non_null(strstr(s, "... and 2 more skips (in the results document: each run's "
+			      "skip_reason)"));
+	assert_null(strstr(s, "results file"));
+	free(s);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_write_all(r, f, true), 0);
+	fclose(f);
+	for (int i = 0; i < 8; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "reason number %d\n", i);
+		assert_non_null(strstr(buf, want));
+	}
+	assert_null(strstr(buf, "more skips"));
 	free(buf);
 	fpl_result_free(r);
 }
@@ -356,6 +392,7 @@ int main(void)
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(test_summary_no_empty_heading),
 		cmocka_unit_test(test_summary_says_widest_once),
+		cmocka_unit_test(summary_more_lines_name_their_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

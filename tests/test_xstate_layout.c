@@ -329,8 +329,16 @@ static void test_xsaves_never_supported(void **state)
 	assert_int_equal(fpl_save_insn_supported(cpu, FPL_INSN_XSAVES, &why), 0);
 	assert_non_null(why);
 	if (fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVES))
-		assert_string_equal(why, "ring 0 only");
+		assert_string_equal(why, "ring 0 only: the kernel's; not measurable here");
 	assert_int_equal(fpl_save_insn_supported(cpu, FPL_INSN_FXSAVE, &why), 1);
+	/* both branches on every host: a dump with XSAVES, one without XSAVE */
+	assert_int_equal(fpl_cpu_load(cpu, "tests/data/cpuid/sapphirerapids.cpuid", NULL), 0);
+	assert_true(fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVES));
+	assert_int_equal(fpl_save_insn_supported(cpu, FPL_INSN_XSAVES, &why), 0);
+	assert_string_equal(why, "ring 0 only: the kernel's; not measurable here");
+	assert_int_equal(fpl_cpu_load(cpu, "tests/data/cpuid/nehalem.aida", NULL), 0);
+	assert_int_equal(fpl_save_insn_supported(cpu, FPL_INSN_XSAVES, &why), 0);
+	assert_string_equal(why, "not on this CPU");
 	free(cpu);
 }
 

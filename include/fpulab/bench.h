@@ -70,9 +70,21 @@ struct fpl_bench_env {
 	struct fpl_diag *diag;
 };
 
+/* Default --budget in seconds, without and with --quick. */
+struct fpl_budget {
+	double full_s, quick_s;
+};
+
 struct fpl_bench {
 	const char *name;
 	const char *summary;
+	/*
+	 * The measurement's default time budget (what --budget replaces), and
+	 * under --ab where it differs ({0, 0}: the same). The one place these
+	 * figures live: the benchmark reads them (fpl_bench_budget), --help
+	 * prints them.
+	 */
+	struct fpl_budget budget, budget_ab;
 	const struct fpl_opt *opts;	/* terminated by an entry with name NULL */
 	/* 1 when this CPU can run it; 0 with *why set to a reason otherwise. NULL: every CPU. */
 	int (*supported)(const struct fpl_cpu *cpu, const char **why);
@@ -135,6 +147,12 @@ int fpl_parse_int(const char *s, long long *out);
  */
 int fpl_parse_sizes(const char *s, size_t lo, size_t hi, size_t unit, size_t *out, size_t max,
 		    size_t *n, struct fpl_diag *diag);
+
+/*
+ * The budget of this call: --budget where given, else the descriptor's
+ * default for --quick or not (the --ab pair when ab and it has one).
+ */
+double fpl_bench_budget(const struct fpl_bench_env *env, bool ab);
 
 /* Report progress through env->progress if set. */
 void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char *what);

@@ -66,9 +66,21 @@ struct fpl_clock {
 	double tsc_hz_measured;		/* against CLOCK_MONOTONIC_RAW */
 	double tsc_hz_disagree_pct;	/* |cpuid - measured| / measured * 100, 0 if no cpuid */
 
-	/* The timer itself, in TSC ticks */
-	double floor_tsc;		/* median of an empty begin/end pair */
-	double step_tsc;		/* granularity: most common nonzero gap between reads */
+	/*
+	 * The timer itself, in TSC ticks: two different quantities, and their
+	 * order differs by machine (fpl_timer_estimate).
+	 * floor_tsc: the median of an empty lfence;rdtsc .. rdtscp;lfence pair,
+	 *   the timer's own cost inside every timed window.
+	 * step_tsc: the smallest nonzero difference of successive lfence;rdtsc
+	 *   reads, the timer's resolution: the larger of the TSC's own increment
+	 *   and one pass of the read loop. It is not the increment: on the Intel
+	 *   guest the TSC advances by 2 and a read pass costs 28-34 ticks (so the
+	 *   floor, 30-32, can lie below the step); on the Zen 3 guest reads fall
+	 *   on a grid of about 24.5 ticks and the step is 49; on Zen 4 the floor
+	 *   is 52 and the step 26.
+	 */
+	double floor_tsc;
+	double step_tsc;
 	double min_sample_tsc;		/* step / 0.001: smallest sample the harness takes */
 
 	/* Core clock */
@@ -92,6 +104,21 @@ struct fpl_clock {
 #define FPL_CLOCK_DRIFT_MAX_PCT		2.0
 #define FPL_CLOCK_TSC_AGREE_PCT		0.5
 #define FPL_CLOCK_STEP_FRACTION		0.001	/* timer step under 0.1% of a sample */
+
+/*
+ * The timer's floor and step from raw readings, a pure function (so that
+ * recorded readings of other machines can be replayed): pair_d[] holds np
+ * differences of empty begin/end pairs, reads[] nr successive lfence;rdtsc
+ * values. floor_tsc is the median pair difference (0 when np is 0),
+ * step_tsc the smallest nonzero difference of successive reads (1 when
+ * none is nonzero), min_sample_tsc step_tsc / FPL_CLOCK_STEP_FRACTION.
+ * pair_d is sorted in place.
+ */
+struct fpl_timer_estimate {
+	double floor_tsc, step_tsc, min_sample_tsc;
+};
+void fpl_timer_estimate(double *pair_d, size_t np, const uint64_t *reads, size_t nr,
+			struct fpl_timer_estimate *out);
 
 /*
  * Pin to cpu (-1: the CPU this thread is on now), then measure: TSC rate,

@@ -73,6 +73,13 @@ struct fpl_cpu {
 	/* false: a dump without XCR0; every user component enumerated is assumed on */
 	bool xcr0_known;
 	bool live;		/* read from the running CPU, not from a dump */
+	/*
+	 * What ARCH_GET_XCOMP_PERM answers for this snapshot, where
+	 * fpl_cpu_set_xcr0() gave it (a dump only): false means the kernel is
+	 * asked (live) or the default before ARCH_REQ_XCOMP_PERM is assumed.
+	 */
+	bool xcomp_perm_known;
+	uint64_t xcomp_perm;
 	char source[256];	/* "live" or the dump's file name */
 	/*
 	 * How a dump was interpreted: what needed guessing, and the leaves it
@@ -97,6 +104,27 @@ int fpl_cpu_read(struct fpl_cpu *cpu);
 int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag);
 int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 			struct fpl_diag *diag);
+/*
+ * Logical CPU n (0 is the first) of an AIDA64 dump that holds several
+ * ("Logical CPU #n" headers, or leaf 0 starting again); fpulab's own format
+ * holds one. As fpl_cpu_load otherwise; -ENOENT with diag when the dump has
+ * no logical CPU n.
+ */
+int fpl_cpu_load_nth(struct fpl_cpu *cpu, const char *path, unsigned n, struct fpl_diag *diag);
+
+/*
+ * The one seam for what the OS answers on a snapshot from a dump: XGETBV(0)
+ * (xcr0) and ARCH_GET_XCOMP_PERM (perm, kept as xcr0 & perm), as another OS
+ * on the same CPU would have set them. CPUID.(0xD,0).EBX, which the CPU
+ * computes from XCR0, becomes the standard size for the new XCR0 (from the
+ * dump's own 0xD.n offsets and sizes); nothing else in the leaves changes.
+ * xcr0 must be one XSETBV accepts: x87 set, a subset of the user components
+ * of 0xD.0 EDX:EAX, AVX with SSE, the three AVX-512 components together and
+ * with AVX, both AMX components together. Without OSXSAVE there is no XCR0:
+ * only x87|SSE (or 0) is accepted and nothing changes but perm. 0, or
+ * -EINVAL with diag (also for a live snapshot: its XCR0 is the CPU's).
+ */
+int fpl_cpu_set_xcr0(struct fpl_cpu *cpu, uint64_t xcr0, uint64_t perm, struct fpl_diag *diag);
 /* Write the snapshot in fpulab's own dump format. Returns 0 or -errno. */
 int fpl_cpu_save(const struct fpl_cpu *cpu, FILE *f);
 

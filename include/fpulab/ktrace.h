@@ -236,6 +236,16 @@ int fpl_ktrace_probe_self(struct fpl_ktrace *kt, struct fpl_kt_tally *t, struct 
  */
 int fpl_ktrace_list_instances(const char *root, const char *prefix, char *buf, size_t len);
 
+/*
+ * Remove the instances root/instances/fpulab-<pid> whose process is gone (a
+ * run killed with SIGKILL cannot remove its own: 32 MiB of trace buffer
+ * each). fpl_ktrace_open does it first; fpl_ktrace_stale() names those it
+ * removed ("" when none). Returns how many were removed, or -errno for the
+ * directory; names ("fpulab-123, fpulab-456") into names.
+ */
+int fpl_ktrace_remove_stale(const char *root, char *names, size_t len);
+const char *fpl_ktrace_stale(const struct fpl_ktrace *kt);
+
 /* The calling thread's id. */
 pid_t fpl_ktrace_gettid(void);
 

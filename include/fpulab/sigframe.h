@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "fpulab/base.h"
+#include "fpulab/xstate.h"
 
 /*
  * One signal frame: the kernel's rt_sigframe (return address, ucontext,
@@ -26,9 +27,23 @@ struct fpl_sigframe_info {
 	uint64_t fpstate_offset;	/* image start above the frame start */
 };
 
+/*
+ * sigaltstack(2) refuses every ss_size below the kernel's MINSIGSTKSZ
+ * (FPL_KERNEL_MINSIGSTKSZ, fpulab/xstate.h) with ENOMEM, even where
+ * AT_MINSIGSTKSZ is smaller (1776 on a Zen 3 guest with XCR0 0x7:
+ * ../shared/hw/amd-zen3-kvm/sigaltstack-floor.txt).
+ */
 /* AT_MINSIGSTKSZ (getauxval(51)); sysconf or MINSIGSTKSZ where the kernel gives none. */
+long fpl_signal_at_minsigstksz(void);
+/*
+ * The smallest alternate stack that works: the larger of AT_MINSIGSTKSZ (one
+ * signal frame fits) and FPL_KERNEL_MINSIGSTKSZ (sigaltstack takes it).
+ * fpl_signal_altstack_floor() is the rule alone, for a given AT_MINSIGSTKSZ.
+ */
+long fpl_signal_altstack_floor(long at_minsigstksz);
 long fpl_signal_min_altstack(void);
-/* 0 for 0 (no alternate stack) or size >= fpl_signal_min_altstack(); -EINVAL with diag otherwise. */
+/* 0 for 0 (no alternate stack) or size >= the floor; -EINVAL with diag otherwise. */
 int fpl_signal_check_altstack(long long size, struct fpl_diag *diag);
+int fpl_signal_check_altstack_at(long long size, long at_minsigstksz, struct fpl_diag *diag);
 
 #endif

@@ -89,6 +89,9 @@ struct fpl_xstate {
 	bool live;			/* from the running CPU: the masks can ask the kernel */
 	bool xgetbv1;			/* live and XINUSE readable (XGETBV ECX=1) */
 	uint64_t xcr0;			/* user components the OS enabled */
+	/* a dump's ARCH_GET_XCOMP_PERM as fpl_cpu_set_xcr0() gave it (perm_known) */
+	bool perm_known;
+	uint64_t perm;
 	uint64_t user;			/* user components enumerated (0xD.0 EDX:EAX) */
 	uint64_t supervisor;		/* supervisor components enumerated (0xD.1 EDX:ECX) */
 	uint32_t size_std_xcr0;		/* 0xD.0 EBX: standard size for the XCR0 in force */
@@ -118,7 +121,8 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu);
  *
  * fpl_xstate_permitted(): what this process may use: ARCH_GET_XCOMP_PERM
  * & XCR0. Where the call is absent (kernel before 5.16, or xs is from a
- * dump) it is fpl_xstate_default_perm(): XCR0 minus the components XFD can
+ * dump without one given by fpl_cpu_set_xcr0()) it is
+ * fpl_xstate_default_perm(): XCR0 minus the components XFD can
  * arm (AMX TILEDATA), which is what a process gets before
  * ARCH_REQ_XCOMP_PERM. Permission only grows: never larger than XCR0.
  *
@@ -139,6 +143,20 @@ uint64_t fpl_xstate_xfd_mask(const struct fpl_xstate *xs);	/* XCR0 components XF
 uint64_t fpl_xstate_default_perm(const struct fpl_xstate *xs);	/* XCR0 & ~xfd_mask */
 uint64_t fpl_xstate_permitted(const struct fpl_xstate *xs);
 uint64_t fpl_xstate_active(const struct fpl_xstate *xs);
+
+/*
+ * The signal frame from the layout: the largest one the kernel can write
+ * (its AT_MINSIGSTKSZ, init_sigframe_size() in arch/x86/kernel/signal.c:
+ * the ia32 frame's 736 bytes, 15 of frame alignment, the standard XSAVE
+ * image for all of XCR0 (AMX tile data too, permitted or not) with magic2,
+ * the 112-byte fsave header, 63 of XSAVE alignment, rounded up to 16; the
+ * FXSAVE area of 512 bytes without XSAVE), and the smallest alternate
+ * stack: the larger of that and the MINSIGSTKSZ (2048) below which
+ * sigaltstack(2) fails with ENOMEM whatever AT_MINSIGSTKSZ says.
+ */
+#define FPL_KERNEL_MINSIGSTKSZ	2048u
+uint32_t fpl_xstate_sigframe_max(const struct fpl_xstate *xs);
+uint32_t fpl_xstate_altstack_min(const struct fpl_xstate *xs);
 
 /* The three masks at once with where each came from (for info and results). */
 struct fpl_xstate_masks {

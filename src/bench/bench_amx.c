@@ -203,7 +203,8 @@ static void record_alt(struct fpl_run *run, const struct amx_ctx *c, int status)
 	const struct amx_alt *a = &c->sh->alt;
 	char b[32];
 
-	fpl_run_obs_int(run, "at_minsigstksz", c->min_altstack);
+	fpl_run_obs_int(run, "at_minsigstksz", fpl_signal_at_minsigstksz());
+	fpl_run_obs_int(run, "altstack_min", c->min_altstack);
 	fpl_run_obs_int(run, "altstack_small_bytes", ALT_SMALL);
 	if (!a->done && a->perm) {
 		fpl_run_warn(run, "sigaltstack child: ARCH_REQ_XCOMP_PERM refused (%s)",
@@ -326,7 +327,7 @@ static void record_masks(struct fpl_run *run, const struct amx_ctx *c, size_t n)
 
 static void amx_budget(const struct fpl_bench_env *env, double *budget, size_t *max)
 {
-	*budget = env->budget_s > 0 ? env->budget_s : env->quick ? 0.5 : 2.0;
+	*budget = fpl_bench_budget(env, false);
 	*max = (size_t)fpl_bench_opt_int(env, "samples", env->quick ? 50 : 200);
 }
 
@@ -517,6 +518,7 @@ static int amx_supported(const struct fpl_cpu *cpu, const char **why)
 
 const struct fpl_bench fpl_bench_amx = {
 	.name = "amx",
+	.budget = { 2.0, 0.5 },
 	.summary = "AMX lifecycle: permission, first tile use (XFD trap), again, in a forked child, "
 		   "TILERELEASE; sigaltstack rules",
 	.opts = amx_opts,

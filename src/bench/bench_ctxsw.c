@@ -112,20 +112,24 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 	if (!err)
 		err = name_state(c, 1, comma + 1, strlen(comma + 1), diag);
 	if (err)
-		return err;
+		return fpl_diag_prefix(diag, err, "--ab");
 	for (unsigned i = 0; i < 2; i++)
 		widest_name(&xs, c, i);
-	/* Both names checked before either is asked of this CPU: bad input first. */
+	/*
+	 * Both names are checked before the CPU is asked: a state this CPU lacks
+	 * (-ENOTSUP) in A must not hide a name no CPU knows in B (-EINVAL).
+	 */
 	for (unsigned i = 0; i < 2; i++) {
 		struct fpl_diag d = { "" };
 		bool none;
 		int e = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], &d);
 
 		if (!e && none)
-			e = fpl_diag_set(&d, -EINVAL, "'none' cannot be compared; use init");
-		if (e && (!err || (e == -EINVAL && err != -EINVAL))) {
+			return fpl_diag_set(diag, -EINVAL,
+					    "--ab: 'none' cannot be compared; use init");
+		if (e && (!err || e == -EINVAL) && err != -EINVAL) {
 			err = e;
-			fpl_diag_set(diag, e, "%s", d.msg);
+			snprintf(diag->msg, sizeof(diag->msg), "%s", d.msg);
 		}
 	}
 	return fpl_diag_prefix(diag, err, "--ab");
@@ -612,7 +616,7 @@ static int states(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct f
 
 static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run)
 {
-	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 20) : (env->quick ? 0.5 : 3);
+	double def = fpl_bench_budget(env, fpl_bench_opt(env, "ab") != NULL);
 	int err = states(env, c, run);
 
 	if (err)
@@ -744,6 +748,8 @@ static int ctxsw_run(const struct fpl_bench_env *env, struct fpl_result *res)
 
 const struct fpl_bench fpl_bench_ctxsw = {
 	.name = "ctxsw",
+	.budget = { 3, 0.5 },
+	.budget_ab = { 20, 3 },
 	.summary = "context switch via pipes (processes or threads), live state, placement, A/B",
 	.opts = ctxsw_opts,
 	.cfg_size = sizeof(struct ctxsw_cfg),

@@ -132,7 +132,7 @@ static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag
 static int read_cfg(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c, struct fpl_run *run)
 {
 	struct fpl_diag diag = { "" };
-	double def = fpl_bench_opt(env, "ab") ? (env->quick ? 3 : 10) : (env->quick ? 1 : 3);
+	double def = fpl_bench_budget(env, fpl_bench_opt(env, "ab") != NULL);
 	int err = 0;
 
 	if (env->cfg)
@@ -477,6 +477,8 @@ static int kvm_run(const struct fpl_bench_env *env, struct fpl_result *res)
 
 const struct fpl_bench fpl_bench_kvm = {
 	.name = "kvm",
+	.budget = { 3, 1 },
+	.budget_ab = { 10, 3 },
 	.summary = "KVM_RUN round trips of a throwaway VM: the guest's FPU state by state, A/B",
 	.opts = kvm_opts,
 	.cfg_size = sizeof(struct fpl_kvm_cfg),

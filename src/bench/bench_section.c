@@ -122,8 +122,20 @@ static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fp
 			bool found = false;
 
 			snprintf(item, sizeof(item), "%.*s", (int)len, s);
-			for (size_t i = 0; i < n && !found; i++)
-				found = impl_listed(&all[i], item);
+			const struct fpl_section_work *other = NULL;
+
+			for (size_t i = 0; i < n && !found; i++) {
+				bool named = impl_listed(&all[i], item);
+
+				found = named && (!strcmp(wl, "all") || !strcmp(wl, all[i].workload));
+				if (named && !other)
+					other = &all[i];
+			}
+			if (!found && other)
+				return fpl_diag_set(diag, -EINVAL, "--impl '%s' is a %s implementation, "
+						    "and --workload is %s: name a %s implementation "
+						    "or --workload %s (or all)", item, other->workload,
+						    wl, wl, other->workload);
 			if (!found)
 				return fpl_diag_set(diag, -EINVAL, "--impl: no implementation "
 						    "named '%s'", item);
@@ -760,7 +772,7 @@ static int run_plan(const struct fpl_bench_env *env, struct fpl_result *result,
 		    const struct plan *p, struct cell *c, char *amx_why, size_t len)
 {
 	size_t ncells = p->nwork * p->nchunk * p->npol * p->nkfpu * p->ninsn * p->nowner, done = 0;
-	double total_s = env->budget_s > 0 ? env->budget_s : env->quick ? 2.0 : 10.0;
+	double total_s = fpl_bench_budget(env, false);
 	double budget = total_s / (double)(ncells ? ncells : 1);
 	int err;
 
@@ -824,6 +836,7 @@ out:
 
 const struct fpl_bench fpl_bench_section = {
 	.name = "section",
+	.budget = { 10.0, 2.0 },
 	.summary = "kernel-style FPU sections around each chunk vs around all (lazy restore, 2018)",
 	.opts = section_opts,
 	.cfg_size = sizeof(struct plan),

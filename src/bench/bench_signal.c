@@ -35,7 +35,7 @@ static const struct fpl_opt signal_opts[] = {
 	  "has: avx512, else avx, else sse), or a mask (avx512, 0xe0)" },
 	{ "altstack", FPL_OPT_INT, "0", 0, 1 << 30, NULL,
 	  "run the handler on an alternate stack of this many bytes (0: the thread's stack); "
-	  "at least AT_MINSIGSTKSZ" },
+	  "at least the larger of AT_MINSIGSTKSZ and MINSIGSTKSZ (2048)" },
 	{ "batch", FPL_OPT_INT, "64", 1, 1e6, NULL, "signals per sample" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
@@ -99,7 +99,7 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 		probe_frame(uc);
 }
 
-long fpl_signal_min_altstack(void)
+long fpl_signal_at_minsigstksz(void)
 {
 	long v = (long)getauxval(AT_MINSIGSTKSZ);
 
@@ -108,15 +108,37 @@ long fpl_signal_min_altstack(void)
 	return v > 0 ? v : MINSIGSTKSZ;
 }
 
+long fpl_signal_altstack_floor(long at_minsigstksz)
+{
+	return at_minsigstksz > FPL_KERNEL_MINSIGSTKSZ ? at_minsigstksz : FPL_KERNEL_MINSIGSTKSZ;
+}
+
+long fpl_signal_min_altstack(void)
+{
+	return fpl_signal_altstack_floor(fpl_signal_at_minsigstksz());
+}
+
+int fpl_signal_check_altstack_at(long long size, long at_minsigstksz, struct fpl_diag *diag)
+{
+	long min = fpl_signal_altstack_floor(at_minsigstksz);
+
+	if (size == 0 || size >= min)
+		return 0;
+	if (size >= at_minsigstksz)
+		return fpl_diag_set(diag, -EINVAL, "--altstack %lld: smaller than %ld bytes, the "
+				    "kernel's MINSIGSTKSZ: sigaltstack(2) refuses it (ENOMEM) although "
+				    "one signal frame (AT_MINSIGSTKSZ, %ld bytes here) would fit",
+				    size, min, at_minsigstksz);
+	return fpl_diag_set(diag, -EINVAL, "--altstack %lld: smaller than %ld bytes, the smallest "
+			    "alternate stack here (the larger of AT_MINSIGSTKSZ, %ld bytes, the "
+			    "kernel's minimum for one signal frame, and MINSIGSTKSZ, %u, the least "
+			    "sigaltstack(2) takes)", size, min, at_minsigstksz,
+			    FPL_KERNEL_MINSIGSTKSZ);
+}
+
 int fpl_signal_check_altstack(long long size, struct fpl_diag *diag)
 {
-	long min = fpl_signal_min_altstack();
-
-	if (size != 0 && size < min)
-		return fpl_diag_set(diag, -EINVAL, "--altstack %lld: smaller than AT_MINSIGSTKSZ "
-				    "(%ld bytes here), the kernel's minimum for one signal frame; "
-				    "the kernel would kill the process with SIGSEGV", size, min);
-	return 0;
+	return fpl_signal_check_altstack_at(size, fpl_signal_at_minsigstksz(), diag);
 }
 
 struct sigctx {
@@ -225,6 +247,7 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 	char buf[32];
 
 	fpl_run_obs_int(run, "at_minsigstksz", min);
+	fpl_run_obs_int(run, "altstack_min", fpl_signal_altstack_floor(min));
 	if (!fi->seen) {
 		fpl_run_warn(run, "the probe signal did not reach the handler");
 		return;
@@ -491,7 +514,7 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct fpl_run *run = fpl_result_add_run(res, "signal");
 	long long altsize = fpl_bench_opt_int(env, "altstack", 0);
 	unsigned long n = (unsigned long)fpl_bench_opt_int(env, "batch", SAMPLE_SIGNALS);
-	double budget = env->budget_s > 0 ? env->budget_s : env->quick ? 0.5 : 2;
+	double budget = fpl_bench_budget(env, false);
 	struct fpl_diag diag = { "" };
 	struct sig_metrics m;
 	struct sigctx s;
@@ -524,7 +547,7 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	hs.probe = true;
 	sig_batch(&s, 1, &smp);
 	hs.probe = false;
-	param_frame(run, &hs.fi, fpl_signal_min_altstack());
+	param_frame(run, &hs.fi, fpl_signal_at_minsigstksz());
 	for (double end = now_ns() + 0.05e9; now_ns() < end;)
 		sig_batch(&s, n, &smp);
 	hs.bv_and = ~0ull;
@@ -546,6 +569,7 @@ out:
 
 const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
+	.budget = { 2, 0.5 },
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
 	.cfg_size = sizeof(struct signal_cfg),

@@ -754,8 +754,7 @@ static int sweep(const struct fpl_bench_env *env, struct fpl_result *result,
 		 const struct xplan *p, fpl_timed_fn ref)
 {
 	struct sweep_state st = { .env = env, .p = p, .cells = p->nsize * p->narity,
-				  .total = env->budget_s > 0 ? env->budget_s :
-					   env->quick ? 3.0 : 15.0, .t0 = fpl_tsc_end(),
+				  .total = fpl_bench_budget(env, false), .t0 = fpl_tsc_end(),
 				  .ref = ref };
 	struct fpl_result **parts = calloc(st.cells, sizeof(*parts));
 	int err = parts ? sweep_buffers(&st) : -ENOMEM;
@@ -811,6 +810,7 @@ static int xor_run(const struct fpl_bench_env *env, struct fpl_result *result)
 
 const struct fpl_bench fpl_bench_xor = {
 	.name = "xor",
+	.budget = { 15.0, 3.0 },
 	.summary = "the kernel's xor templates: its calibration (with modelled sections) or a "
 		   "size sweep",
 	.opts = xor_opts,

@@ -146,7 +146,7 @@ int fpl_xs_setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	x->insn = fpl_bench_opt(env, "insn");
 	s = fpl_bench_opt(env, "mask");
 	/* What is left of 10 s (2 s quick) after the clock, self-checks and output. */
-	x->budget = env->budget_s > 0 ? env->budget_s : env->quick ? 1.4 : 7.5;
+	x->budget = fpl_bench_budget(env, false);
 	if (env->cfg) {
 		/* parsed once, by .check */
 		x->has_one_mask = ((const struct xsave_cfg *)env->cfg)->has_mask;
@@ -282,6 +282,7 @@ static int xsave_check(const struct fpl_bench_env *env, void *cfg, struct fpl_di
 }
 
 const struct fpl_bench fpl_bench_xsave = {
+	.budget = { 7.5, 1.4 },
 	.cfg_size = sizeof(struct xsave_cfg),
 	.check = xsave_check,
 	.name = "xsave",

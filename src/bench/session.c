@@ -40,6 +40,10 @@ static void ktrace_start(struct fpl_session *s)
 		return;
 	}
 	ktrace_live = s->ktrace;
+	if (*fpl_ktrace_stale(s->ktrace))
+		fpl_result_warn(s->result, "removed tracefs instances left by fpulab processes that "
+				"are gone (killed before they could remove them): %s",
+				fpl_ktrace_stale(s->ktrace));
 	if (!hooked && !atexit(ktrace_atexit))
 		hooked = true;
 }
@@ -184,7 +188,7 @@ static json_t *loadavg_json(double *one)
  * thread shares the microcode sequencer and the ports): record the load and
  * say so when it is high.
  */
-static void note_load(struct fpl_session *s, const char *key)
+static void note_load(struct fpl_session *s, const char *key, bool warn)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double one = 0;
@@ -193,7 +197,7 @@ static void note_load(struct fpl_session *s, const char *key)
 	if (!l)
 		return;
 	json_object_set_new(s->result->host, key, l);
-	if (ncpu > 0 && one >= ncpu)
+	if (warn && ncpu > 0 && one >= ncpu)
 		fpl_result_warn(s->result, "machine loaded (%s load average %.2f on %ld CPUs): "
 				"figures may include contention from other work", key, one, ncpu);
 }
@@ -245,7 +249,7 @@ int fpl_session_start(struct fpl_session *s, struct fpl_diag *diag)
 	if (s->amx.asked && s->amx.err)
 		fpl_result_warn(s->result, "%s: AMX permission not given: %s", s->amx.by,
 				s->amx.msg);
-	note_load(s, "loadavg_start");
+	note_load(s, "loadavg_start", true);
 	if (!s->selfcheck.ok)
 		fpl_result_warn(s->result, "%s", s->selfcheck.text);
 	if (s->clock->warning[0])
@@ -399,11 +403,31 @@ int fpl_session_run(struct fpl_session *s, const char *bench, const struct fpl_o
 	return err;
 }
 
+/* Some run holds a figure: the verdicts on the clock and the load are about figures. */
+static bool measured_any(const struct fpl_result *r)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!r->runs[i]->skipped && r->runs[i]->nmetrics)
+			return true;
+	return false;
+}
+
+/* Nothing measured: the start's load warning is about no figure; it goes. */
+static void drop_load_warnings(struct fpl_result *r)
+{
+	for (size_t i = json_array_size(r->warnings); i-- > 0;) {
+		const char *t = json_string_value(json_array_get(r->warnings, i));
+
+		if (t && !strncmp(t, "machine loaded (loadavg_", 24))
+			json_array_remove(r->warnings, i);
+	}
+}
+
 void fpl_session_finish(struct fpl_session *s)
 {
 	struct fpl_selfcheck end;
 	json_t *cj;
-	bool have_end;
+	bool have_end, any;
 
 	ktrace_end(s);
 	if (!s->started || s->finished)
@@ -414,7 +438,10 @@ void fpl_session_finish(struct fpl_session *s)
 		return;
 	}
 	fpl_clock_finish(s->clock);
-	if (s->clock->suspect)
+	any = measured_any(s->result);
+	if (!any)
+		drop_load_warnings(s->result);
+	if (any && s->clock->suspect)
 		fpl_result_warn(s->result, "suspect run: core clock drifted %+.2f%% "
 				"(%.3f -> %.3f GHz, limit %.0f%%)", s->clock->drift_pct,
 				s->clock->core_hz_start / 1e9, s->clock->core_hz_end / 1e9,
@@ -422,9 +449,9 @@ void fpl_session_finish(struct fpl_session *s)
 	cj = fpl_clock_json(s->clock);
 	/* Again at the end: contention that came during the run shows here. */
 	have_end = !fpl_selfcheck_run(s->clock, &end);
-	if (have_end && !end.ok)
+	if (any && have_end && !end.ok)
 		fpl_result_warn(s->result, "at the end: %s", end.text);
-	note_load(s, "loadavg_end");
+	note_load(s, "loadavg_end", any);
 	if (cj) {
 		json_object_set_new(cj, "selfcheck", fpl_selfcheck_json(&s->selfcheck));
 		if (have_end)

@@ -166,6 +166,14 @@ void fpl_cli_bench_help(const char *bench, FILE *f)
 		fputc('\n', f);
 	}
 	fpl_cli_common_help(f);
+	if (b->budget.full_s > 0) {
+		fprintf(f, "\nDefault --budget: %g s (with --quick: %g s)", b->budget.full_s,
+			b->budget.quick_s);
+		if (b->budget_ab.full_s > 0)
+			fprintf(f, "; with --ab: %g s (with --quick: %g s)", b->budget_ab.full_s,
+				b->budget_ab.quick_s);
+		fputs(".\n", f);
+	}
 	fputs("\nSelf-checks and warnings go to stderr. Exit status: 0 ok, 1 failure, "
 	      "2 usage, 77 not supported on this CPU.\n", f);
 	fputs("A state, mask or implementation named that this CPU lacks is never replaced by\n"

@@ -34,6 +34,7 @@ struct plan {
 	struct entry *e;
 	size_t n, cap;
 	bool named;			/* benchmarks named on the command line */
+	bool document;			/* -o FILE: a results document keeps what the summary leaves out */
 	double total_s;
 	/* progress: the entry under way; the fraction shown only grows, the time left only falls */
 	size_t cur;
@@ -304,9 +305,9 @@ static int note_ran(const struct plan *p, struct fpl_result *r)
 
 static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 {
-	int err = fpl_summary_write(r, f);
+	const struct plan *p = arg;
+	int err = fpl_summary_write_all(r, f, !p->document);
 
-	(void)arg;
 	return err ? err : fpl_summary_ran(r, f);
 }
 
@@ -363,6 +364,7 @@ static int run_once(int argc, char **argv)
 			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	}
 end:
+	p.document = s.out_path != NULL;
 	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */
 	s.warn_stderr = s.json_stdout || (s.format_given && s.format != FPL_FMT_TABLE);
 	rc = fpl_cli_end_own(&s, rc, NULL, print_summary, &p);

@@ -14,11 +14,12 @@ static int signal_main(int argc, char **argv)
 static void signal_help(FILE *f)
 {
 	fpl_cli_bench_help("signal", f);
-	fprintf(f, "\nAT_MINSIGSTKSZ here: %ld bytes (the smallest --altstack accepted).\n"
+	fprintf(f, "\nThe smallest --altstack accepted here: %ld bytes (the larger of AT_MINSIGSTKSZ,\n"
+		"%ld here, and the kernel's MINSIGSTKSZ, %u, below which sigaltstack(2) fails).\n"
 		"\nwill-it-scale mode (what signal1_processes/_threads print, for LKP):\n"
 		"  fpulab signal --wis [--mode processes|threads] [-s N] [-t N] [-m|-n] [-v]\n"
 		"  raise(SIGUSR1) in a loop, 1 per signal; options as in ctxsw --wis.\n",
-		fpl_signal_min_altstack());
+		fpl_signal_min_altstack(), fpl_signal_at_minsigstksz(), FPL_KERNEL_MINSIGSTKSZ);
 }
 
 const struct fpl_cmd fpl_cmd_signal = {

@@ -81,14 +81,15 @@ void fpl_cli_common_help(FILE *f)
 	      "  -o FILE           also write the result to FILE (JSON unless --format), atomically\n"
 	      "  --format F        table (default), json or csv\n"
 	      "  --cpu N           pin to CPU N (default: the CPU the command starts on)\n"
-	      "  --quick           short run (the suite's setting)\n"
-	      "  --budget SECONDS  time budget for the measurement\n"
+	      "  --quick           short run: the benchmark's quick budget and settings (the\n"
+	      "                    suite, fpulab run, may narrow its options further)\n"
+	      "  --budget SECONDS  time budget for the measurement (default below)\n"
 	      "  --units U         the table's times: cycles (core cycles, default), tsc, ns\n"
 	      "                    or all; a benchmark without that unit shows what it measured\n"
 	      "                    (amx: tsc, ns); JSON and CSV have every unit\n"
 	      "  --kernel-trace    the kernel's own count of FPU saves and restores (tracefs\n"
 	      "                    x86_fpu events of fpulab's tasks; root), model against kernel\n"
-	      "  -q                no self-check lines or progress on stderr\n"
+	      "  -q                no self-check lines or progress on stderr (stdout unchanged)\n"
 	      "  --runs N          N runs, each a freshly executed process, into one result\n"
 	      "                    (the unit fpulab compare tests); 1: this process only\n"
 	      "  --no-aslr         run without address-space randomisation (as setarch -R)\n"
@@ -465,9 +466,6 @@ static int emit_all(struct fpl_cli *s, bool intr)
 	if (path)
 		saved = save(s, path, s->ls->result, file_fmt,
 			     file_fmt == FPL_FMT_TABLE ? &ta : NULL);
-	/* -q -o: nothing on stdout, unless the file could not be written */
-	if (!saved && s->out_path && !s->json_stdout && !s->format_given && s->quiet)
-		return FPL_EXIT_OK;
 	rc = print_stdout(s, &ta);
 	return saved ? saved : rc;
 }
@@ -499,8 +497,7 @@ static int end_generic(struct fpl_cli *s, int rc, void *arg)
 
 		if (e)
 			rc = e;
-		else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE &&
-			 !(s->out_path && s->quiet && !s->format_given))
+		else if (s->kernel_trace && !s->json_stdout && s->format == FPL_FMT_TABLE)
 			fpl_table_kernel(s->ls->result, stdout);
 	}
 	print_warnings(s);

@@ -375,8 +375,6 @@ static int emit(struct runs_ctx *c)
 			return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
 		return saved;
 	}
-	if (s->out_path && s->quiet && !s->format_given && saved == FPL_EXIT_OK)
-		return FPL_EXIT_OK;
 	if (s->format_given) {
 		struct fpl_table_opts to = { .units = s->units, .warnings = true };
 

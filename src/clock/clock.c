@@ -106,28 +106,40 @@ static double tsc_hz_measure(void)
 	return (double)(t1 - t0) * 1e9 / (n1 - n0);
 }
 
+void fpl_timer_estimate(double *pair_d, size_t np, const uint64_t *reads, size_t nr,
+			struct fpl_timer_estimate *out)
+{
+	uint64_t step = UINT64_MAX;
+
+	out->floor_tsc = np ? median_of(pair_d, np) : 0;
+	for (size_t i = 1; i < nr; i++) {
+		uint64_t d = reads[i] - reads[i - 1];
+
+		if (d && d < step)
+			step = d;
+	}
+	out->step_tsc = step == UINT64_MAX ? 1 : (double)step;
+	out->min_sample_tsc = out->step_tsc / FPL_CLOCK_STEP_FRACTION;
+}
+
 static void timer_floor_step(struct fpl_clock *c)
 {
 	enum { NPAIRS = 2001, NREADS = 4001 };
 	static double d[NPAIRS];
-	uint64_t prev, step = UINT64_MAX;
+	static uint64_t r[NREADS];
+	struct fpl_timer_estimate e;
 
 	for (int i = 0; i < NPAIRS; i++) {
 		uint64_t a = fpl_tsc_begin();
 
 		d[i] = (double)(fpl_tsc_end() - a);
 	}
-	c->floor_tsc = median_of(d, NPAIRS);
-	prev = fpl_tsc_begin();
-	for (int i = 0; i < NREADS; i++) {
-		uint64_t t = fpl_tsc_begin();
-
-		if (t != prev && t - prev < step)
-			step = t - prev;
-		prev = t;
-	}
-	c->step_tsc = step == UINT64_MAX ? 1 : (double)step;
-	c->min_sample_tsc = c->step_tsc / FPL_CLOCK_STEP_FRACTION;
+	for (int i = 0; i < NREADS; i++)
+		r[i] = fpl_tsc_begin();
+	fpl_timer_estimate(d, NPAIRS, r, NREADS, &e);
+	c->floor_tsc = e.floor_tsc;
+	c->step_tsc = e.step_tsc;
+	c->min_sample_tsc = e.min_sample_tsc;
 }
 
 uint64_t fpl_clock_ratio_reps(const struct fpl_clock *c)

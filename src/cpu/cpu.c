@@ -326,3 +326,58 @@ int fpl_cpu_read(struct fpl_cpu *cpu)
 	cpu->xcr0_known = true;
 	return 0;
 }
+
+/* The standard XSAVE size for xcr0 from the snapshot's own 0xD.n leaves, as CPUID.(0xD,0).EBX. */
+static uint32_t std_size_for(const struct fpl_cpu *cpu, uint64_t xcr0)
+{
+	uint32_t size = 576, r[4];
+
+	for (unsigned i = 2; i < 63; i++) {
+		if (!(xcr0 >> i & 1))
+			continue;
+		fpl_cpu_cpuid(cpu, 0xd, i, r);
+		if (!(r[2] & 1) && r[1] + r[0] > size)	/* user components only */
+			size = r[1] + r[0];
+	}
+	return size;
+}
+
+int fpl_cpu_set_xcr0(struct fpl_cpu *cpu, uint64_t xcr0, uint64_t perm, struct fpl_diag *diag)
+{
+	uint64_t user = fpl_cpu_xfeatures_user(cpu) & ~fpl_cpu_xfeatures_supervisor(cpu);
+	const char *bad = NULL;
+	uint32_t r[4];
+
+	if (cpu->live)
+		return fpl_diag_set(diag, -EINVAL, "XCR0 0x%llx: the snapshot is the running CPU's; "
+				    "only a dump's XCR0 can be set", (unsigned long long)xcr0);
+	if (!fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE)) {
+		if (xcr0 & ~0x3ull)
+			return fpl_diag_set(diag, -EINVAL, "XCR0 0x%llx: %s has no XCR0 (CPUID.1:ECX "
+					    "OSXSAVE clear): x87 and SSE only",
+					    (unsigned long long)xcr0, cpu->source);
+		cpu->xcomp_perm = perm & 0x3;
+		cpu->xcomp_perm_known = true;
+		return 0;
+	}
+	if (!(xcr0 & 1))
+		bad = "x87 (bit 0) must be set";
+	else if (xcr0 & ~user)
+		bad = "it has components CPUID.(0xD,0) does not enumerate as user state";
+	else if ((xcr0 & XCR0_AVX) == 0x4)
+		bad = "AVX (bit 2) needs SSE (bit 1)";
+	else if ((xcr0 & 0xe0) && ((xcr0 & 0xe0) != 0xe0 || (xcr0 & XCR0_AVX) != XCR0_AVX))
+		bad = "the AVX-512 components (bits 5-7) go together, with AVX";
+	else if ((xcr0 & XCR0_AMX) && (xcr0 & XCR0_AMX) != XCR0_AMX)
+		bad = "the AMX components (bits 17, 18) go together";
+	if (bad)
+		return fpl_diag_set(diag, -EINVAL, "XCR0 0x%llx for %s: XSETBV would refuse it: %s",
+				    (unsigned long long)xcr0, cpu->source, bad);
+	cpu->xcr0 = xcr0;
+	cpu->xcr0_known = true;
+	cpu->xcomp_perm = perm & xcr0;
+	cpu->xcomp_perm_known = true;
+	fpl_cpu_cpuid(cpu, 0xd, 0, r);
+	r[1] = std_size_for(cpu, xcr0);
+	return fpl_cpu_add_leaf(cpu, 0xd, 0, r) ? fpl_diag_set(diag, -EINVAL, "no leaf 0xD") : 0;
+}

@@ -198,7 +198,7 @@ static void note_missing(struct fpl_cpu *cpu)
  * place_unlabelled_d put them (placed: the message says so).
  */
 static int check_sizes(const struct fpl_cpu *cpu, const char *name, bool placed,
-		       struct fpl_diag *diag)
+		       uint64_t xcr0_line, struct fpl_diag *diag)
 {
 	const char *how = placed ? " (as placed by content: the dump's leaf 0xD lines have no "
 				   "subleaf labels)" : "";
@@ -224,6 +224,13 @@ static int check_sizes(const struct fpl_cpu *cpu, const char *name, bool placed,
 		if (!(comps >> i & 1) || !have_leaf(cpu, 0xd, i))
 			continue;
 		fpl_cpu_cpuid(cpu, 0xd, i, r);
+		/*
+		 * AMD answers zeros for a component its OS left out of XCR0
+		 * (zen3-5950x.aida); a component the dump's own xcr0 line enables
+		 * must have a size.
+		 */
+		if (!r[0] && !r[1] && !r[2] && !r[3] && !(xcr0_line >> i & 1))
+			continue;
 		end = (uint64_t)r[0] + (r[2] & 1 ? 0 : r[1]);
 		if (!r[0] || end > FPL_DUMP_MAX_XSTATE)
 			return fpl_diag_set(diag, -EINVAL, "%s: leaf 0xD subleaf %u%s: component %u "
@@ -244,10 +251,28 @@ struct aida {
 	uint32_t last_leaf;
 	uint32_t last_sub;
 	bool any;
-	bool done;		/* a second logical CPU began */
+	bool done;		/* the logical CPU after the wanted one began */
+	unsigned want, cur;	/* the logical CPU wanted, the one being read */
 	unsigned n_d;		/* unlabelled leaf 0xD lines, in order */
 	uint32_t d[64][4];
 };
+
+/*
+ * Another logical CPU begins: done when the wanted one was read, else the
+ * snapshot starts again for the next one. True when done.
+ */
+static bool next_block(struct fpl_cpu *cpu, struct aida *st)
+{
+	if (st->cur == st->want) {
+		st->done = true;
+		return true;
+	}
+	st->cur++;
+	st->any = false;
+	st->n_d = 0;
+	cpu->nleaves = 0;
+	return false;
+}
 
 /* "CPUID 0000000D: 000002E7-00000980-00000988-00000000 [SL 00] [x87]" */
 static int parse_aida(struct fpl_cpu *cpu, struct aida *st, const char *line)
@@ -275,10 +300,8 @@ static int parse_aida(struct fpl_cpu *cpu, struct aida *st, const char *line)
 			return -EINVAL;
 		labelled = true;
 	}
-	if (leaf == 0 && st->any) {
-		st->done = true;
+	if (leaf == 0 && st->any && next_block(cpu, st))
 		return 0;
-	}
 	if (!labelled && st->any && leaf == st->last_leaf)
 		sub = st->last_sub + 1;
 	st->any = true;
@@ -366,8 +389,8 @@ static int dump_line(struct fpl_cpu *cpu, struct aida *st, const char *line,
 		seen->aida = true;
 		return st->done ? 0 : parse_aida(cpu, st, line);
 	}
-	if (strstr(line, "Logical CPU #") && st->any) {
-		st->done = true;
+	if (strstr(line, "Logical CPU #") && st->any && !st->done) {
+		next_block(cpu, st);
 		return 0;
 	}
 	if (!strncmp(line, "cpuid", 5) || !strncmp(line, "xcr0", 4)) {
@@ -378,31 +401,57 @@ static int dump_line(struct fpl_cpu *cpu, struct aida *st, const char *line,
 	return seen->own && !seen->aida ? -EINVAL : 0;
 }
 
+/*
+ * A dump without an xcr0 line: every user component CPUID.(0xD,0) EDX:EAX
+ * enumerates, less those whose subleaf the dump gives as zeros (AMD answers
+ * so for a component the dumping OS had not enabled): their size and offset
+ * are unknown, so no XCR0 can hold them. The note says which.
+ */
+static uint64_t derived_xcr0(struct fpl_cpu *cpu)
+{
+	uint64_t x = fpl_cpu_xfeatures_user(cpu);
+	uint32_t r[4];
+
+	for (unsigned i = 2; i < 63; i++) {
+		if (!(x >> i & 1) || !have_leaf(cpu, 0xd, i))
+			continue;
+		fpl_cpu_cpuid(cpu, 0xd, i, r);
+		if (r[0] || r[1] || r[2] || r[3])
+			continue;
+		x &= ~(1ull << i);
+		note_add(cpu, "CPUID leaf 0xD subleaf %u reads zeros although 0xD.0 enumerates "
+			 "component %u (the dumping OS had not enabled it): left out of XCR0", i, i);
+	}
+	return x;
+}
+
 /* After the last line: the unlabelled 0xD subleaves placed, the own format checked, decoded. */
 static int dump_end(struct fpl_cpu *cpu, struct aida *st, const struct dump_seen *seen,
 		    const char *name, unsigned lines, struct fpl_diag *diag)
 {
 	int err;
 
+	if (st->cur < st->want || (st->want && !st->any))
+		return fpl_diag_set(diag, -ENOENT, "%s: no logical CPU #%u in the dump (%u found)",
+				    name, st->want, st->cur + (st->any ? 1 : 0));
 	if (place_unlabelled_d(cpu, st))
 		return fpl_diag_set(diag, -EINVAL, "%s: too many CPUID leaves", name);
 	if (!cpu->nleaves)
 		return fpl_diag_set(diag, -EINVAL, "%s: no CPUID leaves found (%u lines): not a "
 				    "CPUID dump", name, lines);
-	err = check_sizes(cpu, name, st->n_d > 0, diag);
+	err = check_sizes(cpu, name, st->n_d > 0, seen->xcr0 ? cpu->xcr0 : 0, diag);
 	if (err)
 		return err;
 	note_missing(cpu);
 	fpl_cpu_decode(cpu);
 	cpu->xcr0_known = seen->xcr0;
 	if (!seen->xcr0)
-		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ?
-				    fpl_cpu_xfeatures_user(cpu) : 0;
+		cpu->xcr0 = fpl_cpu_has_cpuid(cpu, FPL_FEAT_OSXSAVE) ? derived_xcr0(cpu) : 0;
 	return 0;
 }
 
-int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
-			struct fpl_diag *diag)
+static int load_stream(struct fpl_cpu *cpu, FILE *f, const char *name, unsigned want,
+		       struct fpl_diag *diag)
 {
 	char *buf = malloc(DUMP_MAX_LINE + 2);
 	size_t got;
@@ -417,6 +466,7 @@ int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
 		free(buf);
 		return fpl_diag_set(diag, -ENOMEM, "%s: out of memory", name);
 	}
+	st->want = want;
 	memset(cpu, 0, sizeof(*cpu));
 	snprintf(cpu->source, sizeof(cpu->source), "%s", name);
 
@@ -465,14 +515,25 @@ out:
 	return err;
 }
 
-int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag)
+int fpl_cpu_load_stream(struct fpl_cpu *cpu, FILE *f, const char *name,
+			struct fpl_diag *diag)
+{
+	return load_stream(cpu, f, name, 0, diag);
+}
+
+int fpl_cpu_load_nth(struct fpl_cpu *cpu, const char *path, unsigned n, struct fpl_diag *diag)
 {
 	FILE *f = fopen(path, "r");
 	int err;
 
 	if (!f)
 		return fpl_diag_set(diag, -errno, "%s: %s", path, strerror(errno));
-	err = fpl_cpu_load_stream(cpu, f, path, diag);
+	err = load_stream(cpu, f, path, n, diag);
 	fclose(f);
 	return err;
+}
+
+int fpl_cpu_load(struct fpl_cpu *cpu, const char *path, struct fpl_diag *diag)
+{
+	return fpl_cpu_load_nth(cpu, path, 0, diag);
 }

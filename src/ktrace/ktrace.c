@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct fpl_ktrace {
 	bool created;
 	int marker_fd;
 	unsigned seq;
+	char stale[256];		/* instances of gone fpulab processes removed at open */
 };
 
 pid_t fpl_ktrace_gettid(void)
@@ -257,6 +259,58 @@ static int setup(struct fpl_ktrace *kt, struct fpl_diag *diag)
 	return 0;
 }
 
+/* "fpulab-<pid>" with nothing after the digits: the pid, else 0. */
+static pid_t instance_pid(const char *name)
+{
+	const char *p = name + 7;
+	char *end;
+	long v;
+
+	if (strncmp(name, "fpulab-", 7) || *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	v = strtol(p, &end, 10);
+	return *end || errno || v <= 0 || v > INT_MAX ? 0 : (pid_t)v;
+}
+
+int fpl_ktrace_remove_stale(const char *root, char *names, size_t len)
+{
+	char path[PATH_MAX + 16];
+	struct dirent *de;
+	size_t used = 0;
+	int n = 0;
+	DIR *d;
+
+	if (len)
+		names[0] = 0;
+	snprintf(path, sizeof(path), "%s/instances", root);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = instance_pid(de->d_name);
+		char inst[PATH_MAX + 300];
+
+		/* a live process's instance is its own (or another fpulab's): left alone */
+		if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(inst, sizeof(inst), "%s/%s", path, de->d_name);
+		if (rmdir(inst))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(names + used, len - used, "%s%s", used ? ", " : "",
+						 de->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+const char *fpl_ktrace_stale(const struct fpl_ktrace *kt)
+{
+	return kt->stale;
+}
+
 int fpl_ktrace_open(struct fpl_ktrace **out, struct fpl_diag *diag)
 {
 	struct fpl_ktrace *kt = calloc(1, sizeof(*kt));
@@ -270,6 +324,8 @@ int fpl_ktrace_open(struct fpl_ktrace **out, struct fpl_diag *diag)
 	if (!err && !is_dir(kt->root, "events/x86_fpu"))
 		err = fpl_diag_set(diag, -ENOENT, "no x86_fpu trace events in this kernel "
 				   "(%s/events/x86_fpu)", kt->root);
+	if (!err)
+		fpl_ktrace_remove_stale(kt->root, kt->stale, sizeof(kt->stale));
 	if (!err)
 		err = setup(kt, diag);
 	if (err) {

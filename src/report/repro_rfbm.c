@@ -15,48 +15,6 @@
 #define TRIM_PCT 10.0
 #define CONF_PCT 95.0
 
-int fpl_repro_add_case(struct fpl_result *r, const char *table, int case_no, const char *label,
-		       const char *unit, const char *method, const double *v, size_t n)
-{
-	struct fpl_run *run = fpl_result_add_run(r, FPL_REPRO_BENCH);
-	struct fpl_metric *m;
-
-	if (!run || fpl_run_param_str(run, "experiment", "rfbm") ||
-	    fpl_run_param_str(run, "table", table) || fpl_run_param_int(run, "case", case_no) ||
-	    fpl_run_param_str(run, "label", label))
-		return -ENOMEM;
-	m = fpl_run_add_metric(run, "value", unit, method);
-	if (!m || fpl_metric_add_many(m, v, n))
-		return -ENOMEM;
-	return 0;
-}
-
-int fpl_repro_add_paired_case(struct fpl_result *r, const char *table, int case_no,
-			      const char *label, const char *unit, const char *method,
-			      const double *v, const double *base, const char *base_method,
-			      size_t n)
-{
-	struct fpl_metric *m;
-	int err = fpl_repro_add_case(r, table, case_no, label, unit, method, v, n);
-
-	if (err)
-		return err;
-	m = fpl_run_add_metric(r->runs[r->nruns - 1], "baseline", unit, base_method);
-	return !m || fpl_metric_add_many(m, base, n) ? -ENOMEM : 0;
-}
-
-int fpl_repro_add_left_out(struct fpl_result *r, const char *table, int report_case,
-			   const char *label, const char *why)
-{
-	struct fpl_run *run = fpl_result_add_run(r, FPL_REPRO_BENCH);
-
-	return !run || fpl_run_param_str(run, "experiment", "rfbm") ||
-	       fpl_run_param_str(run, "table", table) ||
-	       fpl_run_param_int(run, "report_case", report_case) ||
-	       fpl_run_param_str(run, "label", label) ||
-	       fpl_run_skip(run, "%s", why && *why ? why : "not measured here") ? -ENOMEM : 0;
-}
-
 /* The cases of table the CPU could not measure: one line each, with why. */
 static void left_out(const struct fpl_result *r, const char *table, FILE *f)
 {

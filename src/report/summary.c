@@ -140,8 +140,11 @@ static size_t noisy(const struct fpl_result *r, FILE *f)
 	return 1;
 }
 
-/* Each distinct (bench, text) once, with how many runs said it; at most 6 lines. */
-static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
+/*
+ * Each distinct (bench, text) once, with how many runs said it; at most 6
+ * lines where a results document holds the rest (all), every one otherwise.
+ */
+static size_t grouped(const struct fpl_result *r, FILE *f, bool skips, bool all)
 {
 	size_t lines = 0, more = 0;
 
@@ -176,7 +179,7 @@ static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
 			}
 			if (seen)
 				continue;
-			if (lines == 6) {
+			if (lines == 6 && !all) {
 				more++;
 				continue;
 			}
@@ -186,11 +189,12 @@ static size_t grouped(const struct fpl_result *r, FILE *f, bool skips)
 		}
 	}
 	if (more)
-		fprintf(f, "  ... and %zu more (see the results file)\n", more);
+		fprintf(f, "  ... and %zu more %s (in the results document: each run's %s)\n", more,
+			skips ? "skips" : "warnings", skips ? "skip_reason" : "warnings");
 	return lines;
 }
 
-static void warnings(const struct fpl_result *r, FILE *f)
+static void warnings(const struct fpl_result *r, FILE *f, bool all)
 {
 	const char *hv = fpl_pick_host_str(r, "hypervisor");
 	size_t i, nw = 0;
@@ -207,19 +211,24 @@ static void warnings(const struct fpl_result *r, FILE *f)
 			hv ? hv : "");
 		nw++;
 	}
-	nw += grouped(r, f, false);
-	nw += grouped(r, f, true);
+	nw += grouped(r, f, false, all);
+	nw += grouped(r, f, true, all);
 	nw += noisy(r, f);
 	if (!nw)
 		fputs("  none\n", f);
 }
 
-int fpl_summary_write(const struct fpl_result *r, FILE *f)
+int fpl_summary_write_all(const struct fpl_result *r, FILE *f, bool all)
 {
 	header(r, f);
 	fpl_views_summary(r, f);
-	warnings(r, f);
+	warnings(r, f, all);
 	return ferror(f) ? -EIO : 0;
+}
+
+int fpl_summary_write(const struct fpl_result *r, FILE *f)
+{
+	return fpl_summary_write_all(r, f, false);
 }
 
 int fpl_summary_ran(const struct fpl_result *r, FILE *f)

@@ -3,6 +3,7 @@
 #ifndef FPULAB_SUMMARY_H
 #define FPULAB_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "fpulab/result.h"
@@ -16,6 +17,12 @@
  * Returns 0, or -EIO when writing failed.
  */
 int fpl_summary_write(const struct fpl_result *r, FILE *f);
+/*
+ * The same; all: every warning and skip line, for output with no results
+ * document behind it (fpl_summary_write shows 6 of each and counts the rest,
+ * which the document holds).
+ */
+int fpl_summary_write_all(const struct fpl_result *r, FILE *f, bool all);
 
 /*
  * The "Ran:" line of fpulab run from host.ran: each step that ran with its

@@ -64,8 +64,10 @@ static void print_xstate(FILE *f, const struct fpl_cpu *cpu, const struct fpl_xs
 	for (int i = 0; i < FPL_INSN_NR; i++) {
 		const char *why;
 		int ok = fpl_save_insn_supported(cpu, i, &why);
+		/* XSAVES: on the CPU and the kernel's to use, though not measurable here */
+		bool there = ok || (i == FPL_INSN_XSAVES && fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVES));
 
-		fprintf(f, " %s %s%s%s%s", fpl_save_insn_name(i), ok ? "yes" : "no",
+		fprintf(f, " %s %s%s%s%s", fpl_save_insn_name(i), there ? "yes" : "no",
 			ok ? "" : " (", ok ? "" : why, ok ? "" : ")");
 		fputc(i + 1 < FPL_INSN_NR ? ',' : '\n', f);
 	}

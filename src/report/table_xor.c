@@ -264,6 +264,16 @@ static double median_of(const struct fpl_run *run, const char *metric)
 	return fpl_metric_median(fpl_run_find_metric(run, metric));
 }
 
+/* A figure, or "-" in its width where there is none (no metric, no memcpy row). */
+static void cell(FILE *f, int width, const char *fmt, double v)
+{
+	fputc(' ', f);
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fprintf(f, "%*s", width, "-");
+}
+
 /*
  * The "% bound" cell: the median, unless the data did not fit in L1D
  * (">L1D": the bound does not apply there), marked "!" when it cannot be
@@ -417,8 +427,9 @@ static void print_sweep(const struct fpl_result *r, FILE *f)
 			fprintf(f, " skipped: %s\n", run->skip_reason ? run->skip_reason : "");
 			continue;
 		}
-		fprintf(f, " %12.0f %10.2f %10.2f", median_of(run, "speed"),
-			median_of(run, "bytes_per_cycle"), median_of(run, "speed") / ref);
+		cell(f, 12, "%12.0f", median_of(run, "speed"));
+		cell(f, 10, "%10.2f", median_of(run, "bytes_per_cycle"));
+		cell(f, 10, "%10.2f", median_of(run, "speed") / ref);
 		marks |= print_bound(run, f);
 		floor = fmin(floor, obs_floor(run));
 		if (!bound)

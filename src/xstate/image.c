@@ -421,6 +421,14 @@ static void detect(struct fpl_image *img)
 		img->format = FPL_IMAGE_SIGNAL;
 		snprintf(img->why, sizeof(img->why),
 			 "signal frame: magic1 at 464, magic2 at %" PRIu32, img->sw.xstate_size);
+	} else if (img->sw.magic1 == FPL_FP_XSTATE_MAGIC1 && img->sw.magic2_found) {
+		/* both magics: a frame, written where the task's state was another size */
+		img->format = FPL_IMAGE_SIGNAL;
+		snprintf(img->why, sizeof(img->why),
+			 "signal frame: magic1 at 464, magic2 at %" PRIu32 "; its xstate_size %"
+			 PRIu32 " does not fit this CPU's task (%" PRIu32 " bytes): a frame "
+			 "from another CPU or XCR0", img->sw.xstate_size, img->sw.xstate_size,
+			 task_user_size(img));
 	} else if (img->compacted) {
 		img->format = FPL_IMAGE_COMPACTED;
 		snprintf(img->why, sizeof(img->why), "compacted: XCOMP_BV[63] set");

@@ -43,6 +43,10 @@ static int get_perm(const struct fpl_xstate *xs, uint64_t *perm)
 	int err;
 
 	*perm = fpl_xstate_default_perm(xs);
+	if (!xs->live && xs->perm_known) {
+		*perm = (xs->perm & fpl_xstate_xcr0(xs)) | fpl_xstate_default_perm(xs);
+		return 0;
+	}
 	if (!xs->live)
 		return -ENODATA;
 	err = fpl_arch_get_xcomp_perm(&v);
@@ -163,7 +167,8 @@ int fpl_xstate_masks(const struct fpl_xstate *xs, struct fpl_xstate_masks *m)
 	memset(m, 0, sizeof(*m));
 	m->xcr0 = fpl_xstate_xcr0(xs);
 	m->perm_err = get_perm(xs, &m->permitted);
-	m->permitted_from = !m->perm_err ? "ARCH_GET_XCOMP_PERM"
+	m->permitted_from = !m->perm_err ? (xs->live ? "ARCH_GET_XCOMP_PERM"
+					    : "a dump: as given with its XCR0")
 			    : !xs->live	 ? "a dump: XCR0 minus XFD, the default before permission"
 					 : "XCR0 minus XFD: ARCH_GET_XCOMP_PERM failed";
 	m->active = active(xs, m->permitted, m);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "fpulab/amx.h"
+#include "fpulab/image.h"
 #include "fpulab/xstate.h"
 
 static const char *const xfeature_names[FPL_XFEATURE_MAX] = {
@@ -74,6 +75,8 @@ int fpl_xstate_init(struct fpl_xstate *xs, const struct fpl_cpu *cpu)
 	xs->supervisor = ((uint64_t)r[3] << 32 | r[2]) & ((1ull << FPL_XFEATURE_MAX) - 1);
 	xs->size_compacted_xss = r[1];
 	xs->xcr0 = cpu->xcr0 & xs->user;
+	xs->perm_known = !cpu->live && cpu->xcomp_perm_known;
+	xs->perm = cpu->xcomp_perm & xs->xcr0;
 
 	all = xs->user | xs->supervisor;
 	for (unsigned i = 2; i < FPL_XFEATURE_MAX; i++) {
@@ -161,6 +164,29 @@ int64_t fpl_xstate_offset_compacted(const struct fpl_xstate *xs, uint64_t mask, 
 		return xs->comp[id].offset;
 	walk_compacted(xs, mask, id, &off);
 	return off;
+}
+
+/* The ia32 sigframe (the largest), FRAME_ALIGNMENT - 1, MAX_XSAVE_PADDING, struct fregs_state. */
+#define SIGFRAME_IA32		736u
+#define FRAME_PADDING		15u
+#define XSAVE_PADDING		63u
+#define FREGS_STATE		112u
+
+uint32_t fpl_xstate_sigframe_max(const struct fpl_xstate *xs)
+{
+	uint32_t fpstate = xs->xsave ? fpl_xstate_size_std(xs, fpl_xstate_xcr0(xs)) +
+					       FPL_FP_XSTATE_MAGIC2_SIZE
+				     : FPL_XSAVE_LEGACY_SIZE;
+	uint32_t n = SIGFRAME_IA32 + FRAME_PADDING + fpstate + FREGS_STATE + XSAVE_PADDING;
+
+	return (n + 15) & ~15u;
+}
+
+uint32_t fpl_xstate_altstack_min(const struct fpl_xstate *xs)
+{
+	uint32_t need = fpl_xstate_sigframe_max(xs);
+
+	return need > FPL_KERNEL_MINSIGSTKSZ ? need : FPL_KERNEL_MINSIGSTKSZ;
 }
 
 /* Names accepted by fpl_xstate_parse_mask besides the canonical ones. */
@@ -341,7 +367,7 @@ int fpl_save_insn_supported(const struct fpl_cpu *cpu, enum fpl_save_insn insn,
 		return 0;
 	}
 	if (insn == FPL_INSN_XSAVES) {
-		*why = "ring 0 only";
+		*why = "ring 0 only: the kernel's; not measurable here";
 		return 0;
 	}
 	if (insn != FPL_INSN_FXSAVE && !fpl_cpu_has(cpu, feat[insn])) {

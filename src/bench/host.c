@@ -94,6 +94,8 @@ static json_t *save_insns(struct jb *b, const struct fpl_cpu *cpu)
 		}
 		set(b, o, "name", json_string(fpl_save_insn_name(i)));
 		set(b, o, "supported", json_boolean(ok));
+		set(b, o, "on_cpu", json_boolean(ok || (i == FPL_INSN_XSAVES &&
+							fpl_cpu_has_cpuid(cpu, FPL_FEAT_XSAVES))));
 		set(b, o, "why", ok ? json_null() : json_string(why));
 	}
 	return arr;
