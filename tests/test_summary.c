@@ -341,6 +341,11 @@ static void test_summary_says_widest_once(void **state)
 	run_with(r, "signal", "state", "avx512", "round_trip_ns", 3100);
 	buf = summary_of(r);
 	assert_null(strstr(buf, "No AVX-512"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/*
  * Eight runs skipped for eight reasons: with a results document behind the
  * summary, six lines and the rest counted with where they are; without one
  * (fpulab run with no -o), every line: there is no "results file" to see

@@ -112,7 +112,8 @@ static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag
 	bool widest = false;
 	int err = kvm_parse(env, c, diag);
 
-	if (err || !env->cpu)
+	/* /dev/kvm is this machine's: asked only about the CPU running here, never a dump */
+	if (err || !env->cpu || !env->cpu->live)
 		return err;
 	for (unsigned i = 0; i < c->nstates; i++)
 		widest |= c->widest[i];
