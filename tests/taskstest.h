@@ -109,7 +109,8 @@ static inline double tt_core_ratio(const struct fpl_run *run)
 /*
  * Every metric of run in unit from has a sibling NAME<suffix> in unit to
  * whose samples are its own times factor (the other time units of ctxsw
- * and signal, issue 14). Returns how many there are.
+ * and signal, issue 14); a name that ends in _FROM loses that ending
+ * (anchor_ns: anchor_tsc). Returns how many there are.
  */
 static inline size_t tt_units_derived(const struct fpl_run *run, const char *from,
 				      const char *suffix, const char *to, double factor)
@@ -122,7 +123,11 @@ static inline size_t tt_units_derived(const struct fpl_run *run, const char *fro
 
 		if (strcmp(m->unit, from))
 			continue;
-		snprintf(name, sizeof(name), "%s%s", m->name, suffix);
+		size_t len = strlen(m->name), fl = strlen(from);
+
+		if (len > fl + 1 && m->name[len - fl - 1] == '_' && !strcmp(m->name + len - fl, from))
+			len -= fl + 1;
+		snprintf(name, sizeof(name), "%.*s%s", (int)len, m->name, suffix);
 		d = fpl_run_find_metric(run, name);
 		if (!d || strcmp(d->unit, to) || d->n != m->n)
 			fail_msg("%s (%s): no %s in %s with its %zu samples", m->name, from, name, to,

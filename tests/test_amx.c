@@ -14,6 +14,7 @@
 #include "fpulab/image.h"
 #include "fpulab/model.h"
 #include "fpulab/xstate.h"
+#include "tilecfg_truth.h"
 
 #define DATA "tests/data/amx/"
 #define CPUID_DATA "tests/data/cpuid/"
@@ -254,6 +255,163 @@ static void test_tilecfg_rules(void **state)
 	free(d);
 }
 
+/* The findings of img with this rule. */
+static unsigned count_rule(const struct fpl_image *img, const char *rule)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < img->nfindings; k++)
+		n += !strcmp(img->findings[k].rule, rule);
+	return n;
+}
+
+/*
+ * The 64 TILECFG variants the Sapphire Rapids guest judged
+ * (tests/data/amx/tilecfg-truth.txt): fpl_tilecfg_check says what LDTILECFG
+ * did (#GP: -EINVAL; palette 0: 0, TILECFG to init; loaded: 1), and the
+ * decoder what XRSTOR did: never a fault, the configuration loaded exactly
+ * when the CPU loaded it, else init with a note; with tile data in the
+ * image too, the note that the tiles are then unconfigured.
+ */
+static void test_tilecfg_truth_replay(void **state)
+{
+	struct tilecfg_truth *v = calloc(TILECFG_TRUTH_N, sizeof(*v));
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image *img = malloc(sizeof(*img));
+	unsigned char *buf = fpl_xstate_alloc(11008);
+	struct fpl_image_cfg cfg;
+	struct fpl_image_tiles t;
+	unsigned loaded = 0, gp = 0;
+
+	assert_non_null(v);
+	assert_non_null(img);
+	assert_non_null(buf);
+	assert_int_equal(tilecfg_truth_read(v), TILECFG_TRUTH_N);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	cfg.format = FPL_IMAGE_STANDARD;
+	for (unsigned i = 0; i < TILECFG_TRUTH_N; i++) {
+		const char *why = NULL;
+		int check = fpl_tilecfg_check(&d->xs.amx, v[i].cfg, &why);
+		int want = v[i].gp ? -EINVAL : v[i].loaded ? 1 : 0;
+
+		if (check != want)
+			fail_msg("%s: fpl_tilecfg_check %d (%s), the CPU: LDTILECFG %s, XRSTOR %s",
+				 v[i].name, check, why ? why : "-", v[i].gp ? "#GP" : "ok",
+				 v[i].loaded ? "loaded" : "init");
+		assert_int_equal(check < 0, why != NULL);
+		loaded += v[i].loaded;
+		gp += v[i].gp;
+		/* As the probe's XRSTOR read it: XSTATE_BV 0x20000, the config at 2752. */
+		for (uint64_t bv = 0x20000; bv <= 0x60000; bv += 0x40000) {
+			memset(buf, 0, 11008);
+			memcpy(buf + 512, &bv, 8);
+			memcpy(buf + 2752, v[i].cfg, 64);
+			if (bv & FPL_XFEATURE_MASK_XTILE_DATA)
+				memset(buf + 2816, 0x5a, 8192);
+			assert_int_equal(fpl_image_decode(buf, 11008, &cfg, img, NULL), 0);
+			if (fpl_image_rejected(img))
+				fail_msg("%s: rejected (%s); XRSTOR took every variant", v[i].name,
+					 fpl_image_first_rejection(img)->msg);
+			assert_int_equal(fpl_image_tiles(img, &t), 0);
+			assert_true(t.cfg_restored);
+			if (t.cfg_loads != v[i].loaded)
+				fail_msg("%s: decode says TILECFG %s, XRSTOR %s it", v[i].name,
+					 t.cfg_loads ? "loads" : "goes to init",
+					 v[i].loaded ? "loaded" : "did not load");
+			assert_int_equal(count_rule(img, "xrstor.tilecfg"), v[i].gp);
+			assert_int_equal(t.data_unconfigured,
+					 (bv & FPL_XFEATURE_MASK_XTILE_DATA) && !v[i].loaded);
+			assert_int_equal(count_rule(img, "xrstor.tiles_unconfigured"),
+					 t.data_unconfigured);
+		}
+	}
+	assert_int_equal(loaded, 24);
+	assert_int_equal(gp, 36);
+	free(buf);
+	free(img);
+	free(d);
+	free(v);
+}
+
+/*
+ * PTRACE_SETREGSET NT_X86_XSTATE as the Sapphire Rapids guest's kernel
+ * answered it (tests/data/amx/ptrace-setregset.txt), by the tracee's case:
+ * the validator, told the case, refuses exactly what the kernel refused,
+ * with EFAULT's rule (ptrace.size) or EINVAL's (tile data before the
+ * tracee's first tile use). The images are the captured dump of a tracee
+ * with tiles live, cut to iov_len, its XSTATE_BV set as the line says.
+ */
+static void test_ptrace_tracee_replay(void **state)
+{
+	struct dump *d = load(DATA "spr-amx-kvm.cpuid");
+	struct fpl_image *img = malloc(sizeof(*img));
+	FILE *f = fopen(DATA "ptrace-setregset.txt", "r");
+	unsigned char *buf, *dump;
+	struct fpl_image_cfg cfg;
+	unsigned lines = 0, per_case[FPL_TRACEE_NR] = { 0 };
+	char line[256];
+	size_t n;
+
+	assert_non_null(img);
+	assert_non_null(f);
+	dump = read_bin("ptrace_nt_x86_xstate_amx_live.bin", &n);
+	assert_int_equal(n, 11008);
+	buf = fpl_xstate_alloc(16384);
+	assert_non_null(buf);
+	fpl_image_cfg_init(&cfg, &d->cpu, &d->xs);
+	assert_int_equal(cfg.tracee, FPL_TRACEE_NO_PERM);	/* the default: the strictest */
+	cfg.format = FPL_IMAGE_PTRACE;
+	while (fgets(line, sizeof(line), f)) {
+		char tracee[16], answer[16];
+		unsigned long long bv;
+		unsigned len;
+		int t, off = 0;
+		const struct fpl_image_finding *first;
+
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		assert_int_equal(sscanf(line, "%15s %u %llx %15s %n", tracee, &len, &bv, answer,
+					&off), 4);
+		t = fpl_ptrace_tracee_by_name(tracee);
+		assert_true(t >= 0);
+		assert_true(len <= 16384);
+		memset(buf, 0, 16384);
+		memcpy(buf, dump, n);
+		memcpy(buf + 512, &bv, 8);
+		cfg.tracee = (enum fpl_ptrace_tracee)t;
+		assert_int_equal(fpl_image_decode(buf, len, &cfg, img, NULL), 0);
+		assert_int_equal(img->tracee, t);
+		first = fpl_image_first_rejection(img);
+		if (img->kernel_rejects != !!strcmp(answer, "0"))
+			fail_msg("%s: %s: the kernel answered %s, the validator %s (%s)", tracee,
+				 line + off, answer, img->kernel_rejects ? "refuses" : "accepts",
+				 img->nfindings ? first->rule : "no findings");
+		if (!strcmp(answer, "EFAULT"))
+			assert_string_equal(first->rule, "ptrace.size");
+		else if (!strcmp(answer, "EINVAL"))
+			assert_string_equal(first->rule, "ptrace.xstate_bv_unused");
+		lines++;
+		per_case[t]++;
+	}
+	fclose(f);
+	assert_int_equal(lines, 30);
+	for (unsigned t = 0; t < FPL_TRACEE_NR; t++)
+		assert_int_equal(per_case[t], 10);
+	/* What the tracee may hold, case by case: tile data only once used; TILECFG always. */
+	assert_int_equal(img->ptrace_features, 0x600e7);
+	cfg.tracee = FPL_TRACEE_PERM_UNUSED;
+	assert_int_equal(fpl_image_decode(buf, 11008, &cfg, img, NULL), 0);
+	assert_int_equal(img->ptrace_features, 0x200e7);
+	assert_string_equal(fpl_ptrace_tracee_name(FPL_TRACEE_PERM_UNUSED), "perm-unused");
+	assert_int_equal(fpl_ptrace_tracee_by_name("tiles-used"), FPL_TRACEE_USED);
+	assert_int_equal(fpl_ptrace_tracee_by_name("used"), -1);
+	free(dump);
+	free(buf);
+	free(img);
+	free(d);
+}
+
 /* hw/README.md: tiles 0 and 3 hold (i*7+1) & 0xff for i = 0..1023, the other tiles zero. */
 static void check_tiles(const unsigned char *data, size_t n, const char *what)
 {
@@ -427,6 +585,43 @@ static const char *header_note(const unsigned char *buf, size_t n, const struct 
 	return NULL;
 }
 
+/*
+ * AMD's words come only from an AMD CPU: header byte 24 set in the
+ * standard capture gets the note for Intel here, and the one that names
+ * AMD family 1Ah when the same bytes are judged as measured on AMD.
+ */
+static void amd_words_only_on_amd(const char *name, struct fpl_image_cfg *cfg,
+				  struct fpl_image *img)
+{
+	size_t n;
+	unsigned char *buf = read_bin(name, &n);
+	const char *msg;
+
+	buf[512 + 24] = 1;
+	msg = header_note(buf, n, cfg, img);
+	assert_non_null(strstr(msg, "the SDM's rule for Intel"));
+	assert_null(strstr(msg, "1Ah"));
+	cfg->amd = true;
+	msg = header_note(buf, n, cfg, img);
+	assert_non_null(strstr(msg, "measured on AMD family 1Ah"));
+	free(buf);
+}
+
+/*
+ * The ptrace dump's tracee had used its tiles: the default (a tracee
+ * without permission) refuses it; the case to judge it for is returned.
+ */
+static enum fpl_ptrace_tracee ptrace_default_refuses(const unsigned char *buf, size_t n,
+						     struct fpl_image_cfg *cfg,
+						     struct fpl_image *img)
+{
+	cfg->tracee = FPL_TRACEE_NO_PERM;
+	assert_int_equal(fpl_image_decode(buf, n, cfg, img, NULL), 0);
+	assert_true(img->kernel_rejects);
+	assert_string_equal(fpl_image_first_rejection(img)->rule, "ptrace.xstate_bv_unused");
+	return FPL_TRACEE_USED;
+}
+
 /* Every capture through the validator and decoder, judged against the capture's own CPU. */
 static void test_decode_captures(void **state)
 {
@@ -457,6 +652,8 @@ static void test_decode_captures(void **state)
 		unsigned char *buf = read_bin(c[i].name, &n);
 		bool found_xfd_note = false;
 
+		cfg.tracee = c[i].format == FPL_IMAGE_PTRACE ? ptrace_default_refuses(buf, n, &cfg, img) :
+							      FPL_TRACEE_NO_PERM;
 		assert_int_equal(fpl_image_decode(buf, n, &cfg, img, NULL), 0);
 		if (img->format != c[i].format)
 			fail_msg("%s: decoded as %s (%s)", c[i].name,
@@ -486,25 +683,7 @@ static void test_decode_captures(void **state)
 		}
 		free(buf);
 	}
-	/*
-	 * AMD's words come only from an AMD CPU: header byte 24 set in the
-	 * standard capture gets the note for Intel here, and the one that names
-	 * AMD family 1Ah when the same bytes are judged as measured on AMD.
-	 */
-	{
-		size_t n;
-		unsigned char *buf = read_bin(c[0].name, &n);
-		const char *msg;
-
-		buf[512 + 24] = 1;
-		msg = header_note(buf, n, &cfg, img);
-		assert_non_null(strstr(msg, "the SDM's rule for Intel"));
-		assert_null(strstr(msg, "1Ah"));
-		cfg.amd = true;
-		msg = header_note(buf, n, &cfg, img);
-		assert_non_null(strstr(msg, "measured on AMD family 1Ah"));
-		free(buf);
-	}
+	amd_words_only_on_amd(c[0].name, &cfg, img);
 	free(img);
 	free(d);
 }
@@ -841,68 +1020,63 @@ static void test_model_amx_owner(void **state)
 }
 
 /*
- * On AMX hardware: fpl_tilecfg_check() against the CPU. XRSTOR never faults
- * on a TILECFG: a valid non-init one makes XINUSE bit 17 read 1, anything
- * else loads as init (METHOD.md). TILECFG is not XFD-armed, so no
- * permission is needed. The half-configured tiles and the odd colsb are
- * the cases no capture shows.
+ * On AMX hardware: fpl_tilecfg_check() against the CPU, on the 64 variants
+ * of tests/data/amx/tilecfg-truth.txt. XRSTOR never faults on a TILECFG: a
+ * valid non-init one makes XINUSE bit 17 read 1, anything else loads as
+ * init. TILECFG is not XFD-armed, so no permission is needed. Where this
+ * CPU answers otherwise than the Sapphire Rapids guest recorded, the line
+ * says so (the checker must agree with this CPU, the fixture twin with the
+ * recording: test_tilecfg_truth_replay).
  */
 static void test_tilecfg_check_agrees_hw(void **state)
 {
-	static const struct {
-		const char *what;
-		unsigned off, value;	/* the byte changed in a full valid configuration */
-	} v[] = {
-	    {"full palette 1", 0, 1},
-	    {"palette 0", 0, 0},
-	    {"palette 2 (reserved)", 0, 2},
-	    {"reserved byte 5", 5, 1},
-	    {"start_row 15", 1, 15},
-	    {"tile 0 colsb 65", 16, 65},
-	    {"tile 0 colsb 3", 16, 3},
-	    {"tile 3 rows 17", 48 + 3, 17},
-	    {"tile 8 configured", 48 + 8, 1},
-	    {"tile 0 rows 0, colsb 64", 48, 0},
-	    {"tile 0 rows 16, colsb 0", 16, 0},
-	    {"tile 0 rows 1", 48, 1},
-	};
+	struct tilecfg_truth *v = calloc(TILECFG_TRUTH_N, sizeof(*v));
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_xstate xs;
 	const char *why = NULL;
-	unsigned char *img, cfg[FPL_TILECFG_SIZE];
-	char bad[1024] = "";
+	unsigned char *img;
+	char bad[2048] = "";
 	size_t used = 0;
+	unsigned differ = 0;
 
 	assert_non_null(cpu);
+	assert_non_null(v);
+	assert_int_equal(tilecfg_truth_read(v), TILECFG_TRUTH_N);
 	fpl_cpu_read(cpu);
 	assert_int_equal(fpl_xstate_init(&xs, cpu), 0);
 	if (!fpl_amx_supported(&xs, &why) || !xs.xgetbv1) {
 		print_message("skipped: %s\n", why ? why : "no XGETBV(1): XINUSE unreadable");
 		free(cpu);
+		free(v);
 		skip();
 	}
 	img = fpl_xstate_alloc(xs.size_std_max);
 	assert_non_null(img);
-	for (unsigned i = 0; i < FPL_ARRAY_SIZE(v); i++) {
+	for (unsigned i = 0; i < TILECFG_TRUTH_N; i++) {
 		uint64_t bv = FPL_XFEATURE_MASK_XTILE_CFG, inuse;
-		int check;
+		int check = fpl_tilecfg_check(&xs.amx, v[i].cfg, NULL);
 
-		assert_int_equal(fpl_tilecfg_make(&xs.amx, cfg), 0);
-		cfg[v[i].off] = (unsigned char)v[i].value;
-		check = fpl_tilecfg_check(&xs.amx, cfg, NULL);
 		memset(img, 0, xs.size_std_max);
 		memcpy(img + 512, &bv, 8);
-		memcpy(img + xs.comp[FPL_XFEATURE_XTILE_CFG].offset, cfg, sizeof(cfg));
+		memcpy(img + xs.comp[FPL_XFEATURE_XTILE_CFG].offset, v[i].cfg, FPL_TILECFG_SIZE);
 		fpl_xrstor64(img, FPL_XFEATURE_MASK_XTILE_CFG);
 		inuse = fpl_xgetbv(1) & FPL_XFEATURE_MASK_XTILE_CFG;
 		assert_int_equal(fpl_regs_init(&xs, FPL_XFEATURE_MASK_XTILE_CFG), 0);
+		if ((inuse != 0) != v[i].loaded) {
+			print_message("  %s: XINUSE bit 17 %d here, %d on the recorded guest\n",
+				      v[i].name, inuse != 0, v[i].loaded);
+			differ++;
+		}
 		if ((check == 1) != (inuse != 0) && used < sizeof(bad))
 			used += (size_t)snprintf(bad + used, sizeof(bad) - used,
 						 "\n  %s: fpl_tilecfg_check %d, XINUSE bit 17 %d",
-						 v[i].what, check, inuse != 0);
+						 v[i].name, check, inuse != 0);
 	}
+	print_message("  %u variants through XRSTOR here, %u answered otherwise than recorded\n",
+		      TILECFG_TRUTH_N, differ);
 	free(img);
 	free(cpu);
+	free(v);
 	if (bad[0])
 		fail_msg("TILECFG rules disagree with XRSTOR on this CPU:%s", bad);
 }
@@ -916,6 +1090,8 @@ int main(void)
 	    cmocka_unit_test(test_parse_all_is_permitted),
 	    cmocka_unit_test(test_layout_equals_dmesg),
 	    cmocka_unit_test(test_tilecfg_rules),
+	    cmocka_unit_test(test_tilecfg_truth_replay),
+	    cmocka_unit_test(test_ptrace_tracee_replay),
 	    cmocka_unit_test(test_captured_standard_images),
 	    cmocka_unit_test(test_captured_frames),
 	    cmocka_unit_test(test_captured_compacted),

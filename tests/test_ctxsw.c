@@ -219,6 +219,31 @@ static void test_state_init_is_init(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * The in-run anchor (issue 35) of an A/B run of rounds rounds: one anchor
+ * and one run delay per round, each state's ratio over the rounds the
+ * anchor did not flag, each the round's batch over its anchor.
+ */
+static void anchored(const struct fpl_run *run, size_t rounds)
+{
+	const struct fpl_metric *an = fpl_run_find_metric(run, "anchor_ns");
+	const struct fpl_metric *ra = fpl_run_find_metric(run, "round_trip_per_anchor_a");
+	const struct fpl_metric *rb = fpl_run_find_metric(run, "round_trip_per_anchor_b");
+	const json_t *o = fpl_run_obs_get(run, "anchor");
+	json_int_t flagged = json_integer_value(json_object_get(o, "flagged_rounds"));
+
+	assert_true(an && ra && rb && o);
+	assert_int_equal(an->n, rounds);
+	assert_int_equal(fpl_run_find_metric(run, "run_delay_ns")->n, rounds);
+	assert_int_equal(json_integer_value(json_object_get(o, "rounds")), rounds);
+	assert_int_equal(ra->n, rounds - (size_t)flagged);
+	assert_int_equal(rb->n, ra->n);
+	for (size_t i = 0; i < ra->n; i++)
+		assert_true(ra->samples[i] > 0 && isfinite(ra->samples[i]));
+	for (size_t i = 0; i < an->n; i++)
+		assert_true(an->samples[i] > 0);
+}
+
 static void test_ab_difference(void **state)
 {
 	struct fpl_result *r;
@@ -259,7 +284,7 @@ static void test_ab_difference(void **state)
 	assert_non_null(json_object_get(d->extra, "set_cost_welch"));
 	/* every ns figure in TSC ticks too, the difference and the set costs among them */
 	assert_int_equal(tt_units_derived(r->runs[0], "ns", "_tsc", "tsc",
-					  tt_obs_real(r->runs[0], "tsc_hz_measured") / 1e9), 9);
+					  tt_obs_real(r->runs[0], "tsc_hz_measured") / 1e9), 11);
 	assert_non_null(fpl_run_find_metric(r->runs[0], "difference_cycles"));
 	/* B - A is a difference in each of its units; the sides and set costs are samples */
 	assert_true(fpl_metric_is_difference(d));
@@ -277,6 +302,7 @@ static void test_ab_difference(void **state)
 			 FPL_CONV_TSC_FROM_NS);
 	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
 		assert_string_equal(tt_obs(r->runs[0], "state_verified"), "yes");
+	anchored(r->runs[0], a->n);
 	fpl_result_free(r);
 }
 
@@ -295,10 +321,11 @@ static void test_units(void **state)
 	assert_null(fpl_run_param_get(run, "batch"));
 	assert_true(fpl_run_obs_get_int(run, "batch", -1) > 0);
 	hz = tt_obs_real(run, "tsc_hz_measured");
-	/* round_trip, round_trip_median, switch */
-	assert_int_equal(tt_units_derived(run, "ns", "_tsc", "tsc", hz / 1e9), 3);
+	/* round_trip, round_trip_median, switch, and the anchor's anchor_ns and run_delay_ns */
+	assert_int_equal(tt_units_derived(run, "ns", "_tsc", "tsc", hz / 1e9), 5);
 	assert_int_equal(tt_units_derived(run, "ns", "_cycles", "cycles",
-					  hz / 1e9 * tt_core_ratio(run)), 3);
+					  hz / 1e9 * tt_core_ratio(run)), 5);
+	assert_non_null(fpl_run_find_metric(run, "anchor_tsc"));
 	assert_non_null(strstr(fpl_run_find_metric(run, "switch_cycles")->method,
 			       "core_per_tsc_before"));
 	assert_non_null(strstr(fpl_run_find_metric(run, "switch_tsc")->method,

@@ -20,6 +20,7 @@
 
 #include "fpulab/base.h"
 #include "runcmd.h"
+#include "tilecfg_truth.h"
 
 #define IMAGES "tests/data/images/"
 #define HOST "--cpuid=" IMAGES "host.cpuid"
@@ -215,8 +216,11 @@ static void test_amx_captures(void **state)
 		json_error_t je;
 		json_t *doc, *amx, *tiles;
 
+		/* The ptrace dump is of a tracee that had used its tiles (the default assumes none). */
+		const char *tracee = strstr(files[i], "ptrace") ? "--tracee=tiles-used" : NULL;
+
 		snprintf(path, sizeof(path), "tests/data/amx/%s", files[i]);
-		o = run("decode", path, cpuid, NULL);
+		o = run("decode", path, cpuid, tracee, NULL);
 		if (o.rc != 0)
 			fail_msg("%s: rc %d: %s", path, o.rc, o.err);
 		has(o.out, "verdict     accepted");
@@ -230,7 +234,8 @@ static void test_amx_captures(void **state)
 		} else {
 			has(o.out, "AMX TILEDATA init");
 		}
-		j = run("decode", path, cpuid, "--json", NULL);
+		j = tracee ? run("decode", path, cpuid, "--json", tracee, NULL) :
+			     run("decode", path, cpuid, "--json", NULL);
 		assert_int_equal(j.rc, 0);
 		doc = json_loads(j.out, 0, &je);
 		if (!doc)
@@ -273,6 +278,187 @@ static void test_amx_captures(void **state)
 		out_free(&o);
 		assert_int_equal(unlink(p), 0);
 	}
+}
+
+/* An 11008-byte standard image at path: XSTATE_BV bv, cfg at 2752, tile data 0x5a if in bv. */
+static void tilecfg_image(const char *path, uint64_t bv, const uint8_t *cfg)
+{
+	static uint8_t img[11008];
+	FILE *f;
+
+	memset(img, 0, sizeof(img));
+	memcpy(img + 512, &bv, 8);
+	memcpy(img + 2752, cfg, 64);
+	if (bv & 0x40000)
+		memset(img + 2816, 0x5a, 8192);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, sizeof(img), f), sizeof(img));
+	fclose(f);
+}
+
+/*
+ * `fpulab decode --cpuid <the SPR guest>` of the 64 TILECFG variants
+ * (tests/data/amx/tilecfg-truth.txt) in a standard image, as the probe's
+ * XRSTOR read them: accepted every time (XRSTOR never faulted),
+ * amx.tilecfg.valid exactly when the CPU loaded the configuration; with
+ * TILEDATA in XSTATE_BV too, what follows when TILECFG goes to init.
+ */
+static void test_tilecfg_truth(void **state)
+{
+	struct tilecfg_truth *v = calloc(TILECFG_TRUTH_N, sizeof(*v));
+	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
+	char p[128];
+
+	assert_non_null(v);
+	assert_int_equal(tilecfg_truth_read(v), TILECFG_TRUTH_N);
+	tmp_path(p, sizeof(p), "tilecfg.bin");
+	for (unsigned i = 0; i < TILECFG_TRUTH_N; i++) {
+		for (uint64_t bv = 0x20000; bv <= 0x60000; bv += 0x40000) {
+			bool data = bv & 0x40000;
+			struct out j, o;
+			json_error_t je;
+			json_t *doc, *amx;
+			const char *after;
+
+			tilecfg_image(p, bv, v[i].cfg);
+			j = run("decode", p, cpuid, "--format=raw", "--json", NULL);
+			if (j.rc != 0)
+				fail_msg("%s (XSTATE_BV 0x%llx): rc %d: %s", v[i].name,
+					 (unsigned long long)bv, j.rc, j.err);
+			doc = json_loads(j.out, 0, &je);
+			if (!doc)
+				fail_msg("JSON: %s", je.text);
+			assert_true(json_is_true(json_object_get(json_object_get(doc, "verdict"),
+								 "accepted")));
+			amx = json_object_get(doc, "amx");
+			if (json_is_true(json_object_get(json_object_get(amx, "tilecfg"), "valid")) !=
+			    v[i].loaded)
+				fail_msg("%s: amx.tilecfg.valid %s, the CPU %s it", v[i].name,
+					 v[i].loaded ? "false" : "true",
+					 v[i].loaded ? "loaded" : "did not load");
+			after = json_string_value(json_object_get(json_object_get(amx, "tilecfg"),
+								  "after_xrstor"));
+			assert_non_null(after);
+			assert_int_equal(!strncmp(after, "loaded", 6), v[i].loaded);
+			assert_int_equal(json_is_true(json_object_get(json_object_get(amx,
+				"tiledata"), "unconfigured_after_xrstor")), data && !v[i].loaded);
+			json_decref(doc);
+			out_free(&j);
+			if (!data || v[i].loaded)
+				continue;
+			/* The table says what follows. */
+			o = run("decode", p, cpuid, "--format=raw", NULL);
+			assert_int_equal(o.rc, 0);
+			has(o.out, "verdict     accepted");
+			has(o.out, "xrstor.tiles_unconfigured");
+			has(o.out, "TILEDATA restored, but TILECFG goes to init: no tile is "
+				   "configured, the next tile instruction (TILESTORED) raises #UD");
+			out_free(&o);
+		}
+	}
+	/*
+	 * TILECFG alone restored (tile data not in RFBM) over an invalid
+	 * config: the task's live tiles, if any, are left unconfigured.
+	 */
+	{
+		struct out o;
+
+		assert_true(v[9].gp);
+		tilecfg_image(p, 0x20000, v[9].cfg);
+		o = run("decode", p, cpuid, "--format=raw", "--rfbm", "x87,sse,tilecfg", NULL);
+		assert_int_equal(o.rc, 0);
+		has(o.out, "after XRSTOR: TILECFG init (XINUSE bit 17 clear); TILEDATA not in RFBM: "
+			   "TILEDATA stays as the task had it; live tile data is left unconfigured");
+		out_free(&o);
+	}
+	assert_int_equal(unlink(p), 0);
+	free(v);
+}
+
+/*
+ * `fpulab decode --format ptrace --tracee CASE` against the kernel's answers
+ * on the Sapphire Rapids guest (tests/data/amx/ptrace-setregset.txt): exit 0
+ * where PTRACE_SETREGSET took the image, 2 where it refused it, and the
+ * output names the case judged; without --tracee, the strictest, said so.
+ */
+static void test_ptrace_tracee(void **state)
+{
+	const char *cpuid = "--cpuid=tests/data/amx/spr-amx-kvm.cpuid";
+	FILE *f = fopen("tests/data/amx/ptrace-setregset.txt", "r"), *d;
+	static uint8_t dump[16384], img[16384];
+	char line[256], p[128];
+	unsigned lines = 0;
+	size_t n;
+
+	assert_non_null(f);
+	d = fopen("tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", "rb");
+	assert_non_null(d);
+	n = fread(dump, 1, sizeof(dump), d);
+	fclose(d);
+	assert_int_equal(n, 11008);
+	tmp_path(p, sizeof(p), "ptrace.bin");
+	while (fgets(line, sizeof(line), f)) {
+		char tracee[16], answer[16], opt[40];
+		unsigned long long bv;
+		unsigned len;
+		struct out o;
+		json_error_t je;
+		json_t *doc;
+		FILE *w;
+
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(sscanf(line, "%15s %u %llx %15s", tracee, &len, &bv, answer), 4);
+		memset(img, 0, sizeof(img));
+		memcpy(img, dump, n);
+		memcpy(img + 512, &bv, 8);
+		w = fopen(p, "wb");
+		assert_non_null(w);
+		assert_int_equal(fwrite(img, 1, len, w), len);
+		fclose(w);
+		snprintf(opt, sizeof(opt), "--tracee=%s", tracee);
+		o = run("decode", p, cpuid, "--format=ptrace", opt, "--json", NULL);
+		if (o.rc != (strcmp(answer, "0") ? 2 : 0))
+			fail_msg("%s: exit %d, the kernel answered %s: %s", line, o.rc, answer, o.err);
+		doc = json_loads(o.out, 0, &je);
+		if (!doc)
+			fail_msg("JSON: %s", je.text);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(doc,
+			"ptrace_tracee"), "case")), tracee);
+		if (!strcmp(answer, "EINVAL"))
+			has(o.err, "ptrace.xstate_bv_unused");
+		if (!strcmp(answer, "EFAULT"))
+			has(o.err, "ptrace.size");
+		json_decref(doc);
+		out_free(&o);
+		lines++;
+	}
+	fclose(f);
+	assert_int_equal(lines, 30);
+	/* The captured dump (tiles live), judged without --tracee: the strictest case, named. */
+	{
+		struct out o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+				   NULL);
+
+		assert_int_equal(o.rc, 2);
+		has(o.out, "tracee      no-perm: a tracee without AMX permission (the default, the "
+			   "strictest; --tracee names another); XSTATE_BV may hold 0x200e7");
+		has(o.err, "ptrace.xstate_bv_unused");
+		out_free(&o);
+		o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+			"--tracee", "perm-unused", NULL);
+		assert_int_equal(o.rc, 2);
+		has(o.out, "tracee      perm-unused");
+		out_free(&o);
+		o = run("decode", "tests/data/amx/ptrace_nt_x86_xstate_amx_live.bin", cpuid,
+			"--tracee", "used", NULL);
+		assert_int_equal(o.rc, 2);
+		assert_string_equal(o.out, "");
+		has(o.err, "--tracee 'used'");
+		out_free(&o);
+	}
+	assert_int_equal(unlink(p), 0);
 }
 
 static void test_rejected_names_rule_and_offset(void **state)
@@ -434,6 +620,8 @@ int main(void)
 		cmocka_unit_test(test_foreign_signal_frame),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_amx_captures),
+		cmocka_unit_test(test_tilecfg_truth),
+		cmocka_unit_test(test_ptrace_tracee),
 		cmocka_unit_test(test_rejected_names_rule_and_offset),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_convert_output),

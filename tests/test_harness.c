@@ -159,6 +159,57 @@ static void test_interleaved(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * cfg->shuffle: each round's order a permutation, and no variant always
+ * follows the same one (rotated, B always follows A within a round, and
+ * the arm after a slow or fast one is biased the same way every round).
+ */
+static void test_shuffled_rounds(void **state)
+{
+	struct fpl_bench_env env = { .clock = &fake_clock };
+	struct fpl_harness_cfg cfg = { .reps = 1, .min_samples = 60, .max_samples = 60,
+				       .ratio_at_start = true, .shuffle = true };
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "t");
+	char log[4096];
+	size_t nlog = 0, before[4][4] = { { 0 } };
+	struct fake f[4];
+	struct fpl_variant v[4];
+	const char *tail;
+
+	for (int i = 0; i < 4; i++) {
+		f[i] = (struct fake){ .per_rep = (uint64_t)i + 1, .id = (char)('A' + i), .log = log,
+				      .nlog = &nlog };
+		v[i] = (struct fpl_variant){ .name = "v", .timed = fake_timed, .arg = &f[i],
+					     .run = run,
+					     .prefix = (const char *[]){ "a", "b", "c", "d" }[i] };
+	}
+	assert_int_equal(fpl_harness_run(&env, &cfg, v, 4), 0);
+	assert_true(nlog >= 60 * 8);
+	tail = log + nlog - 60 * 8;
+	for (size_t round = 0; round < 60; round++) {
+		const char *o = tail + 8 * round;
+		unsigned seen = 0;
+
+		for (int k = 0; k < 4; k++) {
+			assert_int_equal(o[2 * k], o[2 * k + 1]);	/* N then 2N of one variant */
+			seen |= 1u << (o[2 * k] - 'A');
+			if (k)
+				before[o[2 * k] - 'A'][o[2 * k - 2] - 'A']++;
+		}
+		assert_int_equal(seen, 0xf);	/* every variant once a round */
+	}
+	/* each variant came right after each of the other three at least once */
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++)
+			if (a != b && !before[a][b])
+				fail_msg("%c never followed %c", 'A' + a, 'A' + b);
+	/* the samples still each variant's own */
+	assert_near(median(v[3].m_tsc), 4, 0);
+	assert_int_equal(v[0].m_tsc->n, 60);
+	fpl_result_free(r);
+}
+
 static void test_stop_keeps_samples(void **state)
 {
 	volatile sig_atomic_t stop = 0;
@@ -685,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_drop_rounds_keeps_pairs),
 		cmocka_unit_test(test_episode_waited_out),
 		cmocka_unit_test(test_carried_floor),
+		cmocka_unit_test(test_shuffled_rounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

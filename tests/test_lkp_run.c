@@ -65,7 +65,9 @@ static void assert_skipped_job(const struct job *j)
 
 /*
  * The ctxsw A/B job, three runs (fpulab run --runs): three runs in the log,
- * the golden names once each where this CPU has AVX-512, three skipped runs
+ * the golden names of this fpulab (ctxsw-ab-now.keys: those of the stored
+ * document ctxsw-ab.keys and the in-run anchor's) once each where this CPU
+ * has AVX-512, three skipped runs
  * and one skip stat where it has not: the branch is the CPU's, not the
  * keys' (before, a mismatch of the keys chose it, and its count of lines
  * holding "\n" could never be 1).
@@ -78,7 +80,7 @@ static void run_ctxsw_ab_standin(void **state)
 	fpl_cpu_read(&cpu);
 	standin_job("benchmark=ctxsw state=init,avx512 runs=3 budget=0.3",
 		    " run ctxsw --ab init,avx512 --runs 3 --budget 0.3 --json -q",
-		    DATA "ctxsw-ab.keys", &j);
+		    DATA "ctxsw-ab-now.keys", &j);
 	assert_int_equal(lines_with(j.out, "{\"bench\":\"ctxsw\""), 3);
 	if (fpl_cpu_has(&cpu, FPL_FEAT_AVX512F)) {
 		assert_string_equal(j.keys, j.want);
@@ -309,7 +311,7 @@ static void add_to_lkp_tests_keeps_lists_sorted(void **state)
 	}
 	assert_non_null(strstr(before, "\nfpulab\nFsmark\n"));
 	assert_non_null(strstr(before, "fio::\nfpulab::\nfsmark::\nfpulab::\nfwq::\n"));
-	assert_int_equal(lines_with(before, "fpulab\\.[^.]+\\."), 2);
+	assert_int_equal(lines_with(before, "fpulab\\.[^.]+\\."), 3);
 	assert_int_equal(
 	    shf(&out,
 		"cd %s && test -x programs/fpulab/run && test -x programs/fpulab/parse "

@@ -660,6 +660,53 @@ static void test_ran_line(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * The Ran: line says what ran (issue 31 item 7): a step whose runs hold
+ * metrics is not called skipped, whatever its status, and a step under
+ * 0.05 s is not "0.0 s". Its runs are host.ran's first_run and runs, or in a
+ * document without them every run of a benchmark the line names once. A
+ * step whose runs were all skipped stays "(skipped)". The AMX permission
+ * asked in the run is said after it.
+ */
+static void test_ran_line_from_runs(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *x = fpl_result_add_run(r, "xsave"), *a = fpl_result_add_run(r, "amx");
+	struct fpl_run *k = fpl_result_add_run(r, "kvm"), *s = fpl_result_add_run(r, "section");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(r);
+	fpl_metric_add(fpl_run_add_metric(x, "cycles", "cycles", NULL), 190);
+	fpl_metric_add(fpl_run_add_metric(a, "first_use", "tsc", NULL), 43754);
+	fpl_run_skip(k, "no /dev/kvm");
+	fpl_metric_add(fpl_run_add_metric(s, "section_cycles", "cycles", NULL), 164);
+	assert_int_equal(fpl_result_note_ran_runs(r, "xsave", 1.6, "ok", 0, 1), 0);
+	assert_int_equal(fpl_result_note_ran_runs(r, "amx", 0.031, "skipped", 1, 1), 0);
+	assert_int_equal(fpl_result_note_ran_runs(r, "kvm", 0.2, "skipped", 2, 1), 0);
+	/* An older document's step: no run indices, its benchmark named once. */
+	assert_int_equal(fpl_result_note_ran(r, "section", 3.3, "skipped"), 0);
+	json_object_set_new(r->host, "amx_permission",
+			    json_pack("{s:b, s:s, s:b, s:s, s:s, s:s}", "requested", 1, "by",
+				      "the default suite, before xsave's AMX rows", "granted", 1,
+				      "result", "granted", "permitted_before", "0x200e7",
+				      "permitted_after", "0x600e7"));
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fpl_summary_ran(r, f), 0);
+	fclose(f);
+	assert_string_equal(buf, "\nRan: xsave 1.6 s, amx 31 ms, kvm 0.2 s (skipped), section 3.3 s; "
+			    "5.1 s in all.\nAMX tile data permission (ARCH_REQ_XCOMP_PERM) asked in "
+			    "this process by the default suite, before xsave's AMX rows: granted; "
+			    "permitted 0x200e7 -> 0x600e7.\n");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+		json_object_get(r->host, "ran"), 1), "first_run")), 1);
+	free(buf);
+	fpl_result_free(r);
+}
+
 /* A series: each process's runs stamped with its facts, its warnings named by run, one host. */
 static void test_merge_process(void **state)
 {
@@ -738,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_command_words),
 		cmocka_unit_test(test_ran_line),
+		cmocka_unit_test(test_ran_line_from_runs),
 		cmocka_unit_test(test_merge_process),
 		cmocka_unit_test(test_reader_rejects),
 		cmocka_unit_test(test_reads_v1),

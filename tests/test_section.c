@@ -68,6 +68,29 @@ static long long obs_int(const struct fpl_run *run, const char *key)
 	return (long long)json_integer_value(json_object_get(run->observed, key));
 }
 
+/* Issue 32: each part of a section timed alone, in the same rounds as the modes. */
+static void check_parts(const struct fpl_run *run)
+{
+	for (size_t k = 0; k < 4; k++) {
+		static const char *const parts[] = { "save", "setup", "end", "restore" };
+		static const char *const units[] = { "cycles", "tsc", "ns" };
+
+		for (size_t u = 0; u < 3; u++) {
+			char name[48], fam[32];
+			const struct fpl_metric *pm;
+
+			snprintf(name, sizeof(name), "part_%s_%s", parts[k], units[u]);
+			snprintf(fam, sizeof(fam), "part_%s", parts[k]);
+			pm = metric(run, name);
+			assert_int_equal(pm->n, metric(run, "inside_cycles")->n);
+			assert_string_equal(fpl_metric_family(pm), fam);
+			assert_int_equal(fpl_metric_kind(pm), FPL_KIND_SAMPLE);
+			assert_true(fpl_metric_how(pm)->reps >= 1);
+			assert_int_equal(fpl_metric_how(pm)->overhead, FPL_OVERHEAD_N_VS_2N);
+		}
+	}
+}
+
 /* The benchmark itself on a tiny budget: every metric there, and the model's counts. */
 static void test_run_metrics(void **state)
 {
@@ -119,6 +142,22 @@ static void test_run_metrics(void **state)
 				 !strcmp(pol, "eager") ? chunks : 1);
 		assert_int_equal(obs_int(run, "outside_saves"), 1);
 		assert_int_equal(obs_int(run, "outside_restores"), 1);
+		check_parts(run);
+		/* issue 34: the cost per extra section by its parts, where there is one */
+		{
+			const json_t *ex = json_object_get(run->observed, "explain");
+
+			assert_int_equal(ex != NULL, chunks > 1);
+			if (ex) {
+				const json_t *p = json_array_get(json_object_get(ex, "parts"), 0);
+
+				assert_true(json_is_number(json_object_get(
+					json_object_get(ex, "residual"), "ci_lo")));
+				/* saves per extra section: eager 1, lazy 0 */
+				assert_true(json_number_value(json_object_get(p, "count_per_op")) ==
+					    (!strcmp(pol, "eager") ? 1 : 0));
+			}
+		}
 	}
 	assert_true(measured >= 4);	/* the C templates run everywhere */
 	fpl_result_free(r);
@@ -239,7 +278,8 @@ static void test_skip_names_insn(void **state)
 		bool avx512;
 	} dumps[] = { { "genoa.cpuid", true }, { "zen3-pku-kvm.cpuid", false } };
 	const struct fpl_bench *b = fpl_bench_find("section");
-	struct fpl_optval o[] = { { "workload", "xor" }, { "chunks", "4k" }, { "total", "16k" } };
+	struct fpl_optval o[] = { { "workload", "xor" }, { "impl", "8regs" }, { "chunks", "4k" },
+				  { "total", "16k" } };
 	struct fpl_cpu *cpu = malloc(sizeof(*cpu));
 	struct fpl_diag diag = { "" };
 	struct fpl_clock *clock = NULL;

@@ -91,6 +91,31 @@ static bool all_after(const struct fpl_result *r, const char *later, const char 
  * xsave comes first. Checked by the order of the runs in the file, on any
  * CPU (the order follows the request, granted or not).
  */
+/* host.ran's steps name their runs: each step's runs are of its benchmark, and they cover every run. */
+static void ran_steps_own_their_runs(const struct fpl_result *r, const char *path)
+{
+	json_t *ran = json_object_get(r->host, "ran"), *e;
+	size_t i, next = 0;
+
+	assert_true(json_array_size(ran) > 0);
+	json_array_foreach(ran, i, e) {
+		const char *what = json_string_value(json_object_get(e, "what"));
+		json_int_t first = json_integer_value(json_object_get(e, "first_run"));
+		json_int_t n = json_integer_value(json_object_get(e, "runs"));
+
+		assert_non_null(what);
+		if (first != (json_int_t)next || n < 1)
+			fail_msg("%s: step %zu (%s) has runs %lld..+%lld, expected from %zu", path, i,
+				 what, (long long)first, (long long)n, next);
+		for (json_int_t k = first; k < first + n; k++)
+			if (strncmp(r->runs[k]->bench, what, strcspn(what, " ")))
+				fail_msg("%s: run %lld is %s, in step %s", path, (long long)k,
+					 r->runs[k]->bench, what);
+		next += (size_t)n;
+	}
+	assert_int_equal(next, r->nruns);
+}
+
 static void run_amx_measures_xsave_after_the_rest(void **state)
 {
 	static const char *const argl[2] = { "run", "--amx run" };
@@ -108,6 +133,7 @@ static void run_amx_measures_xsave_after_the_rest(void **state)
 		if (rc != 0)
 			fail_msg("fpulab %s exited %d: %s", args, rc, err);
 		assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+		ran_steps_own_their_runs(r, path);
 		if (amx && (!all_after(r, "xsave", "section") || !all_after(r, "xsave", "ctxsw")))
 			fail_msg("fpulab --amx run: xsave not after section and ctxsw (%s)", path);
 		if (!amx && !all_after(r, "ctxsw", "xsave"))

@@ -23,7 +23,7 @@ static void plan_of(const char *dump, bool tiles, struct plan *p)
 	struct fpl_diag diag = { "" };
 	char path[256];
 
-	snprintf(path, sizeof(path), "tests/data/cpuid/%s", dump);
+	snprintf(path, sizeof(path), "%s%s", strchr(dump, '/') ? "" : "tests/data/cpuid/", dump);
 	if (fpl_cpu_load(&cpu, path, &diag))
 		fail_msg("%s: %s", path, diag.msg);
 	assert_int_equal(fpl_suite_plan(&cpu, tiles, p->e, 32, &p->n), 0);
@@ -122,7 +122,19 @@ static void test_no_avx_cpu(void **state)
 	assert_string_equal(opt(entry(&p, "signal", 0), "state"), "init");
 }
 
-/* With tile data asked for, xsave runs after the others but amx, which has no preset. */
+/* No entry asks for AMX permission. */
+static void no_amx_asked(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].ask_amx)
+			fail_msg("%s asks for AMX permission on a CPU without AMX", p->e[i].bench);
+}
+
+/*
+ * With tile data asked for (--amx), xsave runs last, after amx too (which
+ * has no preset): every other benchmark runs in a process whose tiles
+ * were never used.
+ */
 static void test_tiles_last(void **state)
 {
 	struct plan p;
@@ -131,9 +143,50 @@ static void test_tiles_last(void **state)
 	plan_of("sapphirerapids.cpuid", true, &p);
 	check_entries(&p);
 	assert_true(find(&p, "xsave", 0) > find(&p, "section", 0));
-	assert_true(find(&p, "xsave", 0) < find(&p, "amx", 0));
+	assert_int_equal(find(&p, "xsave", 0), (int)p.n - 1);
+	assert_true(find(&p, "amx", 0) < find(&p, "xsave", 0));
 	assert_true(entry(&p, "amx", 0)->budget_s == 0);	/* its own default */
 	assert_int_equal(find(&p, "xsave", 1), -1);
+	/* --amx on a CPU without AMX: the same order, nothing to ask. */
+	plan_of("genoa.cpuid", true, &p);
+	assert_int_equal(find(&p, "xsave", 0), (int)p.n - 1);
+	no_amx_asked(&p);
+}
+
+/*
+ * A CPU with AMX, no --amx (issue 31 item 7): the default suite measures
+ * the tile rows all the same. xsave (TILEDATA in RFBM) is planned once,
+ * last, asking ARCH_REQ_XCOMP_PERM right before it, so that amx's children
+ * and every other benchmark run without permission; the SPR dumps (the
+ * libcpuid-style one and the KVM guest's own).
+ */
+static void test_amx_cpu_measures_tiles(void **state)
+{
+	static const char *const dumps[] = { "sapphirerapids.cpuid",
+					     "tests/data/amx/spr-amx-kvm.cpuid" };
+	struct plan p;
+
+	(void)state;
+	for (unsigned d = 0; d < 2; d++) {
+		for (int tiles = 0; tiles < 2; tiles++) {
+			plan_of(dumps[d], tiles, &p);
+			check_entries(&p);
+			assert_int_equal(find(&p, "xsave", 0), (int)p.n - 1);
+			assert_int_equal(find(&p, "xsave", 1), -1);
+			assert_true(find(&p, "amx", 0) >= 0 && find(&p, "amx", 0) < (int)p.n - 1);
+			for (size_t i = 0; i < p.n; i++)
+				if (p.e[i].ask_amx != (i == p.n - 1))
+					fail_msg("%s: entry %zu (%s) ask_amx %d", dumps[d], i,
+						 p.e[i].bench, p.e[i].ask_amx);
+		}
+	}
+	/* Without AMX: xsave first, as before, nothing asked. */
+	plan_of("genoa.cpuid", false, &p);
+	assert_int_equal(find(&p, "xsave", 0), 0);
+	no_amx_asked(&p);
+	plan_of("zen3-pku-kvm.cpuid", false, &p);
+	assert_int_equal(find(&p, "xsave", 0), 0);
+	no_amx_asked(&p);
 }
 
 static void test_short_room(void **state)
@@ -155,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_avx_cpu),
 		cmocka_unit_test(test_no_avx_cpu),
 		cmocka_unit_test(test_tiles_last),
+		cmocka_unit_test(test_amx_cpu_measures_tiles),
 		cmocka_unit_test(test_short_room),
 	};
 

@@ -105,9 +105,15 @@ void fpl_tilecfg_decode(const void *raw, struct fpl_tilecfg *cfg);
 /*
  * Check raw against the palette as LDTILECFG would. 1: a valid non-init
  * configuration (XRSTOR makes it live); 0: palette 0, the init
- * configuration; -EINVAL with *why: invalid, XRSTOR silently loads it as
- * init (and LDTILECFG raises #GP). p may be NULL (palette unknown: only
- * palette 1 of 8 tiles x 16 rows x 64 bytes, the only one shipped, is known).
+ * configuration, whatever bytes 1..63 hold (no fault); -EINVAL with *why:
+ * invalid, XRSTOR silently loads it as init (and LDTILECFG raises #GP).
+ * Invalid: a palette above p->max_palette; a nonzero byte in 2..15; a tile
+ * at or past p->max_names configured (bytes 32..47, 56..63 for palette 1);
+ * colsb (u16) above bytes_per_row or rows above max_rows; exactly one of a
+ * tile's rows and colsb zero. start_row is not checked, colsb need not be a
+ * multiple of 4. These are the 64 variants of tests/data/amx/tilecfg-truth.txt,
+ * as a Sapphire Rapids guest judged them. p may be NULL (palette unknown:
+ * only palette 1 of 8 tiles x 16 rows x 64 bytes, the only one shipped, is known).
  */
 int fpl_tilecfg_check(const struct fpl_amx_palette *p, const void *raw, const char **why);
 /* A valid palette-1 configuration: every tile max_rows x bytes_per_row. -ENOTSUP without a valid

@@ -108,6 +108,15 @@ struct fpl_harness_cfg {
 	 * of the lowest so far.
 	 */
 	size_t quiet_rounds;
+	/*
+	 * false (default): the order rotated by one each round, so each
+	 * variant always follows the same one; true: each round a fresh
+	 * pseudo-random order (fixed seed), so each follows every other one
+	 * about equally often. A variant's time depends on what ran just
+	 * before it: in section's rotated rounds on a Zen 3 guest two copies
+	 * of one arm differed by 100-1,700 cycles of an 85,000-cycle call.
+	 */
+	bool shuffle;
 	fpl_timed_fn ref;	/* NULL: FXSAVE64; tests give a made-up reference */
 	/*
 	 * Where the reference's warnings about the whole call go (too few
@@ -138,7 +147,8 @@ void fpl_harness_defaults(const struct fpl_bench_env *env, struct fpl_harness_cf
 /*
  * Calibrate N for each variant, warm up (and settle, with cfg->settle_s),
  * then take samples in rounds: one sample of each variant per round, the
- * order rotated by one each round (A B C, B C A, C A B ...), and one core/TSC
+ * order rotated by one each round (A B C, B C A, C A B ...) or shuffled
+ * (cfg->shuffle), and one core/TSC
  * ratio sample per round, until max_samples, or
  * the budget is spent and min_samples are taken, or env->stop. Every sample
  * is kept unless cfg->drop_disturbed. Metrics are created in each variant's

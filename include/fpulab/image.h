@@ -61,6 +61,27 @@ struct fpl_image_finding {
 #define FPL_IMAGE_MAX_FINDINGS 24
 
 /*
+ * The tracee of a PTRACE_SETREGSET NT_X86_XSTATE, as the kernel judges the
+ * image: XSTATE_BV must lie within its fpstate's user_xfeatures, which hold
+ * the XFD components (AMX tile data) only once the tracee has used them,
+ * whatever its permission (measured on Sapphire Rapids:
+ * tests/data/amx/ptrace-setregset.txt). NO_PERM, 0, is the default: the
+ * strictest. On a CPU without XFD components the three are the same.
+ */
+enum fpl_ptrace_tracee {
+	FPL_TRACEE_NO_PERM,		/* never asked ARCH_REQ_XCOMP_PERM */
+	FPL_TRACEE_PERM_UNUSED,		/* permission granted, no XFD component used yet */
+	FPL_TRACEE_USED,		/* has used them (tiles): XFD disarmed, fpstate grown */
+	FPL_TRACEE_NR
+};
+/* "no-perm", "perm-unused", "tiles-used" */
+const char *fpl_ptrace_tracee_name(enum fpl_ptrace_tracee t);
+/* -1 if unknown. */
+int fpl_ptrace_tracee_by_name(const char *name);
+/* A sentence for people: "no AMX permission (never asked)" ... */
+const char *fpl_ptrace_tracee_words(enum fpl_ptrace_tracee t);
+
+/*
  * The CPU an image is judged against. fpl_image_cfg_init() fills it from a
  * snapshot (rules that differ by vendor name the vendor of the snapshot): XCR0 and the layout from xs, the MXCSR bits XRSTOR accepts (the
  * running CPU's FXSAVE MXCSR_MASK for a live snapshot; for a dump 0x2ffff on
@@ -82,6 +103,8 @@ struct fpl_image_cfg {
 	 * a dump (a task that has used every component).
 	 */
 	uint64_t task_mask;
+	/* PTRACE: the tracee's case (default FPL_TRACEE_NO_PERM, the strictest). */
+	enum fpl_ptrace_tracee tracee;
 	bool check_align;		/* also judge the buffer's address (64-byte alignment) */
 };
 void fpl_image_cfg_init(struct fpl_image_cfg *cfg, const struct fpl_cpu *cpu,
@@ -119,6 +142,8 @@ struct fpl_image {
 	uint32_t mxcsr_mask;		/* the configured CPU's (cfg->mxcsr_mask) */
 	struct fpl_image_sw sw;		/* SIGNAL */
 	uint64_t ptrace_xcr0;		/* PTRACE: bytes 464..471 */
+	enum fpl_ptrace_tracee tracee;	/* PTRACE: the tracee's case judged for (cfg->tracee) */
+	uint64_t ptrace_features;	/* PTRACE: what XSTATE_BV may hold for that tracee */
 	bool xrstor_faults;		/* some FAULT finding */
 	bool kernel_rejects;		/* some KERNEL finding */
 	unsigned nfindings;		/* at most FPL_IMAGE_MAX_FINDINGS; later ones dropped */
@@ -200,6 +225,21 @@ struct fpl_image_tiles {
 	const char *cfg_why;		/* when -EINVAL */
 	int ntiles;			/* summaries in tile[] (0 when data is init) */
 	struct fpl_tile_summary tile[FPL_AMX_TILES_MAX];
+	/*
+	 * What an XRSTOR with the image's RFBM leaves. It never faults on
+	 * TILECFG: with TILECFG in RFBM it loads what LDTILECFG would load, and
+	 * otherwise puts TILECFG in init (invalid, palette 0, or not in
+	 * XSTATE_BV), also over live tile data.
+	 */
+	bool cfg_restored;		/* TILECFG in RFBM (else it keeps what the task had) */
+	bool cfg_loads;			/* ... and becomes this configuration; else init */
+	/*
+	 * TILEDATA in RFBM and XSTATE_BV while TILECFG goes to init: the data
+	 * is restored (XINUSE bit 18 set) with no tile configured; the next
+	 * tile instruction (TILESTORED) raises #UD (SIGILL) until a valid
+	 * LDTILECFG, which zeroes the tile data.
+	 */
+	bool data_unconfigured;
 };
 int fpl_image_tiles(const struct fpl_image *img, struct fpl_image_tiles *t);
 

@@ -84,6 +84,23 @@ int fpl_kexpect_guest_only(const struct fpl_kexpect *e, unsigned version, uint64
  */
 uint64_t fpl_kexpect_restore_floor(const uint64_t *xcomp_bv, size_t n);
 
+/*
+ * What fpulab's own model (src/model/fpu.c) does in one section call of
+ * policy ("eager", "lazy") with sections sections in it (the benchmark's
+ * inside mode; outside is sections = 1): its saves and restores of the
+ * owner's registers, which no tracepoint sees (the row for bench section
+ * above), and its begin/end pairs. Eager saves at every begin and restores
+ * at every end; lazy saves at the first begin and restores once, on return
+ * to user. 0, or -EINVAL for another policy or sections < 1.
+ */
+struct fpl_kx_section {
+	double saves, restores, sections;
+};
+int fpl_kexpect_section_model(const char *policy, long long sections, struct fpl_kx_section *out);
+#define FPL_KX_SECTION_MODEL_WHY "fpulab's model (src/model/fpu.c, expected counts in " \
+	"src/model/kexpect.c): eager saves at each begin and restores at each end; lazy saves " \
+	"at the first begin and restores once, on return to user"
+
 /* A kernel release ("6.18.44-fc-v669") as FPL_KVER; 0 when it does not parse. */
 unsigned fpl_kexpect_version(const char *release);
 

@@ -79,6 +79,17 @@ int fpl_fpu_end(struct fpl_fpu_ctx *ctx);
 int fpl_return_to_user(struct fpl_fpu_ctx *ctx);
 void fpl_fpu_reset_stats(struct fpl_fpu_ctx *ctx);
 
+/*
+ * The parts of a section, each alone (section's part arms time them): the
+ * owner's save into its image (counted in st.saves), begin's set-up of
+ * kfpu_mask (LDMXCSR of the default, FNINIT; counted nowhere), and the
+ * owner's restore from its image (counted in st.restores). fpl_fpu_begin()
+ * and the restores of fpl_fpu_end() and fpl_return_to_user() are made of them.
+ */
+void fpl_fpu_save_owner(struct fpl_fpu_ctx *ctx);
+void fpl_fpu_setup(unsigned kfpu_mask);
+void fpl_fpu_restore_owner(struct fpl_fpu_ctx *ctx);
+
 const char *fpl_fpu_policy_name(enum fpl_fpu_policy p);	/* "eager", "lazy" */
 int fpl_fpu_policy_by_name(const char *name);			/* -1 if unknown */
 

@@ -328,6 +328,13 @@ const char *fpl_result_command_word(const struct fpl_result *r, size_t i);
  */
 int fpl_result_note_ran(struct fpl_result *r, const char *what, double took_s,
 			const char *status);
+/*
+ * The same, with the step's runs: nruns runs from index first_run of
+ * r->runs (host.ran's first_run and runs), so that the Ran: line says what
+ * they hold (a step that measured something is not called skipped).
+ */
+int fpl_result_note_ran_runs(struct fpl_result *r, const char *what, double took_s,
+			     const char *status, size_t first_run, size_t nruns);
 
 /*
  * A result derived from another's runs (repro's cases, from its

@@ -79,9 +79,11 @@ void fpl_session_free(struct fpl_session *s);
 
 /*
  * ARCH_REQ_XCOMP_PERM for AMX tile data, once, now: before any benchmark
- * installs a sigaltstack (the kernel refuses it with a small one). A
- * refusal is recorded (s->amx, host.amx_permission and a warning at
- * start), not an error: the cells needing tiles then skip.
+ * installs a sigaltstack (the kernel refuses it with a small one), or
+ * between two benchmarks (none leaves a sigaltstack installed; the default
+ * suite asks just before its tile rows). A refusal is recorded (s->amx,
+ * host.amx_permission and a warning at start, or at once when the session
+ * has started), not an error: the cells needing tiles then skip.
  */
 void fpl_session_ask_amx(struct fpl_session *s, const char *by);
 

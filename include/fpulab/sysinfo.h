@@ -41,4 +41,17 @@ int fpl_arch_req_xcomp_perm(unsigned feature);
 #define FPL_STEAL_CPUS 256
 void fpl_sysinfo_steal(long long steal[FPL_STEAL_CPUS + 1]);
 
+/*
+ * A task's scheduler statistics (/proc/PID/task/TID/schedstat: three
+ * numbers, ns on the CPU, ns waiting on a runqueue, timeslices): the second,
+ * the run delay, is the time the task was runnable but another ran.
+ * fpl_schedstat_parse() reads the text; fpl_schedstat_read() the file of
+ * task tid of process pid (0: this process). 0, -errno, -EINVAL.
+ */
+struct fpl_schedstat {
+	uint64_t run_ns, wait_ns, slices;
+};
+int fpl_schedstat_parse(const char *text, struct fpl_schedstat *out);
+int fpl_schedstat_read(int pid, int tid, struct fpl_schedstat *out);
+
 #endif

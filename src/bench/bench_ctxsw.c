@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fpulab/bench.h"
 #include "fpulab/stats.h"
+#include "fpulab/sysinfo.h"
 #include "abdiff.h"
+#include "anchor.h"
 #include "ktpass.h"
 #include "pingpong.h"
 #include "runclock.h"
@@ -190,7 +193,7 @@ static int pp_open(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 	struct fpl_diag diag = { "" };
 	int err;
 
-	pp->p1[0] = pp->p1[1] = pp->p2[0] = pp->p2[1] = -1;
+	pp->p1[0] = pp->p1[1] = pp->p2[0] = pp->p2[1] = pp->p3[0] = pp->p3[1] = -1;
 	pp->threads = c->threads;
 	pp->sh = fpl_shared_alloc(sizeof(*pp->sh));
 	if (!pp->sh)
@@ -217,6 +220,8 @@ struct pp_metrics {
 	struct fpl_metric *med[FPL_LIVE_MAX];	/* median single round trip of each batch */
 	struct fpl_metric *set[FPL_LIVE_MAX];	/* ns of state setting per round trip (A/B only) */
 	double ticks, ns;			/* all batches: TSC ticks and ns, for the TSC rate */
+	struct fpl_anchor_round *rounds;	/* per round: batches, anchor, run delay */
+	size_t nrounds, cap;
 };
 
 static unsigned long calibrate(struct fpl_pp *pp, const struct ctxsw_cfg *c, double warm_s, int *err)
@@ -264,6 +269,41 @@ static int sample(struct fpl_pp *pp, struct pp_metrics *m, unsigned st, unsigned
 	return err;
 }
 
+/* Both tasks' run delay so far (ns), NaN where schedstat is not readable. */
+static double tasks_wait(const struct fpl_pp *pp, int self)
+{
+	struct fpl_schedstat a, b;
+	int echo = pp->sh->seen[1].tid;
+
+	if (fpl_schedstat_read(0, self, &a) ||
+	    fpl_schedstat_read(pp->threads ? 0 : pp->echo.pid, echo, &b))
+		return NAN;
+	return (double)a.wait_ns + (double)b.wait_ns;
+}
+
+/*
+ * One round: a batch per state, then the anchor (a self-pipe of as many
+ * write+read pairs), the tasks' run delay around all of it (issue 35).
+ */
+static int round_of(struct fpl_pp *pp, struct pp_metrics *m, unsigned nst, unsigned long round,
+		    unsigned long n, uint32_t *ticks, double *work, struct fpl_anchor_round *ar)
+{
+	int self = (int)syscall(SYS_gettid), err = 0;
+	double w0 = tasks_wait(pp, self);
+
+	for (unsigned k = 0; k < nst && !err; k++) {
+		unsigned st = round & 1 ? nst - 1 - k : k;
+
+		err = sample(pp, m, st, n, ticks, work);
+		if (!err)
+			ar->rt[st] = m->rt[st]->samples[m->rt[st]->n - 1];
+	}
+	if (!err)
+		err = fpl_pp_anchor(pp, n, &ar->anchor);
+	ar->wait = (tasks_wait(pp, self) - w0) / ((double)n * nst);
+	return err;
+}
+
 /* Rounds of one batch per state, in A B, B A order so that a linear drift hits both alike. */
 static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fpl_bench_env *env,
 		   struct pp_metrics *m, unsigned long n, double *elapsed)
@@ -283,8 +323,20 @@ static int measure(struct fpl_pp *pp, const struct ctxsw_cfg *c, const struct fp
 		}
 		if (now >= end && round >= 3)
 			break;
-		for (unsigned k = 0; k < nst && !err; k++)
-			err = sample(pp, m, round & 1 ? nst - 1 - k : k, n, ticks, work);
+		if (m->nrounds == m->cap) {
+			size_t cap = m->cap ? 2 * m->cap : 256;
+			struct fpl_anchor_round *g = realloc(m->rounds, cap * sizeof(*g));
+
+			if (!g) {
+				err = -ENOMEM;
+				break;
+			}
+			m->rounds = g;
+			m->cap = cap;
+		}
+		m->rounds[m->nrounds] = (struct fpl_anchor_round){ { NAN, NAN }, NAN, NAN };
+		err = round_of(pp, m, nst, round, n, ticks, work, &m->rounds[m->nrounds]);
+		m->nrounds++;
 		if (!(round & 63))
 			fpl_bench_progress(env, (now - start) / (end - start), "ping-pong");
 	}
@@ -483,6 +535,14 @@ static void record_amx(struct fpl_run *run, const struct fpl_pp *pp)
  * too, NAME_tsc and NAME_cycles: the same samples at the TSC rate measured
  * over this run and the core/TSC ratio around it.
  */
+/* A metric's name without a "_ns" its name carries (anchor_ns: anchor_cycles, anchor_tsc). */
+static int base_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (int)(n > 3 && !strcmp(name + n - 3, "_ns") ? n - 3 : n);
+}
+
 static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 		     const struct pp_metrics *m, const struct fpl_runclock *rc)
 {
@@ -504,12 +564,12 @@ static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 
 		if (strcmp(src->unit, "ns"))
 			continue;
-		snprintf(name, sizeof(name), "%s_cycles", src->name);
+		snprintf(name, sizeof(name), "%.*s_cycles", base_len(src->name), src->name);
 		if (!fpl_metric_scaled(run, src, name, "cycles", hz / 1e9 * rc->ratio, cyc,
 				       fpl_runclock_cycles_conv(env->clock)))
 			return -ENOMEM;
 		src = run->metrics[i];
-		snprintf(name, sizeof(name), "%s_tsc", src->name);
+		snprintf(name, sizeof(name), "%.*s_tsc", base_len(src->name), src->name);
 		if (!fpl_metric_scaled(run, src, name, "tsc", hz / 1e9, tsc, FPL_CONV_TSC_FROM_NS))
 			return -ENOMEM;
 	}
@@ -544,6 +604,8 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 		err = add_derived(run, m->rt[st], c->ab ? (st ? "_b" : "_a") : "", m->rt[st]->method);
 	if (!err && c->ab)
 		err = add_ab(run, m, m->rt[0]->method);
+	if (!err)
+		err = fpl_anchor_record(run, m->rounds, m->nrounds, c->ab ? 2 : 1);
 	return err ? err : add_units(env, run, m, rc);
 }
 
@@ -710,11 +772,14 @@ static int ctxsw_go(const struct fpl_bench_env *env, struct fpl_pp *pp, const st
 		fpl_run_warn(run, "ping-pong: %s", strerror(-err));
 	if (err == -EINTR)
 		fpl_run_warn(run, "interrupted after %.2f s: samples so far kept", elapsed);
-	if (!m.rt[0] || (err && err != -EINTR))
+	if (!m.rt[0] || (err && err != -EINTR)) {
+		free(m.rounds);
 		return err;
+	}
 	err2 = fpl_runclock_end(env->clock, &rc, run);
 	if (!err2)
 		err2 = record(env, run, pp, c, &m, n, elapsed, &rc);
+	free(m.rounds);
 	return err ? err : err2;
 }
 

@@ -50,6 +50,16 @@ static const struct fpl_opt section_opts[] = {
 };
 
 enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
+/*
+ * The parts of a section, each timed alone as an arm of its own in the
+ * same rounds as the modes (issue 32): the owner's save, begin's set-up
+ * (LDMXCSR, FNINIT), a begin/end pair with nothing to save, set up or
+ * restore (the end and its bookkeeping), the owner's restore (at the end,
+ * eager; at return to user, lazy).
+ */
+enum part { P_SAVE, P_SETUP, P_END, P_RESTORE, P_NR };
+static const char *const part_names[P_NR] = { "save", "setup", "end", "restore" };
+#define NV (M_NR + P_NR)
 /* The user task's state: everything init, SSE/AVX/AVX-512 live, or AMX tiles live (the rest init). */
 enum owner { O_INIT, O_SSE, O_AVX, O_AVX512, O_AMX, O_NR };
 static const char *const owner_names[O_NR] = { "init", "sse", "avx", "avx512", "amx" };
@@ -351,6 +361,53 @@ static FPL_NOVEC uint64_t body(struct cell *c, uint64_t reps, enum mode m)
 	return t1 - t0;
 }
 
+/*
+ * One part of a section alone, reps times, over the owner's registers as
+ * body() finds them. The restore arm first saves the owner (outside the
+ * timing) so that its image is the one a section restores; the end arm
+ * runs a begin/end pair of a copy of the context that has nothing to save
+ * (its load already pending), no set-up and, lazy, nothing to restore.
+ */
+static FPL_NOVEC uint64_t part_body(struct cell *c, uint64_t reps, enum part p)
+{
+	struct fpl_fpu_ctx *ctx = &c->ctx, book = c->ctx;
+	uint64_t t0, t1, r;
+
+	book.need_load = true;
+	book.in_section = false;
+	book.policy = FPL_FPU_LAZY;
+	set_owner(c);
+	if (p == P_RESTORE)
+		fpl_fpu_save_owner(ctx);
+	t0 = fpl_tsc_begin();
+	switch (p) {
+	case P_SAVE:
+		for (r = 0; r < reps; r++)
+			fpl_fpu_save_owner(ctx);
+		break;
+	case P_SETUP:
+		for (r = 0; r < reps; r++)
+			fpl_fpu_setup(c->kfpu);
+		break;
+	case P_END:
+		for (r = 0; r < reps; r++) {
+			fpl_fpu_begin(&book, 0);
+			fpl_fpu_end(&book);
+		}
+		break;
+	default:
+		for (r = 0; r < reps; r++)
+			fpl_fpu_restore_owner(ctx);
+		break;
+	}
+	t1 = fpl_tsc_end();
+	return t1 - t0;
+}
+
+static uint64_t timed_save(void *arg, uint64_t reps) { return part_body(arg, reps, P_SAVE); }
+static uint64_t timed_setup(void *arg, uint64_t reps) { return part_body(arg, reps, P_SETUP); }
+static uint64_t timed_end(void *arg, uint64_t reps) { return part_body(arg, reps, P_END); }
+static uint64_t timed_restore(void *arg, uint64_t reps) { return part_body(arg, reps, P_RESTORE); }
 static uint64_t timed_inside(void *arg, uint64_t reps) { return body(arg, reps, M_INSIDE); }
 static uint64_t timed_outside(void *arg, uint64_t reps) { return body(arg, reps, M_OUTSIDE); }
 static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_BARE); }
@@ -364,7 +421,7 @@ static uint64_t timed_bare(void *arg, uint64_t reps) { return body(arg, reps, M_
  */
 static int flag_anomalies(struct fpl_result *result)
 {
-	char why[600];
+	char why[1200];
 
 	for (size_t i = 0; i < result->nruns; i++) {
 		struct fpl_run *run = result->runs[i];
@@ -553,6 +610,22 @@ static int record_counts(const struct fpl_bench_env *env, struct fpl_run *run, s
 			err = section_trace(env, run, c, (enum mode)m, c->ctx.st.saves,
 					    c->ctx.st.restores);
 	}
+	/*
+	 * Whether the work leaves the upper halves dirty (XINUSE's YMM or ZMM
+	 * bits after one chunk from an init owner): then an XRSTOR of init
+	 * state after it cleans them (METHOD.md, Intel's dirty-upper penalty).
+	 */
+	set_owner(c);
+	c->w->fn(c->w, c->dst, c->src, c->chunk, 0);
+	if (!err && fpl_xinuse(c->cpu, &xinuse)) {
+		snprintf(key, sizeof(key), "0x%" PRIx64, xinuse);
+		err = fpl_run_obs_str(run, "work_xinuse", key) ||
+		      fpl_run_obs_bool(run, "work_ends_dirty", xinuse & FPL_SECTION_UPPER) ?
+		      -ENOMEM : 0;
+	}
+	/* the harness shuffled each round's order (cfg.shuffle): no arm always after the same */
+	if (!err)
+		err = fpl_run_obs_str(run, "order", "shuffled");
 	/* The owner's components the modelled save writes: this task's active mask. */
 	snprintf(key, sizeof(key), "0x%" PRIx64, c->ctx.rfbm);
 	if (!err)
@@ -632,15 +705,52 @@ static const char *cpu_skip(const struct fpl_cpu *cpu, enum owner owner,
 	return NULL;
 }
 
+/* The part arms' variants, after the modes' in v (method and prefix: their texts). */
+static void part_variants(struct cell *c, enum fpl_save_insn insn, struct fpl_run *run,
+			  struct fpl_variant *v, char (*method)[200], char (*prefix)[16])
+{
+	static const fpl_timed_fn fns[P_NR] = { timed_save, timed_setup, timed_end,
+						timed_restore };
+
+	for (int k = 0; k < P_NR; k++) {
+		static const char *const what[P_NR] = {
+			"the owner's save alone: %s of RFBM 0x%" PRIx64 " into its image",
+			"begin's set-up alone: %s (kernel_fpu_begin_mask)",
+			"a begin/end pair alone, nothing to save, set up or restore: the end and "
+			"the bookkeeping of a section%s",
+			"the owner's restore alone: %s of RFBM 0x%" PRIx64 " from its image (at "
+			"the end, eager; at return to user, lazy)",
+		};
+		int m = M_NR + k;
+		const char *ins = insn == FPL_INSN_FXSAVE ? (k == P_SAVE ? "FXSAVE64" : "FXRSTOR64") :
+				  k == P_SAVE ? fpl_save_insn_name(insn) : "XRSTOR";
+
+		snprintf(prefix[m], sizeof(prefix[m]), "part_%s_", part_names[k]);
+		if (k == P_SETUP)
+			snprintf(method[m], sizeof(method[m]), what[k],
+				 c->kfpu == FPL_KFPU_ALL ? "LDMXCSR of the default and FNINIT" :
+				 c->kfpu == FPL_KFPU_MXCSR ? "LDMXCSR of the default" :
+				 c->kfpu == FPL_KFPU_387 ? "FNINIT" : "nothing (mask none)");
+		else if (k == P_END)
+			snprintf(method[m], sizeof(method[m]), what[k], "");
+		else
+			snprintf(method[m], sizeof(method[m]), what[k], ins, c->ctx.rfbm);
+		v[m] = (struct fpl_variant){ .name = part_names[k], .timed = fns[k], .arg = c,
+					     .run = run, .prefix = prefix[m],
+					     .method = method[m] };
+	}
+}
+
 static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, struct cell *c,
 		    enum fpl_fpu_policy pol, enum fpl_save_insn insn, double budget)
 {
 	struct fpl_run *run = fpl_result_add_run(result, "section");
 	struct fpl_diag diag = { "" };
 	struct fpl_harness_cfg cfg;
-	struct fpl_variant v[M_NR];
+	struct fpl_variant v[NV];
 	fpl_timed_fn fns[M_NR] = { timed_inside, timed_outside, timed_bare };
-	char why[128], method[M_NR][200], prefix[M_NR][16];
+	char why[128], method[NV][200], prefix[NV][16];
+	json_t *explain = NULL;
 	const char *skip;
 	int err;
 
@@ -662,6 +772,8 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 	cfg.kernel_trace = false;	/* section_trace() instead */
 	cfg.budget_s = budget;
 	cfg.warmup_s = budget * 0.1;
+	/* what ran just before an arm moves its time: no arm always follows the same one */
+	cfg.shuffle = true;
 	memset(v, 0, sizeof(v));
 	for (int m = 0; m < M_NR; m++) {
 		snprintf(prefix[m], sizeof(prefix[m]), "%s_", mode_names[m]);
@@ -675,9 +787,14 @@ static int run_cell(const struct fpl_bench_env *env, struct fpl_result *result, 
 					     .run = run, .prefix = prefix[m],
 					     .method = method[m] };
 	}
-	err = fpl_harness_run(env, &cfg, v, M_NR);
+	part_variants(c, insn, run, v, method, prefix);
+	err = fpl_harness_run(env, &cfg, v, NV);
 	if (!err)
 		err = add_derived(run, v, c->total / c->chunk);
+	if (!err)
+		err = fpl_section_explain(run, &explain);
+	if (!err && explain)
+		err = fpl_run_obs_json(run, "explain", explain);
 	if (!err)
 		err = record_counts(env, run, c);
 	fpl_fpu_ctx_destroy(&c->ctx);

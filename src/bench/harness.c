@@ -361,10 +361,26 @@ static void ratio_setup(const struct fpl_clock *c, struct ratio_track *rt)
  * counters every FPL_INTERF_EVERY variants. 0 or -ENOMEM.
  */
 static int round_samples(const struct fpl_clock *c, struct fpl_variant *v, size_t nv,
-			 size_t round, double ratio, struct fpl_interf *inf)
+			 size_t round, double ratio, struct fpl_interf *inf, uint64_t *shuffle)
 {
+	size_t order[64];
+
+	for (size_t k = 0; k < nv && k < FPL_ARRAY_SIZE(order); k++)
+		order[k] = (k + round) % nv;
+	/* Fisher-Yates with xorshift64: the same orders in every run */
+	for (size_t k = nv < FPL_ARRAY_SIZE(order) ? nv : 0; shuffle && k > 1; k--) {
+		size_t j, t;
+
+		*shuffle ^= *shuffle << 13;
+		*shuffle ^= *shuffle >> 7;
+		*shuffle ^= *shuffle << 17;
+		j = (size_t)(*shuffle % k);
+		t = order[k - 1];
+		order[k - 1] = order[j];
+		order[j] = t;
+	}
 	for (size_t k = 0; k < nv; k++) {
-		size_t i = (k + round) % nv;
+		size_t i = k < FPL_ARRAY_SIZE(order) ? order[k] : (k + round) % nv;
 		double tsc;
 
 		if (inf && k % FPL_INTERF_EVERY == 0)
@@ -407,7 +423,7 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 	struct fpl_interf inf;
 	bool ref = cfg->drop_disturbed;
 	enum keep_mode keep = !ref ? KEEP_ALL : cfg->drop_rounds ? KEEP_ROUNDS : KEEP_SAMPLES;
-	uint64_t t0 = fpl_tsc_end();
+	uint64_t t0 = fpl_tsc_end(), seed = 0x9e3779b97f4a7c15ull;
 	double last_progress = 0, ratio;
 	size_t round;
 	int err = 0;
@@ -441,7 +457,8 @@ int fpl_harness_run(const struct fpl_bench_env *env, const struct fpl_harness_cf
 		sentinel(&rt);
 		if (ref)
 			fpl_interf_round(&inf);
-		err = round_samples(c, v, nv, round, ratio, ref ? &inf : NULL);
+		err = round_samples(c, v, nv, round, ratio, ref ? &inf : NULL,
+				    cfg->shuffle ? &seed : NULL);
 		if (ref)
 			fpl_interf_end_round(&inf);
 		if (err)

@@ -138,6 +138,26 @@ int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns, ui
 	return 0;
 }
 
+int fpl_pp_anchor(struct fpl_pp *pp, unsigned long n, double *ns)
+{
+	unsigned char c = 0, d;
+	uint64_t t0;
+	long r;
+
+	if (pp->p3[0] < 0 && pipe(pp->p3))
+		return -errno;
+	t0 = fpl_pp_now_ns();
+	for (unsigned long i = 0; i < n; i++) {
+		r = sys_rw(SYS_write, pp->p3[1], &c);
+		if (r == 1)
+			r = sys_rw(SYS_read, pp->p3[0], &d);
+		if (r != 1)
+			return r < 0 ? (int)r : -EPIPE;
+	}
+	*ns = (double)(fpl_pp_now_ns() - t0) / n;
+	return 0;
+}
+
 double fpl_pp_set_cost(struct fpl_pp *pp, unsigned st, unsigned long n)
 {
 	uint64_t t0 = fpl_pp_now_ns();
@@ -165,6 +185,8 @@ void fpl_pp_free(struct fpl_pp *pp)
 			close(pp->p1[i]);
 		if (pp->p2[i] >= 0)
 			close(pp->p2[i]);
+		if (pp->p3[i] >= 0)
+			close(pp->p3[i]);
 	}
 	fpl_live_free(&pp->live);
 	fpl_shared_free(pp->sh, sizeof(*pp->sh));

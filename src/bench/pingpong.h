@@ -30,6 +30,7 @@ struct fpl_pp_shared {
 
 struct fpl_pp {
 	int p1[2], p2[2];		/* initiator -> echo, echo -> initiator */
+	int p3[2];			/* the anchor's self-pipe, in the initiator alone */
 	bool threads;
 	unsigned nstates;		/* 0: no state set at all */
 	bool each;			/* set the state before every write (else once per batch) */
@@ -50,6 +51,13 @@ int fpl_pp_echo(void *arg);
  * not NULL) each round trip in TSC ticks (lfence;rdtsc between them).
  */
 int fpl_pp_batch(struct fpl_pp *pp, unsigned st, unsigned long n, double *ns, uint32_t *ticks);
+/*
+ * The in-run anchor: n times, the initiator writes one byte to its own pipe
+ * (p3, opened here on first use) and reads it back: the system calls and
+ * pipe code of a round trip without the context switch, no state set. *ns
+ * per write+read pair. 0 or -errno.
+ */
+int fpl_pp_anchor(struct fpl_pp *pp, unsigned long n, double *ns);
 /* 2 n XRSTORs of state st back to back: ns per round trip's worth. */
 double fpl_pp_set_cost(struct fpl_pp *pp, unsigned st, unsigned long n);
 /* The calling task's affinity into s (CPU list and count). */

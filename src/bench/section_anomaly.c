@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +106,136 @@ static bool beyond_chance(const struct fpl_result *r, const struct fpl_run *run,
 	return *adj < 0.025;
 }
 
+/* A hex string of run's observed key, in *v; false when absent. */
+static bool obs_hex(const struct fpl_run *run, const char *key, uint64_t *v)
+{
+	const char *s = fpl_run_obs_get_str(run, key);
+	char *end;
+
+	if (!s)
+		return false;
+	*v = strtoull(s, &end, 0);
+	return end != s && !*end;
+}
+
+/*
+ * The parts of cost i as people read them ("save 1 x 98 + set-up 1 x 4 +
+ * ... = 230 cycles") in buf, and their sum in *sum; false when the run has
+ * no part arms (a file from before them).
+ */
+static bool parts_text(const struct fpl_run *run, size_t i, char *buf, size_t size, double *sum)
+{
+	static const char *const words[FPL_SECTION_NPARTS] = { "save", "set-up", "end",
+								"restore" };
+	double count[FPL_SECTION_NPARTS];
+	size_t len = 0;
+	char name[48], a[32];
+
+	*sum = 0;
+	if (fpl_section_part_counts(run, i == 1, count))
+		return false;
+	buf[0] = 0;
+	for (size_t k = 0; k < FPL_SECTION_NPARTS; k++) {
+		const struct fpl_metric *m;
+		double each;
+
+		snprintf(name, sizeof(name), "part_%s_cycles", fpl_section_parts[k]);
+		m = fpl_run_find_metric(run, name);
+		each = m ? fpl_metric_median(m) : NAN;
+		if (!isfinite(each))
+			return false;
+		*sum += count[k] * each;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s %g x %s", k ? " + " : "",
+						words[k], count[k], fpl_section_num(a, sizeof(a), each, 1));
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, " = %s cycles", fpl_section_num(a, sizeof(a), *sum, 0));
+	return true;
+}
+
+/*
+ * Which part of a section speeds the work that follows it, decided from the
+ * parts (measured alone, none costs less than nothing) and from whether
+ * the work ends with its upper halves dirty: an XRSTOR of init upper
+ * state in the cost (eager: one per section; one section: its one) cleans
+ * them, and on Intel the code after it runs faster (METHOD.md). Writes
+ * the sentence of the cause into buf; false when the run has no part arms.
+ */
+static bool part_cause(const struct fpl_run *run, size_t i, char *buf, size_t size)
+{
+	double count[FPL_SECTION_NPARTS], sum, pct = call_diff_pct(run);
+	uint64_t work = 0, owner = 0;
+	bool know_work = obs_hex(run, "work_xinuse", &work), know_owner;
+	char parts[320], why[200], place[120] = "";
+	const char *own = fpl_run_param_get_str(run, "owner"), *order;
+
+	if (!parts_text(run, i, parts, sizeof(parts), &sum) ||
+	    fpl_section_part_counts(run, i == 1, count))
+		return false;
+	know_owner = obs_hex(run, "owner_xinuse", &owner);
+	if (!know_owner)	/* the owner's upper state from its name: init or live */
+		owner = own && !strcmp(own, "init") ? 0 : FPL_SECTION_UPPER;
+	if (count[3] > 0 && know_work && (work & FPL_SECTION_UPPER) &&
+	    !(owner & FPL_SECTION_UPPER)) {
+		snprintf(buf, size, "Cause, from the parts: the restore. Its XRSTOR of the "
+			 "owner's init state cleaned the upper halves, which the work leaves dirty "
+			 "(XINUSE 0x%llx after a chunk), so the work that followed ran faster "
+			 "(Intel's dirty-upper penalty, METHOD.md); the parts alone cost more than "
+			 "nothing (%s), the speed-up of the work is not in them",
+			 (unsigned long long)work, parts);
+		return true;
+	}
+	if (count[3] <= 0)
+		snprintf(why, sizeof(why), "this cost holds no restore (%s: one per call in "
+			 "both loops), so no XRSTOR comes between the work's chunks",
+			 fpl_run_param_get_str(run, "policy"));
+	else if (owner & FPL_SECTION_UPPER)
+		snprintf(why, sizeof(why), "the owner's upper halves are live (XINUSE 0x%llx), "
+			 "so its restore leaves them dirty, not clean", (unsigned long long)owner);
+	else if (know_work)
+		snprintf(why, sizeof(why), "the work ends with its upper halves clean (XINUSE "
+			 "0x%llx after a chunk), so the restore cleans nothing", 
+			 (unsigned long long)work);
+	else
+		snprintf(why, sizeof(why), "whether the work ends dirty was not recorded (no "
+			 "XINUSE here), so no restore can be named");
+	if (isfinite(pct))
+		snprintf(place, sizeof(place), " (inside and outside differ by %.2f%% of a call)",
+			 pct);
+	/*
+	 * The modes run one loop (body(), the mode tested at run time): not
+	 * code placement. In rounds of a fixed order each arm always follows
+	 * the same one, and on a Zen 3 guest two copies of the outside arm
+	 * differed by 100-1,700 cycles of an 85,000-cycle call that way.
+	 */
+	order = fpl_run_obs_get_str(run, "order");
+	snprintf(buf, size, "Cause, from the parts: none of them. Each costs more than nothing "
+		 "alone (%s), and %s. Likely cause%s: %s", parts, why, place,
+		 order && !strcmp(order, "shuffled") ?
+		 "interference that hit the modes unequally (the run's load and preemptions are "
+		 "in its observations); the rounds' order was shuffled and the modes run one "
+		 "loop, so neither the order nor code placement" :
+		 "the rounds' fixed order: each arm always ran right after the same one, which "
+		 "moves an arm's time (two copies of one arm differed by up to 2% of a call on "
+		 "Zen 3); fpulab now shuffles each round");
+	return true;
+}
+
+bool fpl_section_cost_anomalous(const struct fpl_result *r, const struct fpl_run *run, bool one)
+{
+	double lo, hi, adj = NAN;
+	size_t m = 0;
+
+	return run && beyond_chance(r, run, one ? 1 : 0, &lo, &hi, &adj, &m);
+}
+
 const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run *run, char *buf,
 				size_t size)
 {
 	double lo, hi, adj = NAN, pct;
 	size_t m = 0;
-	char test[160] = "";
+	char test[160] = "", a[32], b[32], cause[900];
 
 	for (size_t i = 0; run && i < FPL_ARRAY_SIZE(costs); i++) {
 		if (!beyond_chance(r, run, i, &lo, &hi, &adj, &m))
@@ -118,23 +243,30 @@ const char *fpl_section_anomaly(const struct fpl_result *r, const struct fpl_run
 		if (m && isfinite(adj))
 			snprintf(test, sizeof(test), " (sign test, Holm-adjusted over the %zu cost "
 				 "intervals of this result: p = %.2g)", m, adj);
+		/* digits enough that a tiny interval below zero does not read [0, 0] */
+		fpl_section_num(a, sizeof(a), lo, fabs(hi) >= 10 ? 0 : fabs(hi) >= 1 ? 1 : 2);
+		fpl_section_num(b, sizeof(b), hi, fabs(hi) >= 10 ? 0 : fabs(hi) >= 1 ? 1 : 2);
 		pct = call_diff_pct(run);
-		if (isfinite(pct) && pct < 1)
-			snprintf(buf, size, "%s [%.0f, %.0f] cycles lies below zero%s: a section "
+		if (part_cause(run, i, cause, sizeof(cause)))
+			snprintf(buf, size, "%s [%s, %s] cycles lies below zero%s: a section "
+				 "cannot cost less than none. %s. A fault of the measurement, not "
+				 "a speedup", costs[i], a, b, test, cause);
+		else if (isfinite(pct) && pct < 1)
+			snprintf(buf, size, "%s [%s, %s] cycles lies below zero%s: a section "
 				 "cannot cost less than none. Likely cause: inside and outside "
-				 "differ by %.2f%% of a call, less than code placement and "
-				 "interference move two loops; the method does not resolve this "
+				 "differ by %.2f%% of a call, less than the rounds' fixed order, "
+				 "code placement and interference move them; the method does not resolve this "
 				 "cost here. A fault of the measurement, not a speedup",
-				 costs[i], lo, hi, test, pct);
+				 costs[i], a, b, test, pct);
 		else
-			snprintf(buf, size, "%s [%.0f, %.0f] cycles lies below zero%s: a section "
+			snprintf(buf, size, "%s [%s, %s] cycles lies below zero%s: a section "
 				 "cannot cost less than none. Likely cause: interference that hit "
 				 "the modes unequally (the run's load and preemptions are in its "
 				 "observations); in a file from an fpulab whose workloads did not end "
 				 "with VZEROUPPER, Intel's dirty-upper penalty: each section's XRSTOR "
 				 "of init owner state cleaned the upper state, so the code around the "
 				 "work ran faster (METHOD.md). A fault of the measurement, not a "
-				 "speedup", costs[i], lo, hi, test);
+				 "speedup", costs[i], a, b, test);
 		return buf;
 	}
 	return NULL;
@@ -160,7 +292,7 @@ bool fpl_section_warning_stale(const struct fpl_result *r, const struct fpl_run 
 			       const char *text)
 {
 	const char *stored = fpl_run_obs_get_str(run, "anomaly");
-	char buf[768];
+	char buf[1200];
 
 	return stored && text && !strcmp(stored, text) &&
 	       !fpl_section_anomaly(r, run, buf, sizeof(buf));

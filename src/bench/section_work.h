@@ -9,6 +9,7 @@
 
 #include "fpulab/cpu.h"
 #include "fpulab/result.h"
+#include "fpulab/xstate.h"
 
 /*
  * One piece of SIMD work that runs inside a section: one row of the
@@ -62,5 +63,48 @@ bool fpl_section_warning_stale(const struct fpl_result *r, const struct fpl_run 
  */
 size_t fpl_section_below_zero(const struct fpl_result *r, const struct fpl_run *run,
 			      size_t *family);
+
+/* The upper halves whose dirty state Intel penalises: YMM_Hi128, ZMM_Hi256, Hi16_ZMM. */
+#define FPL_SECTION_UPPER (FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_ZMM_Hi256 | \
+			   FPL_XFEATURE_MASK_Hi16_ZMM)
+
+/* The parts of a section, in the order of observed.explain's parts (part_<name>_cycles). */
+#define FPL_SECTION_NPARTS 4
+extern const char *const fpl_section_parts[FPL_SECTION_NPARTS];
+
+/*
+ * How many of each part one more section adds (cost "section": inside has
+ * one more section than outside, per extra section) or one section around
+ * all the work adds (cost "one_section": outside against bare), from the
+ * model's expected counts (fpl_kexpect_section_model()) for run's policy,
+ * sections_inside and mask. 0, or -EINVAL when run lacks them.
+ */
+int fpl_section_part_counts(const struct fpl_run *run, bool one, double count[FPL_SECTION_NPARTS]);
+
+/*
+ * observed.explain of a section run (issue 34): the measured cost per extra
+ * section (section_cycles) against its parts, each part's count per section
+ * times its median cost measured alone in the same rounds
+ * (part_<name>_cycles); predicted = their sum; the residual = the per-round
+ * section cost minus the per-round sum of count x part, its median with a
+ * distribution-free 95% interval; unexplained when that interval excludes
+ * zero and |residual| exceeds FPL_SECTION_UNEXPLAINED of |measured|. *out
+ * gets a new object, or NULL when the run has no such figure (one chunk, no
+ * part arms: an older document, under 6 rounds). 0 or -ENOMEM.
+ */
+#define FPL_SECTION_UNEXPLAINED 0.20
+int fpl_section_explain(const struct fpl_run *run, json_t **out);
+
+/*
+ * Whether the run's cost (section_cycles, one false; one_section_cycles, one
+ * true) lies below zero beyond chance, as fpl_section_anomaly() judges.
+ */
+bool fpl_section_cost_anomalous(const struct fpl_result *r, const struct fpl_run *run, bool one);
+
+/*
+ * v with prec decimals into buf, never "-0": a negative figure that rounds
+ * to zero prints as 0. Returns buf.
+ */
+const char *fpl_section_num(char *buf, size_t size, double v, int prec);
 
 #endif

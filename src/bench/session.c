@@ -143,6 +143,13 @@ void fpl_session_ask_amx(struct fpl_session *s, const char *by)
 	s->amx.err = fpl_amx_request_perm(xs, &s->amx.before, &s->amx.after, &diag);
 	snprintf(s->amx.msg, sizeof(s->amx.msg), "%s", s->amx.err ? diag.msg : "granted");
 	free(xs);
+	/* Asked between benchmarks (the default suite's tile rows): the host says so now. */
+	if (!s->started)
+		return;
+	json_object_set_new(s->result->host, "amx_permission", amx_json(&s->amx));
+	if (s->amx.err)
+		fpl_result_warn(s->result, "%s: AMX permission not given: %s", s->amx.by,
+				s->amx.msg);
 }
 
 /*

@@ -10,7 +10,8 @@
 /*
  * The presets, in the order they run. Rows of one group are alternatives:
  * the first whose feature the CPU has is taken (ctxsw's A/B of the widest
- * state). when: 0 always, 1 only without tiles, 2 only with tiles.
+ * state). when: 0 always, 1 only without tiles, 2 only with tiles (AMX on the
+ * CPU, or asked for): those rows run last, after every other benchmark.
  */
 static const struct preset {
 	const char *bench, *group;
@@ -65,30 +66,53 @@ static void entry(struct fpl_suite_entry *e, const char *bench, double budget_s,
 		e->opts[e->nopts++] = (struct fpl_optval){ opts[k][0], opts[k][1] };
 }
 
-int fpl_suite_plan(const struct fpl_cpu *cpu, bool tiles, struct fpl_suite_entry *out,
-		   size_t max, size_t *n)
+static bool applies(const struct preset *p, const struct fpl_cpu *cpu, bool tiles)
 {
-	bool taken[sizeof(presets) / sizeof(presets[0])] = { false };
+	return fpl_bench_find(p->bench) && !(p->when == 1 && tiles) && !(p->when == 2 && !tiles) &&
+	       (p->feat == NO_FEAT || fpl_cpu_has(cpu, p->feat));
+}
 
-	*n = 0;
+/* The presets of one pass (the tile rows or the others) whose group is not taken yet. */
+static int plan_presets(const struct fpl_cpu *cpu, bool tiles, bool tile_rows, bool *taken,
+			struct fpl_suite_entry *out, size_t max, size_t *n)
+{
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(presets); i++) {
 		const struct preset *p = &presets[i];
 
-		if (!fpl_bench_find(p->bench) || (p->when == 1 && tiles) ||
-		    (p->when == 2 && !tiles) || (p->feat != NO_FEAT && !fpl_cpu_has(cpu, p->feat)) ||
+		if ((p->when == 2) != tile_rows || !applies(p, cpu, tiles) ||
 		    group_taken(p->group, taken, i))
 			continue;
 		if (*n == max)
 			return -ENOSPC;
-		entry(&out[(*n)++], p->bench, p->budget_s, p->budget_s * 1.1, p->opts);
+		entry(&out[*n], p->bench, p->budget_s, p->budget_s * 1.1, p->opts);
+		/* AMX here: the permission is asked in this process right before. */
+		out[(*n)++].ask_amx = tile_rows && fpl_cpu_has(cpu, FPL_FEAT_AMX_TILE);
 		taken[i] = true;
 	}
-	for (size_t i = 0; i < fpl_nbenches; i++) {
-		if (planned(out, *n, fpl_benches[i]->name))
+	return 0;
+}
+
+int fpl_suite_plan(const struct fpl_cpu *cpu, bool tiles, struct fpl_suite_entry *out,
+		   size_t max, size_t *n)
+{
+	bool taken[sizeof(presets) / sizeof(presets[0])] = { false };
+	int err;
+
+	*n = 0;
+	tiles |= fpl_cpu_has(cpu, FPL_FEAT_AMX_TILE);
+	err = plan_presets(cpu, tiles, false, taken, out, max, n);
+	for (size_t i = 0; i < fpl_nbenches && !err; i++) {
+		bool later = false;
+
+		for (size_t k = 0; k < FPL_ARRAY_SIZE(presets); k++)
+			later |= presets[k].when == 2 && applies(&presets[k], cpu, tiles) &&
+				 !strcmp(presets[k].bench, fpl_benches[i]->name);
+		if (later || planned(out, *n, fpl_benches[i]->name))
 			continue;
 		if (*n == max)
 			return -ENOSPC;
 		entry(&out[(*n)++], fpl_benches[i]->name, 0, 2.0, NULL);
 	}
-	return 0;
+	/* Last: tile data used once stays used for the process (and its later children). */
+	return err ? err : plan_presets(cpu, tiles, true, taken, out, max, n);
 }

@@ -22,7 +22,7 @@
 
 struct decode_opts {
 	const char *path, *cpuid, *to, *out, *rfbm;
-	int format;
+	int format, tracee;
 	bool json;
 };
 
@@ -82,6 +82,7 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 		{ "to", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "rfbm", required_argument, NULL, 'r' },
+		{ "tracee", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -114,6 +115,12 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 			break;
 		case 'r':
 			o->rfbm = optarg;
+			break;
+		case 'T':
+			o->tracee = fpl_ptrace_tracee_by_name(optarg);
+			if (o->tracee < 0)
+				return fpl_cli_usage_error(CMD, "--tracee '%s': expected no-perm, "
+							   "perm-unused or tiles-used", optarg);
 			break;
 		default:
 			return fpl_cli_getopt_error(CMD, c, argc, argv);
@@ -188,6 +195,7 @@ static int run(const struct decode_opts *o, struct fpl_cpu *cpu, struct fpl_xsta
 	 */
 	cfg.task_mask = fpl_xstate_xcr0(xs);
 	cfg.format = o->format;
+	cfg.tracee = (enum fpl_ptrace_tracee)o->tracee;	/* default: no-perm, the strictest */
 	if (o->rfbm) {
 		/* "all" is the judged CPU's XCR0 here, not what this process may use. */
 		if (!strcasecmp(o->rfbm, "all"))
@@ -244,7 +252,8 @@ const struct fpl_cmd fpl_cmd_decode = {
 	.summary = "decode and validate an XSAVE image (raw, compacted, signal frame, ptrace)",
 	.usage =
 	"Usage: fpulab decode IMAGE [--format raw|compacted|signal|ptrace|auto] [--cpuid DUMP]\n"
-	"                     [--json] [--rfbm MASK] [--to standard|compacted -o FILE]\n"
+	"                     [--json] [--rfbm MASK] [--tracee CASE]\n"
+	"                     [--to standard|compacted -o FILE]\n"
 	"Decode an XSAVE image and judge it as XRSTOR (and, for signal frames and ptrace\n"
 	"dumps, the kernel) would on the CPU described by --cpuid (default: this one).\n\n"
 	"  IMAGE          a file, or - for standard input\n"
@@ -254,6 +263,10 @@ const struct fpl_cmd fpl_cmd_decode = {
 	"  --cpuid DUMP   judge against a captured CPU (XCR0, layout, vendor rules)\n"
 	"  --rfbm MASK    the XRSTOR's EDX:EAX (number or names: x87,sse,avx,avx512,...);\n"
 	"                 default all of XCR0 (signal frames: xfeatures)\n"
+	"  --tracee CASE  ptrace: the tracee PTRACE_SETREGSET writes to: no-perm (no AMX\n"
+	"                 permission; the default, the strictest), perm-unused (permission,\n"
+	"                 no tile used yet) or tiles-used. Tile data (XSTATE_BV bit 18) is\n"
+	"                 refused (EINVAL) until the tracee's first tile use\n"
 	"  --json         one JSON document instead of the table\n"
 	"  --to FORM -o FILE  write the image converted to standard or compacted form\n"
 	"                 (compacted: XCOMP_BV = MASK of --rfbm, as XSAVEC writes it);\n"

@@ -25,6 +25,8 @@ struct entry {
 	double took_s;
 	int rc;
 	bool ran;
+	bool ask_amx;			/* AMX permission asked in this process right before it */
+	size_t first_run, nruns;	/* its runs in the result */
 	struct fpl_bench_call call;	/* its options checked and parsed, before any measurement */
 	bool prepared;
 	char *skip_why;			/* nothing it was asked for can run here (not run; 77) */
@@ -82,6 +84,7 @@ static int default_suite(struct plan *p, const struct fpl_cpu *cpu, bool tiles)
 		if (!e)
 			return -ENOMEM;
 		e->budget_s = s[i].budget_s;
+		e->ask_amx = s[i].ask_amx;
 		e->nopts = s[i].nopts;
 		memcpy(e->opts, s[i].opts, s[i].nopts * sizeof(*e->opts));
 	}
@@ -210,6 +213,24 @@ static double est_after(const struct plan *p, size_t i)
 	return sum;
 }
 
+/*
+ * The default suite on a CPU with AMX: tile data permission for the rows
+ * that need it, asked here, in the process that measures them, after the
+ * benchmarks that must run without it (host.amx_permission, the summary).
+ */
+static void ask_amx(struct fpl_cli *s, const struct entry *e)
+{
+	char by[80];
+
+	if (s->ls->amx.asked)
+		return;
+	snprintf(by, sizeof(by), "the default suite, before %s's AMX rows", e->b->name);
+	fpl_session_ask_amx(s->ls, by);
+	if (s->ls->amx.err && !s->quiet)
+		fprintf(stderr, "fpulab run: %s: AMX permission not given: %s\n", s->ls->amx.by,
+			s->ls->amx.msg);
+}
+
 static int run_all(struct plan *p, struct fpl_cli *s)
 {
 	double sum = 0, t0;
@@ -234,14 +255,18 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		p->cur = i;
 		t0 = now_s();
 		fpl_progress_step(&p->prog, e->est_s, est_after(p, i), t0);
+		if (e->ask_amx)
+			ask_amx(s, e);
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
+		e->first_run = s->ls->result->nruns;
 		if (e->skip_why)
 			e->rc = fpl_session_skip(s->ls, e->b->name, e->opts, e->nopts,
 						 e->skip_why) == -ENOTSUP ?
 				FPL_EXIT_UNSUPPORTED : FPL_EXIT_FAIL;
 		else
 			e->rc = fpl_cli_call(s, &e->call);
+		e->nruns = s->ls->result->nruns - e->first_run;
 		e->ran = true;
 		e->took_s = now_s() - t0;
 		fpl_progress_step_done(&p->prog, t0 + e->took_s);
@@ -292,10 +317,11 @@ static int note_ran(const struct plan *p, struct fpl_result *r)
 			free(what);
 			return -ENOMEM;
 		}
-		err = fpl_result_note_ran(r, what + 1, e->ran ? e->took_s : NAN,
-					  !e->ran ? "not run" :
-					  e->rc == FPL_EXIT_UNSUPPORTED ? "skipped" :
-					  e->rc == FPL_EXIT_FAIL ? "failed or interrupted" : "ok");
+		err = fpl_result_note_ran_runs(r, what + 1, e->ran ? e->took_s : NAN,
+					       !e->ran ? "not run" :
+					       e->rc == FPL_EXIT_UNSUPPORTED ? "skipped" :
+					       e->rc == FPL_EXIT_FAIL ? "failed or interrupted" : "ok",
+					       e->first_run, e->nruns);
 		free(what);
 		if (err)
 			return err;
@@ -345,9 +371,11 @@ static int run_once(int argc, char **argv)
 		for (size_t i = 0; i < p.n && rc == FPL_EXIT_UNSUPPORTED; i++) {
 			p.e[i].rc = FPL_EXIT_UNSUPPORTED;
 			p.e[i].ran = true;
+			p.e[i].first_run = s.ls->result->nruns;
 			if (fpl_session_skip(s.ls, p.e[i].b->name, p.e[i].opts, p.e[i].nopts,
 					     p.e[i].skip_why) != -ENOTSUP)
 				rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+			p.e[i].nruns = s.ls->result->nruns - p.e[i].first_run;
 		}
 		if (rc == FPL_EXIT_UNSUPPORTED && note_ran(&p, s.ls->result))
 			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
@@ -391,8 +419,10 @@ const struct fpl_cmd fpl_cmd_run = {
 	"Usage: fpulab run [OPTIONS] [BENCH [BENCH-OPTIONS]]... \n"
 	"Without BENCH: the default suite, every benchmark at quick settings (about 20 s),\n"
 	"with the options that give the summary its figures (AVX-512 state where the CPU\n"
-	"has it). With BENCH: those benchmarks, each with its own options, in order; a\n"
-	"benchmark name (or '--') ends the options of the one before:\n"
+	"has it; on a CPU with AMX, xsave's tile rows last, AMX permission asked in this\n"
+	"process just before them). With BENCH: those benchmarks, each with its own\n"
+	"options, in order; a benchmark name (or '--') ends the options of the one\n"
+	"before:\n"
 	"  fpulab run xsave --mask avx512 -- ctxsw --state avx512 signal\n"
 	"Then a summary: XSAVE cost of the full state, context switch with and without\n"
 	"AVX-512 state, signal round trip, best xor routine, FPU section cost, each with\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* Kernel facts about extended state visible from user space (uname, auxv, arch_prctl, /proc). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,6 +95,43 @@ int fpl_sysinfo_read(struct fpl_sysinfo *si)
 	si->xcomp_perm_err = fpl_arch_get_xcomp_perm(&si->xcomp_perm);
 	read_arch_status(si->arch_status, sizeof(si->arch_status));
 	return 0;
+}
+
+int fpl_schedstat_parse(const char *text, struct fpl_schedstat *out)
+{
+	unsigned long long r, w, s;
+	int end = 0;
+
+	if (sscanf(text, "%llu %llu %llu%n", &r, &w, &s, &end) != 3 ||
+	    (text[end] && text[end] != '\n'))
+		return -EINVAL;
+	out->run_ns = r;
+	out->wait_ns = w;
+	out->slices = s;
+	return 0;
+}
+
+int fpl_schedstat_read(int pid, int tid, struct fpl_schedstat *out)
+{
+	char path[96], buf[128];
+	ssize_t n;
+	int fd, err = 0;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = 0;
+	return fpl_schedstat_parse(buf, out);
 }
 
 void fpl_sysinfo_steal(long long steal[FPL_STEAL_CPUS + 1])

@@ -84,14 +84,14 @@ FPL_NOVEC void fpl_fpu_reset_stats(struct fpl_fpu_ctx *ctx)
 	memset(&ctx->st, 0, sizeof(ctx->st));
 }
 
-FPL_NOVEC static void save_owner(struct fpl_fpu_ctx *ctx)
+FPL_NOVEC void fpl_fpu_save_owner(struct fpl_fpu_ctx *ctx)
 {
 	fpl_xstate_save(ctx->insn, ctx->buf, ctx->rfbm);
 	ctx->st.saves++;
 }
 
 /* restore_fpregs_from_fpstate(): every component the owner has, from its image. */
-FPL_NOVEC static void restore_owner(struct fpl_fpu_ctx *ctx)
+FPL_NOVEC void fpl_fpu_restore_owner(struct fpl_fpu_ctx *ctx)
 {
 	if (ctx->insn == FPL_INSN_FXSAVE)
 		fpl_fxrstor64(ctx->buf);
@@ -99,6 +99,17 @@ FPL_NOVEC static void restore_owner(struct fpl_fpu_ctx *ctx)
 		fpl_xrstor64(ctx->buf, ctx->rfbm);
 	ctx->need_load = false;
 	ctx->st.restores++;
+}
+
+FPL_NOVEC void fpl_fpu_setup(unsigned kfpu_mask)
+{
+	if (kfpu_mask & FPL_KFPU_MXCSR) {
+		const uint32_t mxcsr = FPL_MXCSR_DEFAULT;
+
+		__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+	}
+	if (kfpu_mask & FPL_KFPU_387)
+		__asm__ volatile("fninit");
 }
 
 FPL_NOVEC int fpl_fpu_begin(struct fpl_fpu_ctx *ctx, unsigned kfpu_mask)
@@ -111,18 +122,11 @@ FPL_NOVEC int fpl_fpu_begin(struct fpl_fpu_ctx *ctx, unsigned kfpu_mask)
 	ctx->st.sections++;
 	if (!ctx->need_load) {
 		ctx->need_load = true;
-		save_owner(ctx);
+		fpl_fpu_save_owner(ctx);
 	}
-	if (kfpu_mask & FPL_KFPU_MXCSR) {
-		const uint32_t mxcsr = FPL_MXCSR_DEFAULT;
-
-		__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
-		ctx->st.ldmxcsr++;
-	}
-	if (kfpu_mask & FPL_KFPU_387) {
-		__asm__ volatile("fninit");
-		ctx->st.fninit++;
-	}
+	fpl_fpu_setup(kfpu_mask);
+	ctx->st.ldmxcsr += !!(kfpu_mask & FPL_KFPU_MXCSR);
+	ctx->st.fninit += !!(kfpu_mask & FPL_KFPU_387);
 	return 0;
 }
 
@@ -134,7 +138,7 @@ FPL_NOVEC int fpl_fpu_end(struct fpl_fpu_ctx *ctx)
 	}
 	ctx->in_section = false;
 	if (ctx->policy == FPL_FPU_EAGER)
-		restore_owner(ctx);
+		fpl_fpu_restore_owner(ctx);
 	return 0;
 }
 
@@ -145,7 +149,7 @@ FPL_NOVEC int fpl_return_to_user(struct fpl_fpu_ctx *ctx)
 		return -EBUSY;
 	}
 	if (ctx->need_load)
-		restore_owner(ctx);
+		fpl_fpu_restore_owner(ctx);
 	return 0;
 }
 

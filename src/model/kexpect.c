@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* The x86_fpu events the kernel source says each fpulab operation causes, and from which release. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,4 +381,16 @@ int fpl_kexpect_xcomp(const struct fpl_kexpect *e, const uint64_t *xcomp_bv, siz
 			without = true;
 	}
 	return with && without;
+}
+
+int fpl_kexpect_section_model(const char *policy, long long sections, struct fpl_kx_section *out)
+{
+	bool eager = policy && !strcmp(policy, "eager");
+
+	if (!policy || (!eager && strcmp(policy, "lazy")) || sections < 1)
+		return -EINVAL;
+	out->sections = (double)sections;
+	out->saves = eager ? (double)sections : 1;
+	out->restores = out->saves;
+	return 0;
 }

@@ -215,7 +215,7 @@ int fpl_repro_kfpu_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 static bool speedup_line(const struct fpl_result *r, const struct fpl_run *run, double fallback,
 			 const char *label, FILE *f)
 {
-	char why[768];
+	char why[1200];
 	double e = fpl_pick_extra(run, "speedup_pct", "estimate");
 
 	if (fpl_section_anomaly(r, run, why, sizeof(why))) {

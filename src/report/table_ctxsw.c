@@ -38,6 +38,38 @@ static void ab_verdict_line(FILE *f, const char *label, const char *verdict, con
 	fputc('\n', f);
 }
 
+/* The in-run anchor (issue 35): the ratio per state, what it leaves out, what it cannot cancel. */
+static void anchor_lines(const struct fpl_run *run, FILE *f)
+{
+	static const char *const names[][2] = {
+		{ "round_trip_per_anchor", "" }, { "round_trip_per_anchor_a", " A" },
+		{ "round_trip_per_anchor_b", " B" },
+	};
+	const json_t *o = fpl_run_obs_get(run, "anchor");
+	const struct fpl_metric *a = fpl_run_find_metric(run, "anchor_ns");
+	bool any = false;
+
+	if (!o || !a)
+		return;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(names); i++) {
+		const struct fpl_metric *m = fpl_run_find_metric(run, names[i][0]);
+
+		if (!m || !m->n)
+			continue;
+		fprintf(f, "%s%s %.4f", any ? "," : "    anchored: round trip / anchor", names[i][1],
+			fpl_metric_median(m));
+		any = true;
+	}
+	if (!any)
+		return;
+	fprintf(f, " (medians of the rounds kept; %lld of %lld left out: their tasks waited for "
+		"the CPU)\n    anchor: %.0f ns per self-pipe write+read in the same rounds; it "
+		"cancels host slowdowns common to\n    system calls and pipes; a kernel change to "
+		"them moves both: the raw figures show it, the ratio hides it\n",
+		(long long)json_integer_value(json_object_get(o, "flagged_rounds")),
+		(long long)json_integer_value(json_object_get(o, "rounds")), fpl_metric_median(a));
+}
+
 /*
  * An A/B run's verdicts (observed b_minus_a_*), whole, each on its own
  * lines: the batch medians' first, the figure docs/ctxsw-signal.md says to quote.
@@ -67,6 +99,7 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 	if (any)
 		fprintf(f, "    (these intervals cover this run's batches only; what changes between "
 			   "runs\n    is in --runs N's \"B - A over the runs\")\n");
+	anchor_lines(run, f);
 }
 
 static void ctxsw_ab(const struct fpl_run *run, FILE *f)

@@ -244,6 +244,31 @@ static const char *cfg_state(const struct fpl_image_tiles *t)
 	return "INVALID: XRSTOR loads this as init";
 }
 
+/* What XRSTOR with the image's RFBM leaves in TILECFG and TILEDATA (it never faults on them). */
+static const char *cfg_after(const struct fpl_image_tiles *t)
+{
+	if (!t->cfg_restored)
+		return "not in RFBM: TILECFG stays as the task had it";
+	return t->cfg_loads ? "loaded (XINUSE bit 17 set)" : "init (XINUSE bit 17 clear)";
+}
+
+static const char *data_after(const struct fpl_image *img, const struct fpl_image_tiles *t)
+{
+	if (!(img->rfbm & FPL_XFEATURE_MASK_XTILE_DATA))
+		return t->cfg_restored && !t->cfg_loads ?
+		       "not in RFBM: TILEDATA stays as the task had it; live tile data is left "
+		       "unconfigured by TILECFG's init (the next TILESTORED raises #UD)" :
+		       "not in RFBM: TILEDATA stays as the task had it";
+	if (!t->data_in_bv)
+		return "init";
+	if (t->data_unconfigured)
+		return "restored, but TILECFG goes to init: no tile is configured, the next tile "
+		       "instruction (TILESTORED) raises #UD (SIGILL) until a valid LDTILECFG, "
+		       "which zeroes the tile data";
+	return t->cfg_restored ? "restored, tiles configured" :
+				 "restored; TILECFG not in RFBM: the task's own configuration";
+}
+
 static void print_tiles(FILE *f, const struct fpl_image *img)
 {
 	struct fpl_image_tiles t;
@@ -262,6 +287,7 @@ static void print_tiles(FILE *f, const struct fpl_image *img)
 		if (t.cfg.rows[i] || t.cfg.colsb[i])
 			fprintf(f, "  tile %-2u %3u rows x %3u bytes (colsb)\n", i, t.cfg.rows[i],
 				t.cfg.colsb[i]);
+	fprintf(f, "  after XRSTOR: TILECFG %s; TILEDATA %s\n", cfg_after(&t), data_after(img, &t));
 	if (!t.data_in_bv) {
 		fprintf(f, "AMX TILEDATA init (not in XSTATE_BV): every tile zero\n");
 		return;
@@ -300,8 +326,15 @@ int fpl_table_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			PRIx64 " xstate_size %" PRIu32 " magic2 %s\n", img->sw.magic1,
 			img->sw.extended_size, img->sw.xfeatures, img->sw.xstate_size,
 			img->sw.magic2_found ? "found" : "missing");
-	if (img->format == FPL_IMAGE_PTRACE)
+	if (img->format == FPL_IMAGE_PTRACE) {
 		fprintf(f, "ptrace XCR0 0x%" PRIx64 " (bytes 464..471)\n", img->ptrace_xcr0);
+		fprintf(f, "tracee      %s: %s%s; XSTATE_BV may hold 0x%" PRIx64 "%s\n",
+			fpl_ptrace_tracee_name(img->tracee), fpl_ptrace_tracee_words(img->tracee),
+			img->tracee == FPL_TRACEE_NO_PERM ? " (the default, the strictest; "
+			"--tracee names another)" : "", img->ptrace_features,
+			fpl_xstate_xfd_mask(img->xs) ? "" :
+			" (no XFD component here: every case the same)");
+	}
 	print_verdict(f, cpu, cfg, img);
 	print_components(f, img);
 	print_x87(f, img);
@@ -424,18 +457,20 @@ static json_t *tiles_json(const struct fpl_image *img)
 		if (t.cfg.rows[i] || t.cfg.colsb[i])
 			json_array_append_new(ct, json_pack("{s:i, s:i, s:i}", "tile", i, "rows",
 							    t.cfg.rows[i], "colsb", t.cfg.colsb[i]));
-	cfg = json_pack("{s:b, s:b, s:i, s:i, s:b, s:s, s:s?, s:o}", "in_xstate_bv", t.cfg_in_bv,
-			"readable", t.cfg_readable, "palette", t.cfg.palette, "start_row",
-			t.cfg.start_row, "valid", t.cfg_check > 0, "state", cfg_state(&t),
-			"why_invalid", t.cfg_check < 0 ? t.cfg_why : NULL, "tiles", ct);
+	cfg = json_pack("{s:b, s:b, s:i, s:i, s:b, s:s, s:s?, s:o, s:s}", "in_xstate_bv",
+			t.cfg_in_bv, "readable", t.cfg_readable, "palette", t.cfg.palette,
+			"start_row", t.cfg.start_row, "valid", t.cfg_check > 0, "state",
+			cfg_state(&t), "why_invalid", t.cfg_check < 0 ? t.cfg_why : NULL, "tiles", ct,
+			"after_xrstor", cfg_after(&t));
 	for (int i = 0; i < t.ntiles; i++) {
 		row_list(t.tile[i].nonzero_rows, rows, sizeof(rows));
 		json_array_append_new(dt, json_pack("{s:i, s:o, s:s, s:i, s:o}", "tile", i,
 			"nonzero_rows", hex64(t.tile[i].nonzero_rows), "nonzero_row_list", rows,
 			"rows", t.tile[i].rows, "fnv1a32", hex64(t.tile[i].checksum)));
 	}
-	data = json_pack("{s:b, s:b, s:o}", "in_xstate_bv", t.data_in_bv, "readable",
-			 t.data_readable, "tiles", dt);
+	data = json_pack("{s:b, s:b, s:o, s:b, s:s}", "in_xstate_bv", t.data_in_bv, "readable",
+			 t.data_readable, "tiles", dt, "unconfigured_after_xrstor",
+			 t.data_unconfigured, "after_xrstor", data_after(img, &t));
 	return json_pack("{s:o, s:o}", "tilecfg", cfg, "tiledata", data);
 }
 
@@ -469,8 +504,15 @@ int fpl_json_decode(FILE *f, const char *path, const struct fpl_cpu *cpu,
 			(json_int_t)img->sw.extended_size, "xfeatures", hex64(img->sw.xfeatures),
 			"xstate_size", (json_int_t)img->sw.xstate_size,
 			"magic2_found", img->sw.magic2_found, "valid", img->sw.valid));
-	if (img->format == FPL_IMAGE_PTRACE)
+	if (img->format == FPL_IMAGE_PTRACE) {
 		json_object_set_new(o, "ptrace_xcr0", hex64(img->ptrace_xcr0));
+		json_object_set_new(o, "ptrace_tracee", json_pack("{s:s, s:s, s:b, s:o, s:b}",
+			"case", fpl_ptrace_tracee_name(img->tracee),
+			"words", fpl_ptrace_tracee_words(img->tracee),
+			"strictest", img->tracee == FPL_TRACEE_NO_PERM,
+			"xstate_bv_allowed", hex64(img->ptrace_features),
+			"case_matters", fpl_xstate_xfd_mask(img->xs) != 0));
+	}
 	json_object_set_new(o, "amx", tiles_json(img));
 	if (json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
 		rc = -EIO;

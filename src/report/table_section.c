@@ -12,18 +12,21 @@
 #include "table_internal.h"
 #include "views.h"
 
-static void print_ci(FILE *f, const struct fpl_metric *m, const char *fmt_est,
-		     const char *fmt_ci, int width)
+/* est [lo, hi] with prec decimals and a sign where plus, never "-0"; "-" without an interval. */
+static void print_ci(FILE *f, const struct fpl_metric *m, int prec, bool plus, int width)
 {
 	double est, lo, hi;
-	char buf[96];
+	char buf[96], a[32], b[32], c[32];
 
 	if (!fpl_tbl_metric_ci(m, &est, &lo, &hi)) {
 		fprintf(f, " %*s", width, "-");
 		return;
 	}
-	snprintf(buf, sizeof(buf), fmt_est, est);
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), fmt_ci, lo, hi);
+	fpl_section_num(a, sizeof(a), est, prec);
+	fpl_section_num(b, sizeof(b), lo, prec);
+	fpl_section_num(c, sizeof(c), hi, prec);
+	snprintf(buf, sizeof(buf), plus ? "%s%s [%s%s, %s%s]" : "%.0s%s [%.0s%s, %.0s%s]",
+		 a[0] != '-' ? "+" : "", a, b[0] != '-' ? "+" : "", b, c[0] != '-' ? "+" : "", c);
 	fprintf(f, " %*s", width, buf);
 }
 
@@ -79,7 +82,7 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 		"inside-outside", one, "inside, outside");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct fpl_run *run = r->runs[i];
-		char why[768];
+		char why[1200];
 
 		fprintf(f, "%-8s %-14s %-8s %6lld %-5s %-9s %-8s %-6s",
 			fpl_tbl_param_str(run, "workload"), fpl_tbl_param_str(run, "impl"),
@@ -96,13 +99,17 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 		if (fpl_section_anomaly(r, run, why, sizeof(why)))
 			fprintf(f, " %24s", "anomaly (see below)");
 		else
-			print_ci(f, fpl_run_find_metric(run, "speedup_pct"), "%+.1f",
-				 " [%+.1f, %+.1f]", 24);
-		print_ci(f, in_unit(run, "section", u), ns ? "%.1f" : "%.0f",
-			 ns ? " [%.1f, %.1f]" : " [%.0f, %.0f]", 22);
+			print_ci(f, fpl_run_find_metric(run, "speedup_pct"), 1, true, 24);
+		/* A cost below zero beyond chance is an anomaly, never a figure (issue 32). */
+		if (fpl_section_cost_anomalous(r, run, false))
+			fprintf(f, " %22s", "anomaly (see below)");
+		else
+			print_ci(f, in_unit(run, "section", u), ns ? 1 : 0, false, 22);
 		/* Its interval too: a call's noise can put its median far below zero. */
-		print_ci(f, in_unit(run, "one_section", u), ns ? "%.1f" : "%.0f",
-			 ns ? " [%.1f, %.1f]" : " [%.0f, %.0f]", 24);
+		if (fpl_section_cost_anomalous(r, run, true))
+			fprintf(f, " %24s", "anomaly (see below)");
+		else
+			print_ci(f, in_unit(run, "one_section", u), ns ? 1 : 0, false, 24);
 		fprintf(f, " %lld/%lld, %lld/%lld\n", fpl_run_obs_get_int(run, "inside_saves", 0),
 			fpl_run_obs_get_int(run, "inside_restores", 0),
 			fpl_run_obs_get_int(run, "outside_saves", 0),
@@ -118,7 +125,7 @@ static void block(const struct fpl_result *r, enum fpl_units u, struct fpl_tbl_n
 static void chance_below(const struct fpl_result *r, FILE *f)
 {
 	size_t family = 0, below = 0;
-	char why[768];
+	char why[1200];
 
 	for (size_t i = 0; i < r->nruns; i++)
 		if (!r->runs[i]->skipped && !fpl_section_anomaly(r, r->runs[i], why, sizeof(why)))
@@ -136,10 +143,84 @@ static void chance_below(const struct fpl_result *r, FILE *f)
 		below == 1 ? "a speedup" : "speedups");
 }
 
+/* "value [lo, hi]" of an observed.explain interval, never "-0"; "-" without one. */
+static const char *explain_ci(const json_t *o, char *buf, size_t size)
+{
+	json_t *v = json_object_get(o, "value"), *l = json_object_get(o, "ci_lo");
+	json_t *h = json_object_get(o, "ci_hi");
+	char a[32], b[32], c[32];
+
+	if (!json_is_number(v) || !json_is_number(l) || !json_is_number(h))
+		return "-";
+	snprintf(buf, size, "%s [%s, %s]", fpl_section_num(a, sizeof(a), json_number_value(v), 0),
+		 fpl_section_num(b, sizeof(b), json_number_value(l), 0),
+		 fpl_section_num(c, sizeof(c), json_number_value(h), 0));
+	return buf;
+}
+
+/*
+ * Issue 34: per extra section, the model's saves, set-ups, begin/end pairs
+ * and restores times their cost measured alone, against the measured cost
+ * (observed.explain; runs from before the part arms have none).
+ */
+static void explain_block(const struct fpl_result *r, FILE *f)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		const json_t *ex = run->skipped ? NULL : fpl_run_obs_get(run, "explain");
+		json_t *parts = json_object_get(ex, "parts"), *p;
+		char meas[96], res[96], cell[FPL_SECTION_NPARTS][48], pred[32];
+		size_t k;
+
+		if (!json_is_object(ex) || json_array_size(parts) != FPL_SECTION_NPARTS)
+			continue;
+		if (!head) {
+			fputc('\n', f);
+			fpl_tbl_wrap(f, "Section cost by its parts, core cycles per extra section: "
+				     "count per section x the part's median cost, each part timed "
+				     "alone as its own arm in the same rounds (part_<name>_cycles); "
+				     "the counts are the model's expected saves and restores "
+				     "(src/model/kexpect.c), one set-up per begin (none for mask "
+				     "none), one begin/end pair per section. Residual: per-round "
+				     "measured minus per-round predicted, median [95% CI]; "
+				     "\"unexplained\" where that interval excludes zero and the "
+				     "residual exceeds 20% of the measured cost.", 0);
+			fprintf(f, "%-8s %-14s %6s %-5s %-9s %-6s %22s %12s %12s %12s %12s %9s %22s\n",
+				"workload", "impl", "chunk", "policy", "mask", "owner",
+				"measured [95% CI]", "save", "set-up", "end", "restore",
+				"predicted", "residual [95% CI]");
+			head = true;
+		}
+		json_array_foreach(parts, k, p) {
+			char b[32];
+
+			snprintf(cell[k], sizeof(cell[k]), "%g x %s",
+				 json_number_value(json_object_get(p, "count_per_op")),
+				 fpl_section_num(b, sizeof(b),
+						 json_number_value(json_object_get(p, "each")), 1));
+		}
+		if (fpl_section_cost_anomalous(r, run, false))
+			snprintf(meas, sizeof(meas), "anomaly (see below)");
+		else
+			explain_ci(json_object_get(ex, "measured_cycles"), meas, sizeof(meas));
+		explain_ci(json_object_get(ex, "residual"), res, sizeof(res));
+		fpl_section_num(pred, sizeof(pred),
+				json_number_value(json_object_get(ex, "predicted")), 0);
+		fprintf(f, "%-8s %-14s %6lld %-5s %-9s %-6s %22s %12s %12s %12s %12s %9s %22s%s\n",
+			fpl_tbl_param_str(run, "workload"), fpl_tbl_param_str(run, "impl"),
+			fpl_run_param_get_int(run, "chunk", 0), fpl_tbl_param_str(run, "policy"),
+			fpl_tbl_param_str(run, "mask"), fpl_tbl_param_str(run, "owner"), meas,
+			cell[0], cell[1], cell[2], cell[3], pred, res,
+			json_is_true(json_object_get(ex, "unexplained")) ? " unexplained" : "");
+	}
+}
+
 static void anomalies(const struct fpl_result *r, FILE *f)
 {
 	size_t n = 0;
-	char why[768];
+	char why[1200];
 
 	for (size_t i = 0; i < r->nruns; i++)
 		n += !r->runs[i]->skipped && fpl_section_anomaly(r, r->runs[i], why, sizeof(why));
@@ -172,11 +253,13 @@ int fpl_table_section(const struct fpl_result *r, const struct fpl_table_opts *o
 	}
 	fputc('\n', f);
 	fpl_tbl_wrap(f, "Times: median per modelled system call (N vs 2N difference, interleaved "
-		     "inside/outside/bare rounds). Speedup: median of per-round inside/outside - 1 "
+		     "rounds of inside/outside/bare and the four part arms, in a shuffled order "
+		     "each round: what ran just before an arm moves its time). Speedup: median of per-round inside/outside - 1 "
 		     "(core cycles) with a distribution-free 95% interval (order statistics) (the "
 		     "2018 report's \"percent speedup\"). Per section: median per round of (inside "
 		     "- outside) / (sections - 1); one section = outside - bare (one begin/end "
 		     "around all work plus the return to user). --json keeps every sample.", 0);
+	explain_block(r, f);
 	anomalies(r, f);
 	if (units.n) {
 		fputc('\n', f);
@@ -220,7 +303,7 @@ void fpl_summary_section(const struct fpl_result *r, FILE *f)
 		double est = fpl_pick_extra(run, "section_cycles", "estimate");
 		double lo = fpl_pick_extra(run, "section_cycles", "ci95_lo");
 		double hi = fpl_pick_extra(run, "section_cycles", "ci95_hi");
-		char b[5][32], why[768];
+		char b[5][32];
 		struct fpl_summary s;
 
 		if (!run || (!isfinite(est) && !fpl_pick_stat(run, "section_cycles", &s)))
@@ -236,11 +319,16 @@ void fpl_summary_section(const struct fpl_result *r, FILE *f)
 			    fpl_pick_param(run, "impl", b[3], 32),
 			    fpl_pick_param(run, "chunk", b[4], 32));
 		head = true;
-		if (isfinite(est))
-			fprintf(f, "  %-5s restore %.0f [95%% CI %.0f, %.0f]%s\n", pols[i], est, lo,
-				hi, !(hi < 0) ? "" :
-				fpl_section_anomaly(r, run, why, sizeof(why)) ?
-				": an anomaly, a cost below zero cannot be true (see the run's warning)" :
+		if (isfinite(est) && fpl_section_cost_anomalous(r, run, false))
+			/* never a plain cost: an anomaly, its cause in the run's warning */
+			fprintf(f, "  %-5s restore: an anomaly, not a cost: its interval [%s, %s] "
+				"lies below zero beyond chance, which cannot be true (the part that "
+				"explains it: the run's warning)\n", pols[i],
+				fpl_section_num(b[0], 32, lo, 0), fpl_section_num(b[1], 32, hi, 0));
+		else if (isfinite(est))
+			fprintf(f, "  %-5s restore %s [95%% CI %s, %s]%s\n", pols[i],
+				fpl_section_num(b[0], 32, est, 0), fpl_section_num(b[1], 32, lo, 0),
+				fpl_section_num(b[2], 32, hi, 0), !(hi < 0) ? "" :
 				": below zero, within chance among the section table's intervals: "
 				"below what this run resolves");
 		else if (fpl_pick_stat(run, "section_cycles", &s))

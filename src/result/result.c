@@ -413,3 +413,19 @@ int fpl_result_note_ran(struct fpl_result *r, const char *what, double took_s,
 	}
 	return json_array_append_new(ran, e) ? -ENOMEM : 0;
 }
+
+int fpl_result_note_ran_runs(struct fpl_result *r, const char *what, double took_s,
+			     const char *status, size_t first_run, size_t nruns)
+{
+	json_t *ran, *e;
+	int err = fpl_result_note_ran(r, what, took_s, status);
+
+	if (err)
+		return err;
+	ran = json_object_get(r->host, "ran");
+	e = json_array_get(ran, json_array_size(ran) - 1);
+	if (json_object_set_new(e, "first_run", json_integer((json_int_t)first_run)) ||
+	    json_object_set_new(e, "runs", json_integer((json_int_t)nruns)))
+		return -ENOMEM;
+	return 0;
+}

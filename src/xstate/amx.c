@@ -220,6 +220,13 @@ int fpl_tilecfg_check(const struct fpl_amx_palette *p, const void *raw, const ch
 			*why = msg;
 			return -EINVAL;
 		}
+		/* Measured on Sapphire Rapids: a tile has both rows and colsb, or neither. */
+		if (!c.rows[i] != !c.colsb[i]) {
+			snprintf(msg, sizeof(msg), "tile %u: rows %u with colsb %u (a tile has both "
+				 "or neither)", i, c.rows[i], c.colsb[i]);
+			*why = msg;
+			return -EINVAL;
+		}
 	}
 	return 1;
 }

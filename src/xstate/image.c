@@ -31,6 +31,42 @@ int fpl_image_format_by_name(const char *name)
 	return -1;
 }
 
+static const char *const tracee_names[FPL_TRACEE_NR] = { "no-perm", "perm-unused",
+							  "tiles-used" };
+
+const char *fpl_ptrace_tracee_name(enum fpl_ptrace_tracee t)
+{
+	return (unsigned)t < FPL_TRACEE_NR ? tracee_names[t] : "?";
+}
+
+int fpl_ptrace_tracee_by_name(const char *name)
+{
+	for (int i = 0; i < FPL_TRACEE_NR; i++)
+		if (!strcmp(name, tracee_names[i]))
+			return i;
+	return -1;
+}
+
+const char *fpl_ptrace_tracee_words(enum fpl_ptrace_tracee t)
+{
+	switch (t) {
+	case FPL_TRACEE_NO_PERM:
+		return "a tracee without AMX permission";
+	case FPL_TRACEE_PERM_UNUSED:
+		return "a tracee with AMX permission that has not used its tiles";
+	case FPL_TRACEE_USED:
+		return "a tracee that has used its tiles";
+	default:
+		return "?";
+	}
+}
+
+/* The tracee's fpstate user_xfeatures: XCR0 without the XFD components until it used them. */
+static uint64_t tracee_features(const struct fpl_xstate *xs, enum fpl_ptrace_tracee t)
+{
+	return t == FPL_TRACEE_USED ? xs->xcr0 : xs->xcr0 & ~fpl_xstate_xfd_mask(xs);
+}
+
 const char *fpl_image_severity_name(enum fpl_image_severity s)
 {
 	switch (s) {
@@ -236,19 +272,28 @@ static void check_xrstor_compacted(struct fpl_image *img, const struct fpl_image
 
 /*
  * XRSTOR does not check TILECFG: an invalid one loads silently as the init
- * configuration (METHOD.md, measured on Sapphire Rapids), tile data still
- * loads, and TILESTORED then raises #UD. Not a fault: a note.
+ * configuration (tilecfg-truth.txt, measured on Sapphire Rapids), tile data
+ * still loads, and TILESTORED then raises #UD. Not a fault: notes.
  */
 static void check_tilecfg(struct fpl_image *img)
 {
 	struct fpl_image_tiles t;
 
-	if (!(img->rfbm & img->xstate_bv & FPL_XFEATURE_MASK_XTILE_CFG) ||
-	    fpl_image_tiles(img, &t) || !t.cfg_readable || t.cfg_check >= 0)
+	if (fpl_image_tiles(img, &t) || !t.cfg_restored)
 		return;
-	add(img, FPL_IMAGE_NOTE, "xrstor.tilecfg",
-	    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_CFG), "TILECFG is invalid (%s): XRSTOR loads this as init (no fault; LDTILECFG "
-	    "would raise #GP)", t.cfg_why);
+	if (t.cfg_in_bv && t.cfg_readable && t.cfg_check < 0)
+		add(img, FPL_IMAGE_NOTE, "xrstor.tilecfg",
+		    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_CFG),
+		    "TILECFG is invalid (%s): XRSTOR loads this as init (no fault; LDTILECFG "
+		    "would raise #GP)", t.cfg_why);
+	if (t.data_unconfigured)
+		add(img, FPL_IMAGE_NOTE, "xrstor.tiles_unconfigured",
+		    (size_t)fpl_image_offset(img, FPL_XFEATURE_XTILE_DATA),
+		    "TILEDATA is restored but TILECFG goes to init (%s): no tile is configured, "
+		    "so the next tile instruction (TILESTORED) raises #UD (SIGILL) until a valid "
+		    "LDTILECFG, which zeroes the tile data",
+		    !t.cfg_in_bv ? "not in XSTATE_BV" : t.cfg_check == 0 ? "palette 0" :
+		    "invalid");
 }
 
 /* The processor's rules for XRSTOR of this buffer with img->rfbm. */
@@ -376,8 +421,11 @@ static void check_ptrace(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 {
 	uint32_t size = fpl_xstate_size_std(img->xs, img->xcr0);
 	uint64_t outside = img->xstate_bv & ~img->xcr0;
+	uint64_t unused = img->xstate_bv & img->xcr0 & ~img->ptrace_features;
+	char names[128];
 	size_t nz;
 
+	/* The whole XCR0-sized image, whatever the tracee (fpu_user_cfg.max_size). */
 	if (img->len < size)
 		add(img, FPL_IMAGE_KERNEL, "ptrace.size", img->len,
 		    "%zu bytes: PTRACE_SETREGSET needs the whole %" PRIu32 "-byte standard image "
@@ -386,6 +434,14 @@ static void check_ptrace(struct fpl_image *img, const struct fpl_image_cfg *cfg)
 		add(img, FPL_IMAGE_KERNEL, "ptrace.xstate_bv", bit_offset(512, outside),
 		    "XSTATE_BV 0x%" PRIx64 " has bits outside XCR0 0x%" PRIx64 " (EINVAL)",
 		    img->xstate_bv, img->xcr0);
+	if (unused) {
+		fpl_xfeature_mask_names(unused, names, sizeof(names));
+		add(img, FPL_IMAGE_KERNEL, "ptrace.xstate_bv_unused", bit_offset(512, unused),
+		    "XSTATE_BV 0x%" PRIx64 " has %s, which %s (%s) has not used: its fpstate "
+		    "takes 0x%" PRIx64 " only (EINVAL), whatever its permission, until its first "
+		    "tile use", img->xstate_bv, names, fpl_ptrace_tracee_words(img->tracee),
+		    fpl_ptrace_tracee_name(img->tracee), img->ptrace_features);
+	}
 	if (img->xcomp_bv)
 		add(img, FPL_IMAGE_KERNEL, "ptrace.xcomp_bv", bit_offset(520, img->xcomp_bv),
 		    "XCOMP_BV 0x%" PRIx64 " is not zero: ptrace takes the standard form only "
@@ -464,6 +520,8 @@ int fpl_image_decode(const void *buf, size_t len, const struct fpl_image_cfg *cf
 	img->mxcsr_mask_saved = rd32(img, 28);
 	img->mxcsr_mask = cfg->mxcsr_mask;
 	img->ptrace_xcr0 = rd64(img, 464);
+	img->tracee = (unsigned)cfg->tracee < FPL_TRACEE_NR ? cfg->tracee : FPL_TRACEE_NO_PERM;
+	img->ptrace_features = tracee_features(cfg->xs, img->tracee);
 	parse_sw(img);
 
 	img->format = cfg->format;

@@ -273,6 +273,10 @@ int fpl_image_tiles(const struct fpl_image *img, struct fpl_image_tiles *t)
 		cfg = init_cfg;
 	fpl_tilecfg_decode(cfg, &t->cfg);
 	t->cfg_check = fpl_tilecfg_check(p, cfg, &t->cfg_why);
+	t->cfg_restored = img->rfbm & FPL_XFEATURE_MASK_XTILE_CFG;
+	t->cfg_loads = t->cfg_restored && t->cfg_in_bv && t->cfg_readable && t->cfg_check > 0;
+	t->data_unconfigured = t->cfg_restored && !t->cfg_loads &&
+			       (img->rfbm & img->xstate_bv & FPL_XFEATURE_MASK_XTILE_DATA);
 	data = fpl_image_component(img, FPL_XFEATURE_XTILE_DATA, &size);
 	t->data_readable = data != NULL;
 	if (data) {
