@@ -549,13 +549,113 @@ static void test_benchmarks(void **state)
 			struct cmd_out o;
 
 			extra_args(names[k], args + 6);
-			run_under(&models[i], args, &o);
-			check_results(&models[i], &p, names[k], o.out, &skipped, &measured);
+			/*
+			 * Nothing asked for measurable here (section's xsavec without
+			 * XSAVEC): 77 with the reason before anything is measured, no
+			 * document; otherwise every skipped run says why.
+			 */
+			if (run_under(&models[i], args, &o) == 77 && !o.nout) {
+				if (!strstr(o.err, "skipped: "))
+					fail_msg("%s: fpulab %s: 77 and no document without "
+						 "'skipped: REASON' on stderr:\n%s", models[i].name,
+						 names[k], o.err);
+				skipped++;
+			} else {
+				check_results(&models[i], &p, names[k], o.out, &skipped,
+					      &measured);
+			}
 			print_message("  %-15s   %u runs measured, %u skipped with a reason\n",
 				      models[i].name, measured, skipped);
 			cmd_out_free(&o);
 		}
 	}
+}
+
+/*
+ * Skylake-Client (AVX2, no AVX-512, no XSAVEC): a state, mask or template
+ * named that the CPU lacks is 77 with the reason and nothing measured (no
+ * clock line on stderr, no figure); "widest" is AVX, said once.
+ */
+static void test_absent_and_widest(void **state)
+{
+	static const char *const absent[][10] = {
+		{ "xor", "--impl", "avx512", "--quick", NULL },
+		{ "xsave", "--part", "matrix", "--mask", "avx512", "--quick", NULL },
+		{ "ctxsw", "--state", "avx512", "--quick", NULL },
+		{ "ctxsw", "--ab", "init,avx512", "--quick", NULL },
+		{ "signal", "--state", "avx512", "--quick", NULL },
+		{ "section", "--owner", "avx512", "--insn", "xsaveopt", "--quick", NULL },
+		{ "run", "signal", "--state", "avx512", NULL },
+	};
+	static const char *const widest[] = { "signal", "--state", "widest", "--quick", "--budget",
+					      "0.02", NULL };
+	static const char *const bad[] = { "ctxsw", "--ab", "avx512,nosuch", NULL };
+	const struct model *m = &models[2];
+	struct cmd_out o;
+	const char *p;
+	int n = 0;
+
+	need_qemu();
+	assert_string_equal(m->name, "Skylake-Client");
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(absent); i++) {
+		int code = run_under(m, absent[i], &o);
+
+		/* the skip and its reason in the output, no clock calibrated, nothing measured */
+		if (code != 77 || (!strstr(o.out, "skipped") && !strstr(o.err, "skipped: ")) ||
+		    strstr(o.err, "pinned to CPU") || strstr(o.out, "MB/s") ||
+		    strstr(o.out, "cycles"))
+			fail_msg("%s: fpulab %s %s %s: exit %d, %zu bytes on stdout, stderr:\n%s",
+				 m->name, absent[i][0], absent[i][1], absent[i][2], code, o.nout,
+				 o.err);
+		cmd_out_free(&o);
+	}
+	assert_int_equal(run_under(m, widest, &o), 0);
+	for (p = o.err; (p = strstr(p, "state 'widest' here: avx (0x4): no AVX-512 in XCR0 0x7"));
+	     p++)
+		n++;
+	if (n != 1 || !strstr(o.out, "signal state=avx "))
+		fail_msg("%s: signal --state widest: %d notices; stdout:\n%s\nstderr:\n%s", m->name,
+			 n, o.out, o.err);
+	cmd_out_free(&o);
+	allow_2 = true;
+	assert_int_equal(run_under(m, bad, &o), 2);	/* bad input first, on every CPU */
+	allow_2 = false;
+	assert_non_null(strstr(o.err, "nosuch"));
+	cmd_out_free(&o);
+}
+
+/* The xsave matrix here: its skipped cells, one line per reason (no reason twice). */
+static void test_xsave_skips_once(void **state)
+{
+	static const char *const args[] = { "xsave", "--part", "matrix", "--quick", "--budget",
+					    "0.02", "-q", NULL };
+	const struct model *m = &models[2];
+	struct cmd_out o;
+	char *copy, *save = NULL;
+	size_t nreasons = 0;
+	char reasons[64][256];
+
+	need_qemu();
+	assert_int_equal(run_under(m, args, &o), 0);
+	copy = strdup(o.out);
+	/* a wrapped line goes on indented by four: join them, then split */
+	for (char *w = copy; (w = strstr(w, "\n    "));)
+		memmove(w, w + 4, strlen(w + 4) + 1), *w = ' ';
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *why = strstr(line, "skipped");
+
+		if (!why || nreasons == FPL_ARRAY_SIZE(reasons))
+			continue;
+		why = strstr(why, ": ") ? strstr(why, ": ") + 2 : why;
+		for (size_t k = 0; k < nreasons; k++)
+			if (!strcmp(reasons[k], why))
+				fail_msg("%s: xsave: the reason '%s' twice:\n%s", m->name, why, o.out);
+		snprintf(reasons[nreasons++], sizeof(reasons[0]), "%s", why);
+	}
+	print_message("  %s: %zu skip reasons, each once\n", m->name, nreasons);
+	assert_true(nreasons >= 2);	/* AVX-512 masks, XSAVEC */
+	free(copy);
+	cmd_out_free(&o);
 }
 
 /* decode judges an image against the CPU it runs on: no XSAVE is a verdict, not a crash. */
@@ -602,6 +702,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_dump_roundtrip),
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_benchmarks),
+		cmocka_unit_test(test_absent_and_widest),
+		cmocka_unit_test(test_xsave_skips_once),
 	};
 	ssize_t n;
 

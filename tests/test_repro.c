@@ -213,6 +213,28 @@ static void rfbm_table_names_own_baseline(void **state)
 	fpl_result_free(r);
 }
 
+/* A case of the report this CPU cannot measure is said, with why, not dropped silently. */
+static void rfbm_table_says_left_out_case(void **state)
+{
+	static const double init[] = { 100, 104, 98, 102, 101 }, own[] = { 110, 114, 108, 112, 111 };
+	struct fpl_result *r = fpl_result_new();
+	char *buf;
+
+	(void)state;
+	assert_int_equal(fpl_repro_add_case(r, "ctx", 1, "state init", "ops/s", "m", init, 5), 0);
+	assert_int_equal(fpl_repro_add_paired_case(r, "ctx", 2, "AVX registers live", "ops/s", "m",
+						   own, init, "init's arm", 5), 0);
+	assert_int_equal(fpl_repro_add_left_out(r, "ctx", 3, "AVX-512 registers live",
+						"no AVX-512 on this CPU (XCR0 0x207)"), 0);
+	buf = repro_text(fpl_repro_rfbm_write, r, 0);
+	if (!strstr(buf, "case 2: AVX registers live") ||
+	    !strstr(buf, "(the report's case 3, AVX-512 registers live: left out: no AVX-512 on "
+		    "this CPU (XCR0 0x207))\n"))
+		fail_msg("the left-out case is not said:\n%s", buf);
+	free(buf);
+	fpl_result_free(r);
+}
+
 /*
  * Calibrations paired by round: the section costs 5% in every round while
  * the rounds' speeds move by 20%; the per-round ratio is 0.950 with an
@@ -504,6 +526,7 @@ int main(void)
 		cmocka_unit_test(rfbm_table_pairs_runs),
 		cmocka_unit_test(rfbm_table_tilde_inside_interval),
 		cmocka_unit_test(rfbm_table_names_own_baseline),
+		cmocka_unit_test(rfbm_table_says_left_out_case),
 		cmocka_unit_test(kfpu_ratios_pair_rounds),
 		cmocka_unit_test(lazy_table_has_report_lines),
 		cmocka_unit_test(lazy_table_refuses_negative_cost),

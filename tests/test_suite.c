@@ -226,6 +226,12 @@ static void repro_rfbm_tiny_saves_cases(void **state)
 		const struct fpl_metric *m = fpl_run_find_metric(r->runs[i], "value");
 
 		assert_string_equal(r->runs[i]->bench, FPL_REPRO_BENCH);
+		/* a case of the report this CPU lacks (AVX-512): kept with why, no values */
+		if (r->runs[i]->skipped) {
+			assert_non_null(r->runs[i]->skip_reason);
+			assert_true(fpl_run_param_get_int(r->runs[i], "report_case", 0) > 0);
+			continue;
+		}
 		assert_non_null(m);
 		assert_int_equal(m->n, 3);
 		cases++;

@@ -90,15 +90,34 @@ static void test_avx512_cpu(void **state)
 	assert_true(entry(&p, "xor", 0)->budget_s == 4.0);
 }
 
-/* Skylake client: no AVX-512, so AVX in the A/B and one signal run. */
+/* Skylake client and Zen 3: no AVX-512, so AVX, the widest state there, in the A/B and signal. */
 static void test_avx_cpu(void **state)
+{
+	static const char *const dumps[] = { "skylake.cpuid", "zen3-pku-kvm.cpuid" };
+
+	(void)state;
+	for (size_t i = 0; i < FPL_ARRAY_SIZE(dumps); i++) {
+		struct plan p;
+
+		plan_of(dumps[i], false, &p);
+		check_entries(&p);
+		assert_string_equal(opt(entry(&p, "ctxsw", 0), "ab"), "init,avx");
+		assert_string_equal(opt(entry(&p, "signal", 0), "state"), "init");
+		assert_string_equal(opt(entry(&p, "signal", 1), "state"), "avx");
+		assert_int_equal(find(&p, "signal", 2), -1);
+		assert_string_equal(opt(entry(&p, "kvm", 0), "ab"), "init,avx");
+	}
+}
+
+/* Nehalem: no AVX (no XSAVE): no live-state A/B, signal in its init state only. */
+static void test_no_avx_cpu(void **state)
 {
 	struct plan p;
 
 	(void)state;
-	plan_of("skylake.cpuid", false, &p);
+	plan_of("nehalem.aida", false, &p);
 	check_entries(&p);
-	assert_string_equal(opt(entry(&p, "ctxsw", 0), "ab"), "init,avx");
+	assert_int_equal(entry(&p, "ctxsw", 0)->nopts, 0);
 	assert_int_equal(find(&p, "signal", 1), -1);
 	assert_string_equal(opt(entry(&p, "signal", 0), "state"), "init");
 }
@@ -187,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avx512_cpu),
 		cmocka_unit_test(test_avx_cpu),
+		cmocka_unit_test(test_no_avx_cpu),
 		cmocka_unit_test(test_tiles_last),
 		cmocka_unit_test(test_amx_cpu_measures_tiles),
 		cmocka_unit_test(test_short_room),

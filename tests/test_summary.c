@@ -309,6 +309,43 @@ static void test_summary_no_empty_heading(void **state)
 }
 
 /*
+ * Without AVX-512 the live-state rows measure AVX: said once under the
+ * header, naming the benchmarks; nothing of it where XCR0 has AVX-512.
+ */
+static void test_summary_says_widest_once(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run;
+	char *buf;
+	const char *p;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0x207"));
+	run = run_with(r, "ctxsw", "state_a", "init", "switch", 2000);
+	assert_int_equal(fpl_run_param_str(run, "state_b", "avx"), 0);
+	run_with(r, "signal", "state", "init", "round_trip_ns", 3000);
+	run_with(r, "signal", "state", "avx", "round_trip_ns", 3100);
+	buf = summary_of(r);
+	for (p = buf; (p = strstr(p, "No AVX-512 here")); p++)
+		n++;
+	if (n != 1 || !strstr(buf, "No AVX-512 here (XCR0 0x207): ctxsw, signal measure avx, "
+			      "the widest state this CPU has."))
+		fail_msg("the widest state not said once:\n%s", buf);
+	free(buf);
+	fpl_result_free(r);
+	r = fpl_result_new();
+	assert_non_null(r);
+	json_object_set_new(r->host, "xcr0", json_string("0xe7"));
+	run_with(r, "signal", "state", "avx512", "round_trip_ns", 3100);
+	buf = summary_of(r);
+	assert_null(strstr(buf, "No AVX-512"));
+	free(buf);
+	fpl_result_free(r);
+}
+
+/*
  * Eight runs skipped for eight reasons: with a results document behind the
  * summary, six lines and the rest counted with where they are; without one
  * (fpulab run with no -o), every line: there is no "results file" to see
@@ -359,6 +396,7 @@ int main(void)
 		cmocka_unit_test(summary_noisy_by_kind),
 		cmocka_unit_test(summary_names_the_mask_used),
 		cmocka_unit_test(test_summary_no_empty_heading),
+		cmocka_unit_test(test_summary_says_widest_once),
 		cmocka_unit_test(summary_more_lines_name_their_place),
 	};
 

@@ -321,10 +321,51 @@ static void test_series_cv(void **state)
 	fpl_result_free(r);
 }
 
+/*
+ * Skipped runs of one reason (the cells of an RFBM the CPU lacks) are one
+ * line with their count and what they differ in; a lone skip keeps its
+ * block; every reason is there once.
+ */
+static void test_skips_one_line_per_reason(void **state)
+{
+	static const char *const insns[] = { "xsave", "xsavec", "xrstor" };
+	struct fpl_result *r = fpl_result_new();
+	char *t;
+	const char *p;
+	int n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		for (int lat = 0; lat < 2; lat++) {
+			struct fpl_run *run = fpl_result_add_run(r, "xsave");
+
+			assert_non_null(run);
+			assert_int_equal(fpl_run_param_str(run, "insn", insns[i]), 0);
+			assert_int_equal(fpl_run_param_str(run, "mask", "0xe0"), 0);
+			assert_int_equal(fpl_run_param_str(run, "method", lat ? "latency" :
+							   "throughput"), 0);
+			assert_int_equal(fpl_run_skip(run, "RFBM 0xe0 has components outside"), 0);
+		}
+	assert_int_equal(fpl_run_skip(fpl_result_add_run(r, "xsave"), "no XSAVEC"), 0);
+	t = text_of(fpl_emit_table, r);
+	/* the table wraps long lines, indented by four: one logical line again */
+	for (char *w = t; (w = strstr(w, "\n    components"));)
+		memmove(w, w + 4, strlen(w + 4) + 1), *w = ' ';
+	for (p = t; (p = strstr(p, "RFBM 0xe0 has components outside")); p++)
+		n++;
+	if (n != 1 || !strstr(t, "xsave: 6 runs skipped (insn xsave|xsavec|xrstor; method "
+			      "throughput|latency): RFBM 0xe0 has components outside\n") ||
+	    !strstr(t, "    skipped: no XSAVEC\n"))
+		fail_msg("skips not one line per reason:\n%s", t);
+	free(t);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_name_benchmarks),
+		cmocka_unit_test(test_skips_one_line_per_reason),
 		cmocka_unit_test(test_table_by_benchmark),
 		cmocka_unit_test(test_run_lines),
 		cmocka_unit_test(test_no_negative_zero),

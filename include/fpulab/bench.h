@@ -94,8 +94,11 @@ struct fpl_bench {
 	 * Optional: check option values against env->cpu before the session
 	 * calibrates anything, and parse them into cfg (cfg_size bytes, zeroed)
 	 * when cfg_size is not 0: the options are parsed once, here, and .run
-	 * reads env->cfg. -EINVAL with diag naming the option; 0 otherwise
-	 * (what this CPU lacks is left to run(), which skips).
+	 * reads env->cfg. -EINVAL with diag naming the option; -ENOTSUP with
+	 * the reason when nothing asked for can be measured on env->cpu (a
+	 * state, mask or implementation named that it lacks; part of what was
+	 * asked is left to run(), which skips it); 0 otherwise, with diag->msg
+	 * empty or one notice to show once (what "widest" is here).
 	 */
 	int (*check)(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag);
 	/*

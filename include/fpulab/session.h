@@ -101,12 +101,29 @@ struct fpl_bench_call {
 /*
  * Check and parse a benchmark's options before any measurement (a command
  * refuses bad input here). 0; -EINVAL with diag naming the option; -ENOENT
- * when no benchmark has that name; -ENOMEM. fpl_bench_call_free after.
+ * when no benchmark has that name; -ENOTSUP with the reason in diag when
+ * nothing asked for can be measured on this CPU (a state, mask or
+ * implementation it lacks: exit 77 before anything is measured); -ENOMEM.
+ * 0 with diag->msg set: one notice to show (what "widest" is here).
+ * fpl_bench_call_free after.
  */
 int fpl_session_prepare(const struct fpl_session *s, const char *bench,
 			const struct fpl_optval *opts, size_t nopts, struct fpl_bench_call *call,
 			struct fpl_diag *diag);
 void fpl_bench_call_free(struct fpl_bench_call *call);
+/*
+ * A benchmark that prepare refused with -ENOTSUP, recorded as one skipped
+ * run with the options given as its params: -ENOTSUP (or -ENOMEM).
+ */
+int fpl_session_skip(struct fpl_session *s, const char *bench, const struct fpl_optval *opts,
+		      size_t nopts, const char *why);
+/*
+ * Started without measuring anything (every benchmark asked for refused
+ * with -ENOTSUP): the host object without a clock, no pin, no self-check,
+ * so that the result document still says what was skipped and why. 0 or
+ * -ENOMEM with diag.
+ */
+int fpl_session_start_unmeasured(struct fpl_session *s, struct fpl_diag *diag);
 
 /*
  * Pin, create the clock, run the self-checks, build the host object, note

@@ -199,6 +199,24 @@ int64_t fpl_xstate_offset_compacted(const struct fpl_xstate *xs, uint64_t mask, 
 int fpl_xstate_parse_mask(const struct fpl_xstate *xs, const char *s, uint64_t *mask,
 			  struct fpl_diag *diag);
 
+/*
+ * "widest", the state name every benchmark accepts: the widest vector
+ * state of have (an XCR0): avx512 (opmask|zmm_hi256|hi16_zmm, all three
+ * in have), else avx, else sse, else x87; never PKRU, AMX or APX. Its
+ * name ("avx512", "avx", "sse", "x87") and mask in *mask. A state named
+ * explicitly that have lacks is never replaced by it (the benchmark
+ * refuses it: exit 77).
+ */
+const char *fpl_xstate_widest(uint64_t have, uint64_t *mask);
+/* s is "widest", or a mask with "widest" among its '+'/',' parts. */
+bool fpl_xstate_names_widest(const char *s);
+/*
+ * The one line that says what "widest" is here, with why when it is not
+ * avx512: "state 'widest' here: avx (0x4): no AVX-512 in XCR0 0x207".
+ * what names have ("XCR0", "the guest's XCR0"). Returns buf.
+ */
+const char *fpl_xstate_widest_note(uint64_t have, const char *what, char *buf, size_t n);
+
 /* 64-byte-aligned, zeroed buffer for an image; free with free(). */
 void *fpl_xstate_alloc(size_t size);
 

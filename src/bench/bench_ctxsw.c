@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -31,7 +32,8 @@ static const struct fpl_opt ctxsw_opts[] = {
 	{ "placement", FPL_OPT_STR, "same", 0, 0, placements,
 	  "same: both tasks on one CPU; cross: on two CPUs; free: unbound" },
 	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
-	  "components each task makes live before writing: none, init, or a mask (avx512, 0xe0)" },
+	  "components each task makes live before writing: none, init, widest (the widest this "
+	  "CPU has: avx512, else avx, else sse), or a mask (avx512, 0xe0)" },
 	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
 	  "STATE_A,STATE_B: alternate two states in interleaved batches, report B - A with a "
 	  "95% interval (join components inside one state with '+')" },
@@ -73,6 +75,16 @@ static int name_state(struct ctxsw_cfg *c, unsigned i, const char *name, size_t 
 	return 0;
 }
 
+/* "widest" recorded as what it is here ("avx"), so that runs compare with runs that named it. */
+static void widest_name(const struct fpl_xstate *xs, struct ctxsw_cfg *c, unsigned i)
+{
+	uint64_t m;
+
+	if (!strcasecmp(c->names[i], "widest"))
+		snprintf(c->names[i], sizeof(c->names[i]), "%s",
+			 fpl_xstate_widest(fpl_xstate_xcr0(xs), &m));
+}
+
 /* The states of --state or --ab; -EINVAL (bad value) or -ENOTSUP (not here) with diag. */
 static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 			struct fpl_diag *diag)
@@ -89,6 +101,8 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 
 		err = name_state(c, 0, st, strlen(st), diag);
 		if (!err)
+			widest_name(&xs, c, 0);
+		if (!err)
 			err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
 		return fpl_diag_prefix(diag, err, "--state");
 	}
@@ -102,6 +116,8 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 		err = name_state(c, 1, comma + 1, strlen(comma + 1), diag);
 	if (err)
 		return fpl_diag_prefix(diag, err, "--ab");
+	for (unsigned i = 0; i < 2; i++)
+		widest_name(&xs, c, i);
 	/*
 	 * Both names are checked before the CPU is asked: a state this CPU lacks
 	 * (-ENOTSUP) in A must not hide a name no CPU knows in B (-EINVAL).
@@ -123,19 +139,24 @@ static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 }
 
 /*
- * Before anything runs: a value no CPU accepts is a usage error now, not
- * after calibration; a state this CPU lacks is kept for the run to skip.
+ * Before anything runs: a value no CPU accepts is a usage error (-EINVAL),
+ * a state this CPU lacks is refused (-ENOTSUP, exit 77) before the clock
+ * is calibrated; "widest" leaves its one line in diag with 0.
  */
 static int ctxsw_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
 	struct ctxsw_cfg *c = cfg;
+	const char *ab = fpl_bench_opt(env, "ab");
+	struct fpl_xstate xs;
 	int err = parse_states(env, c, diag);
 
-	if (err == -EINVAL)
+	if (err)
 		return err;
-	c->states_err = err;
-	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
 	diag->msg[0] = 0;
+	if (fpl_xstate_names_widest(ab ? ab : fpl_bench_opt(env, "state")) &&
+	    !fpl_xstate_init(&xs, env->cpu))
+		fpl_xstate_widest_note(fpl_xstate_xcr0(&xs), "XCR0", diag->msg,
+				       sizeof(diag->msg));
 	return 0;
 }
 

@@ -16,7 +16,8 @@ static const char *const rings[] = { "auto", "0", "3", NULL };
 
 static const struct fpl_opt kvm_opts[] = {
 	{ "state", FPL_OPT_STR, "init", 0, 0, NULL,
-	  "the guest's state, set with KVM_SET_XSAVE: init, sse, avx, avx512, all (every "
+	  "the guest's state, set with KVM_SET_XSAVE: init, sse, avx, avx512, widest (the "
+	  "widest of those KVM gives a guest here), all (every "
 	  "component this host gives a guest), amx, or a mask (join components with '+')" },
 	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
 	  "STATE_A,STATE_B: two guest states in interleaved rounds, B - A per round with a 95% "
@@ -46,6 +47,10 @@ static int one_state(const struct fpl_xstate *xs, struct fpl_kvm_cfg *c, unsigne
 		return 0;
 	if (!strcmp(c->names[i], "all")) {
 		c->all[i] = true;
+		return 0;
+	}
+	if (!strcmp(c->names[i], "widest")) {
+		c->widest[i] = true;
 		return 0;
 	}
 	if (!strcmp(c->names[i], "none"))
@@ -78,16 +83,51 @@ static int parse_states(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c,
 	return fpl_diag_prefix(diag, err, "--ab");
 }
 
-/* Before anything runs: every value no host accepts is a usage error now. */
-static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
+static uint64_t guest_offered(const struct fpl_kvm_host *h, const struct fpl_xstate *xs);
+static int resolve_states(struct fpl_kvm_cfg *c, const struct fpl_kvm_host *h,
+			  const struct fpl_xstate *xs, char *why, size_t n);
+
+/*
+ * Before anything runs: every value no host accepts is a usage error now;
+ * then, where /dev/kvm answers, a state this host cannot give a guest is
+ * refused (-ENOTSUP, exit 77) and "widest" is said once. Without /dev/kvm
+ * the run skips with the reason.
+ */
+static int kvm_parse(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c,
+		     struct fpl_diag *diag)
 {
-	struct fpl_kvm_cfg *c = cfg;
 	const char *ring = fpl_bench_opt(env, "ring");
 
 	c->writes = !strcmp(fpl_bench_opt(env, "guest"), "writes");
 	c->ring = !strcmp(ring, "auto") ? -1 : atoi(ring);
 	c->cpuids = (unsigned)fpl_bench_opt_int(env, "cpuid", 0);
 	return parse_states(env, c, diag);
+}
+
+static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
+{
+	struct fpl_kvm_cfg *c = cfg, probe;
+	struct fpl_kvm_host host;
+	struct fpl_xstate xs;
+	bool widest = false;
+	int err = kvm_parse(env, c, diag);
+
+	/* /dev/kvm is this machine's: asked only about the CPU running here, never a dump */
+	if (err || !env->cpu || !env->cpu->live)
+		return err;
+	for (unsigned i = 0; i < c->nstates; i++)
+		widest |= c->widest[i];
+	if (fpl_xstate_init(&xs, env->cpu) || fpl_kvm_host_read(&host))
+		return 0;
+	probe = *c;
+	if (resolve_states(&probe, &host, &xs, diag->msg, sizeof(diag->msg)))
+		return -ENOTSUP;
+	diag->msg[0] = 0;
+	if (widest)
+		fpl_xstate_widest_note(guest_offered(&host, &xs) & ~FPL_XFEATURE_MASK_XTILE,
+				       "KVM's guest XCR0", diag->msg,
+				       sizeof(diag->msg));
+	return 0;
 }
 
 static int read_cfg(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c, struct fpl_run *run)
@@ -99,7 +139,7 @@ static int read_cfg(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c, stru
 	if (env->cfg)
 		*c = *(const struct fpl_kvm_cfg *)env->cfg;
 	else
-		err = kvm_check(env, c, &diag);
+		err = kvm_parse(env, c, &diag);	/* what the host cannot give: skipped below */
 	if (err) {
 		if (env->diag)
 			fpl_diag_set(env->diag, err, "%s", diag.msg);
@@ -135,9 +175,12 @@ static uint64_t guest_offered(const struct fpl_kvm_host *h, const struct fpl_xst
 	return m | FPL_XFEATURE_MASK_FP;
 }
 
-/* The states against what the host gives a guest: "all" resolved, -ENOTSUP skips. */
+/*
+ * The states against what the host gives a guest: "all" and "widest"
+ * resolved (widest renamed to what it is here), -ENOTSUP with why.
+ */
 static int resolve_states(struct fpl_kvm_cfg *c, const struct fpl_kvm_host *h,
-			  const struct fpl_xstate *xs, struct fpl_run *run)
+			  const struct fpl_xstate *xs, char *why, size_t n)
 {
 	uint64_t offered = guest_offered(h, xs);
 	char names[200];
@@ -147,15 +190,19 @@ static int resolve_states(struct fpl_kvm_cfg *c, const struct fpl_kvm_host *h,
 
 		if (c->all[i])
 			c->mask[i] = offered & ~FPL_XFEATURE_MASK_XTILE;
+		if (c->widest[i])
+			snprintf(c->names[i], sizeof(c->names[i]), "%s",
+				 fpl_xstate_widest(offered & ~FPL_XFEATURE_MASK_XTILE,
+						   &c->mask[i]));
 		lack = c->mask[i] & ~offered;
 		if (!lack)
 			continue;
 		fpl_xfeature_mask_names(lack, names, sizeof(names));
-		fpl_run_skip(run, "state '%s': this host cannot give a guest %s (KVM offers guests "
-			     "XCR0 0x%" PRIx64 " here, this host's XCR0 is 0x%" PRIx64 "%s)",
-			     c->names[i], names, h->supported_xcr0, xs->xcr0,
-			     lack & FPL_XFEATURE_MASK_XTILE ? "; AMX needs tiles on the CPU and "
-			     "ARCH_REQ_XCOMP_GUEST_PERM" : "");
+		snprintf(why, n, "state '%s': this host cannot give a guest %s (KVM offers guests "
+			 "XCR0 0x%" PRIx64 " here, this host's XCR0 is 0x%" PRIx64 "%s)",
+			 c->names[i], names, h->supported_xcr0, xs->xcr0,
+			 lack & FPL_XFEATURE_MASK_XTILE ? "; AMX needs tiles on the CPU and "
+			 "ARCH_REQ_XCOMP_GUEST_PERM" : "");
 		return -ENOTSUP;
 	}
 	return 0;
@@ -376,6 +423,7 @@ static int kvm_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct fpl_kvm_vm vm;
 	struct fpl_kvm_ctx k;
 	struct fpl_xstate xs;
+	char why[400];
 	int err;
 
 	if (!run)
@@ -395,10 +443,16 @@ static int kvm_run(const struct fpl_bench_env *env, struct fpl_result *res)
 		fpl_run_skip(run, "%s", host.why[0] ? host.why : "CPUID leaf 0xD unreadable");
 		return 0;
 	}
-	if (resolve_states(&c, &host, &xs, run)) {
+	if (resolve_states(&c, &host, &xs, why, sizeof(why))) {
+		fpl_run_skip(run, "%s", why);
 		fpl_kvm_record_observed(&k);
 		return 0;
 	}
+	/* "widest" in params as what it is here (read_cfg recorded the name given) */
+	for (unsigned i = 0; i < c.nstates; i++)
+		if (c.widest[i])
+			fpl_run_param_str(run, c.ab ? (i ? "state_b" : "state_a") : "state",
+					  c.names[i]);
 	k.ring = pick_ring(&c, &host);
 	if (host.backend == FPL_KVM_PVM && k.ring == 3 && c.cpuids)
 		fpl_run_warn(run, "PVM runs the guest's ring 3 on the hardware's ring 3: its CPUIDs "

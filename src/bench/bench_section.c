@@ -25,7 +25,8 @@
 static const char *const workload_choices[] = { "all", "xor", "chacha20", NULL };
 static const char *const policy_choices[] = { "both", "eager", "lazy", NULL };
 static const char *const insn_choices[] = { "xsavec", "xsaveopt", "xsave", "fxsave", "all", NULL };
-static const char *const owner_choices[] = { "init", "avx512", "amx", "both", "all", NULL };
+static const char *const owner_choices[] = { "init", "sse", "avx", "avx512", "widest", "amx",
+					     "both", "all", NULL };
 
 static const struct fpl_opt section_opts[] = {
 	{ "workload", FPL_OPT_STR, "all", 0, 0, workload_choices, "work inside the sections" },
@@ -42,8 +43,9 @@ static const struct fpl_opt section_opts[] = {
 	{ "insn", FPL_OPT_STR, "xsavec", 0, 0, insn_choices,
 	  "save instruction (xsavec: the kernel's choice without XSAVES)" },
 	{ "owner", FPL_OPT_STR, "init", 0, 0, owner_choices,
-	  "the user task's state before the call: init, AVX-512 registers live, AMX tiles live "
-	  "(asks for AMX permission), both (init and avx512) or all three" },
+	  "the user task's state before the call: init, SSE, AVX or AVX-512 registers live, "
+	  "widest (the widest of those this CPU has), AMX tiles live (asks for AMX permission), "
+	  "both (init and widest) or all three" },
 	{ .name = NULL },
 };
 
@@ -58,9 +60,9 @@ enum mode { M_INSIDE, M_OUTSIDE, M_BARE, M_NR };
 enum part { P_SAVE, P_SETUP, P_END, P_RESTORE, P_NR };
 static const char *const part_names[P_NR] = { "save", "setup", "end", "restore" };
 #define NV (M_NR + P_NR)
-/* The user task's state: everything init, AVX-512 live, or AMX tiles live (the rest init). */
-enum owner { O_INIT, O_AVX512, O_AMX, O_NR };
-static const char *const owner_names[O_NR] = { "init", "avx512", "amx" };
+/* The user task's state: everything init, SSE/AVX/AVX-512 live, or AMX tiles live (the rest init). */
+enum owner { O_INIT, O_SSE, O_AVX, O_AVX512, O_AMX, O_NR };
+static const char *const owner_names[O_NR] = { "init", "sse", "avx", "avx512", "amx" };
 static const char *const mode_names[M_NR] = { "inside", "outside", "bare" };
 
 struct plan {
@@ -156,6 +158,36 @@ static int plan_works(const struct fpl_bench_env *env, struct plan *p, struct fp
 	return 0;
 }
 
+/* "widest": the owner with the widest vector state of this CPU's XCR0 (fpl_xstate_widest). */
+static enum owner widest_owner(const struct fpl_cpu *cpu)
+{
+	struct fpl_xstate xs;
+	uint64_t m = 0;
+
+	if (cpu && !fpl_xstate_init(&xs, cpu))
+		fpl_xstate_widest(fpl_xstate_xcr0(&xs), &m);
+	else
+		m = FPL_XFEATURE_MASK_AVX512;	/* no CPU: options only; the run reads its own */
+	return m == FPL_XFEATURE_MASK_AVX512 ? O_AVX512 : m == FPL_XFEATURE_MASK_YMM ? O_AVX : O_SSE;
+}
+
+/* The components an owner makes live with a pattern (the rest init). */
+static uint64_t owner_mask(enum owner o)
+{
+	switch (o) {
+	case O_SSE:
+		return FPL_XFEATURE_MASK_FPSSE;
+	case O_AVX:
+		return FPL_XFEATURE_MASK_FPSSE | FPL_XFEATURE_MASK_YMM;
+	case O_AVX512:
+		return FPL_XFEATURE_MASK_FPSSE | FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_AVX512;
+	case O_AMX:
+		return FPL_XFEATURE_MASK_XTILE;
+	default:
+		return 0;
+	}
+}
+
 static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fpl_diag *diag)
 {
 	const char *pol = fpl_bench_opt(env, "policy"), *mask = fpl_bench_opt(env, "mask");
@@ -210,16 +242,61 @@ static int plan_parse(const struct fpl_bench_env *env, struct plan *p, struct fp
 	}
 	if (!strcmp(owner, "init") || !strcmp(owner, "both") || !strcmp(owner, "all"))
 		p->owner[p->nowner++] = O_INIT;
-	if (!strcmp(owner, "avx512") || !strcmp(owner, "both") || !strcmp(owner, "all"))
-		p->owner[p->nowner++] = O_AVX512;
-	if (!strcmp(owner, "amx") || !strcmp(owner, "all"))
+	if (!strcmp(owner, "widest") || !strcmp(owner, "both") || !strcmp(owner, "all"))
+		p->owner[p->nowner++] = widest_owner(env->cpu);
+	for (enum owner o = O_SSE; o <= O_AMX; o++)
+		if (!strcmp(owner, owner_names[o]))
+			p->owner[p->nowner++] = o;
+	if (!strcmp(owner, "all"))
 		p->owner[p->nowner++] = O_AMX;
 	return plan_works(env, p, diag);
 }
 
+static const char *cpu_skip(const struct fpl_cpu *cpu, enum owner owner,
+			    enum fpl_save_insn insn, const char *amx_why, char *buf, size_t size);
+
+/*
+ * Before anything runs: bad values are -EINVAL; a plan of which no cell
+ * can run on this CPU (an implementation, instruction or owner state it
+ * lacks) is -ENOTSUP with the first cell's reason, exit 77 before the
+ * clock is calibrated; "widest" (also in both and all) is said once.
+ */
 static int section_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	return plan_parse(env, cfg, diag);
+	const char *owner = fpl_bench_opt(env, "owner");
+	struct plan *p = cfg;
+	char first[sizeof(diag->msg)] = "", buf[256];
+	const char *amx_why = NULL;
+	struct fpl_xstate xs;
+	int err = plan_parse(env, p, diag);
+
+	if (err || !env->cpu)	/* no CPU given: the options alone checked */
+		return err;
+	err = fpl_xstate_init(&xs, env->cpu);
+	if (err)
+		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
+	if (!fpl_amx_supported(&xs, &amx_why) && !amx_why)
+		amx_why = "no AMX here";
+	for (size_t w = 0; w < p->nwork; w++)
+	for (size_t i = 0; i < p->ninsn; i++)
+	for (size_t o = 0; o < p->nowner; o++) {
+		const char *why = NULL;
+
+		if (p->work[w]->supported(p->work[w], env->cpu, &why))
+			why = cpu_skip(env->cpu, p->owner[o], p->insn[i], amx_why, buf,
+				       sizeof(buf));
+		else if (!why)
+			why = "the CPU cannot run this implementation";
+		if (!why)
+			goto measurable;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", why);
+	}
+	return fpl_diag_set(diag, -ENOTSUP, "%s", first);
+measurable:
+	if (!strcmp(owner, "widest") || !strcmp(owner, "both") || !strcmp(owner, "all"))
+		fpl_xstate_widest_note(fpl_xstate_xcr0(&xs), "XCR0", diag->msg, sizeof(diag->msg));
+	return 0;
 }
 
 struct cell {
@@ -589,14 +666,23 @@ static const char *cell_skip(const struct fpl_bench_env *env, const struct cell 
 			 c->w->unit);
 		return buf;
 	}
-	if (!fpl_save_insn_supported(env->cpu, insn, &why)) {
+	return cpu_skip(env->cpu, c->owner, insn, c->amx_why, buf, size);
+}
+
+/* Why a cell of this owner and instruction cannot run on cpu, its implementation aside; or NULL. */
+static const char *cpu_skip(const struct fpl_cpu *cpu, enum owner owner,
+			    enum fpl_save_insn insn, const char *amx_why, char *buf, size_t size)
+{
+	const char *why = NULL;
+
+	if (!fpl_save_insn_supported(cpu, insn, &why)) {
 		static const enum fpl_save_insn alt[] = { FPL_INSN_XSAVEOPT, FPL_INSN_XSAVE,
 							  FPL_INSN_FXSAVE };
 		size_t k = 0;
 
 		/* Name the instruction, and one that would run here, if any. */
 		while (k < FPL_ARRAY_SIZE(alt) &&
-		       (alt[k] == insn || !fpl_save_insn_supported(env->cpu, alt[k], NULL)))
+		       (alt[k] == insn || !fpl_save_insn_supported(cpu, alt[k], NULL)))
 			k++;
 		if (k < FPL_ARRAY_SIZE(alt))
 			snprintf(buf, size, "%s: %s; try --insn %s", fpl_save_insn_name(insn),
@@ -606,13 +692,15 @@ static const char *cell_skip(const struct fpl_bench_env *env, const struct cell 
 				 why ? why : "not usable");
 		return buf;
 	}
-	if (c->owner == O_AVX512 && !fpl_cpu_has(env->cpu, FPL_FEAT_AVX512F))
+	if (owner == O_AVX512 && !fpl_cpu_has(cpu, FPL_FEAT_AVX512F))
 		return "owner state avx512 needs AVX-512";
-	if (c->owner == O_AMX && c->amx_why) {
-		snprintf(buf, size, "owner state amx: %s", c->amx_why);
+	if (owner == O_AVX && !fpl_cpu_has(cpu, FPL_FEAT_AVX))
+		return "owner state avx needs AVX";
+	if (owner == O_AMX && amx_why) {
+		snprintf(buf, size, "owner state amx: %s", amx_why);
 		return buf;
 	}
-	if (c->owner == O_AMX && insn == FPL_INSN_FXSAVE)
+	if (owner == O_AMX && insn == FPL_INSN_FXSAVE)
 		return "owner state amx: FXSAVE cannot hold tile state";
 	return NULL;
 }
@@ -779,9 +867,7 @@ static int run_pass(const struct fpl_bench_env *env, struct fpl_result *result,
 			}
 			c->kfpu = p->kfpu[m];
 			c->owner = p->owner[o];
-			c->owner_mask = c->owner == O_AVX512 ? FPL_XFEATURE_MASK_FPSSE |
-					FPL_XFEATURE_MASK_YMM | FPL_XFEATURE_MASK_AVX512 :
-					c->owner == O_AMX ? FPL_XFEATURE_MASK_XTILE : 0;
+			c->owner_mask = owner_mask(c->owner);
 			c->owner_mask &= c->init_mask;
 			err = run_cell(env, result, c, p->pol[q], p->insn[i], budget);
 			fpl_bench_progress(env, (double)++*done / (double)ncells, c->w->impl);

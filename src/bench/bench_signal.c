@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -30,7 +31,8 @@
 
 static const struct fpl_opt signal_opts[] = {
 	{ "state", FPL_OPT_STR, "none", 0, 0, NULL,
-	  "components made live before every signal: none, init, or a mask (avx512, 0xe0)" },
+	  "components made live before every signal: none, init, widest (the widest this CPU "
+	  "has: avx512, else avx, else sse), or a mask (avx512, 0xe0)" },
 	{ "altstack", FPL_OPT_INT, "0", 0, 1 << 30, NULL,
 	  "run the handler on an alternate stack of this many bytes (0: the thread's stack); "
 	  "at least the larger of AT_MINSIGSTKSZ and MINSIGSTKSZ (2048)" },
@@ -440,17 +442,26 @@ struct signal_cfg {
 	bool none;
 	int err;
 	char why[sizeof(((struct fpl_diag *)0)->msg)];
+	char name[64];		/* --state, "widest" as what it is here ("avx") */
+	char note[sizeof(((struct fpl_diag *)0)->msg)];	/* what "widest" is here, or "" */
 };
 
 static int parse_state(const struct fpl_bench_env *env, struct signal_cfg *c,
 		       struct fpl_diag *diag)
 {
+	const char *st = fpl_bench_opt(env, "state");
 	struct fpl_xstate xs;
+	uint64_t m;
 	int err = fpl_xstate_init(&xs, env->cpu);
 
-	if (!err)
-		err = fpl_live_parse(&xs, fpl_bench_opt(env, "state"), &c->none, &c->mask, diag);
-	return err;
+	snprintf(c->name, sizeof(c->name), "%s", st);
+	if (err)
+		return err;
+	if (!strcasecmp(st, "widest"))
+		snprintf(c->name, sizeof(c->name), "%s", fpl_xstate_widest(fpl_xstate_xcr0(&xs), &m));
+	if (fpl_xstate_names_widest(st))
+		fpl_xstate_widest_note(fpl_xstate_xcr0(&xs), "XCR0", c->note, sizeof(c->note));
+	return fpl_live_parse(&xs, st, &c->none, &c->mask, diag);
 }
 
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
@@ -460,7 +471,6 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	struct signal_cfg c = { 0 };
 	int err;
 
-	fpl_run_param_str(run, "state", fpl_bench_opt(env, "state"));
 	if (env->cfg) {
 		c = *(const struct signal_cfg *)env->cfg;	/* parsed once, by .check */
 		err = c.err;
@@ -468,6 +478,7 @@ static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	} else {
 		err = parse_state(env, &c, &diag);
 	}
+	fpl_run_param_str(run, "state", c.name[0] ? c.name : fpl_bench_opt(env, "state"));
 	*mask = c.mask;
 	if (!err && !c.none) {
 		s->nstates = 1;
@@ -490,12 +501,11 @@ static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_d
 	err = fpl_signal_check_altstack(fpl_bench_opt_int(env, "altstack", 0), diag);
 	if (err)
 		return err;
+	/* A state this CPU lacks: refused now (exit 77), before the clock is calibrated. */
 	err = parse_state(env, c, diag);
-	if (err == -EINVAL)
+	if (err)
 		return fpl_diag_prefix(diag, err, "--state");
-	c->err = err;
-	snprintf(c->why, sizeof(c->why), "%s", err ? diag->msg : "");
-	diag->msg[0] = 0;
+	snprintf(diag->msg, sizeof(diag->msg), "%s", c->note);
 	return 0;
 }
 

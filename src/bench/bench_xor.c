@@ -129,9 +129,29 @@ static int xplan_parse(const struct fpl_bench_env *env, struct xplan *p, struct 
 	return parse_arities(fpl_bench_opt(env, "arities"), p, diag);
 }
 
+/*
+ * Before anything runs: bad values are -EINVAL; templates of which none
+ * runs on this CPU leave nothing asked for to measure (the memcpy
+ * reference is not what was asked): -ENOTSUP with the first one's reason,
+ * exit 77 before the clock is calibrated.
+ */
 static int xor_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag *diag)
 {
-	return xplan_parse(env, cfg, diag);
+	struct xplan *p = cfg;
+	const char *first = NULL;
+	int err = xplan_parse(env, p, diag);
+
+	if (err || !env->cpu)	/* no CPU given: the options alone checked */
+		return err;
+	for (size_t i = 0; i < p->nimpl; i++) {
+		const char *why = NULL;
+
+		if (p->impl[i]->supported(env->cpu, &why))
+			return 0;
+		if (!first)
+			first = why ? why : "not supported";
+	}
+	return p->nimpl ? fpl_diag_set(diag, -ENOTSUP, "%s", first) : 0;
 }
 
 /* The plan .check parsed (env->cfg), or parsed now for a caller that gave none. */

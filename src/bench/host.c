@@ -380,7 +380,8 @@ int fpl_host_measured_json(const struct fpl_cpu *cpu, const struct fpl_clock *cl
 		err = fpl_host_json(cpu, xs, si, &h);
 	if (err)
 		goto out;
-	if (json_object_set_new(h, "clock", fpl_clock_json(clock))) {
+	/* no clock: a session that measured nothing (everything asked for refused) */
+	if (clock && json_object_set_new(h, "clock", fpl_clock_json(clock))) {
 		err = -ENOMEM;
 		goto out;
 	}

@@ -45,6 +45,18 @@ double fpl_repro_ctx_value(const struct fpl_run *run)
 	return 1e9 / fpl_metric_median(fpl_run_find_metric(run, "switch"));
 }
 
+int fpl_repro_add_left_out(struct fpl_result *r, const char *table, int report_case,
+			   const char *label, const char *why)
+{
+	struct fpl_run *run = fpl_result_add_run(r, FPL_REPRO_BENCH);
+
+	return !run || fpl_run_param_str(run, "experiment", "rfbm") ||
+	       fpl_run_param_str(run, "table", table) ||
+	       fpl_run_param_int(run, "report_case", report_case) ||
+	       fpl_run_param_str(run, "label", label) ||
+	       fpl_run_skip(run, "%s", why && *why ? why : "not measured here") ? -ENOMEM : 0;
+}
+
 void fpl_repro_ctx_ab_values(const struct fpl_run *run, double *a, double *b)
 {
 	*a = 1e9 / fpl_metric_median(fpl_run_find_metric(run, "switch_a"));
@@ -113,6 +125,9 @@ static int ctx_cases(struct fpl_result *out, const struct fpl_repro_ctx_case *cc
 	int err = 0, k = 1;
 
 	for (size_t i = 0; i < nc && !err; i++) {
+		/* a case of the report this CPU cannot have is said, not dropped silently */
+		if (!cc[i].n && cc[i].skip)
+			err = fpl_repro_add_left_out(out, table, (int)i + 1, cc[i].label, cc[i].why);
 		if (!cc[i].n)
 			continue;
 		snprintf(method, sizeof(method), "pipe ping-pong between two processes on one CPU, "
@@ -227,9 +242,12 @@ static int ctx_round(struct fpl_session *s, const struct fpl_repro_cfg *cfg,
 			continue;
 		snprintf(ab, sizeof(ab), "%s,%s", cc[0].state, c->state);
 		err = fpl_session_run(s, "ctxsw", o, 1, diag);
-		if (err == -ENOTSUP)
+		if (err == -ENOTSUP) {
 			c->skip = true;
-		else if (err)
+			if (s->result->nruns > from && s->result->runs[from]->skip_reason)
+				snprintf(c->why, sizeof(c->why), "ctxsw --ab %s: %s", ab,
+					 s->result->runs[from]->skip_reason);
+		} else if (err)
 			return err;
 		else if (s->result->nruns > from) {
 			fpl_repro_ctx_ab_values(s->result->runs[from], &c->base[c->n], &c->v[c->n]);
@@ -322,27 +340,35 @@ static int rfbm(struct fpl_session *s, const struct fpl_repro_cfg *cfg, struct f
 	/* two A/B runs per round take the time three single-state runs took */
 	double ctx_budget = given > 0 ? given : 1.5 * budget;
 	struct fpl_repro_ctx_case cc[] = {
-		{ "init", "state init", NULL, NULL, 0, false },
-		{ "avx", "AVX registers live", NULL, NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
+		{ "init", "state init", NULL, NULL, 0, false, "" },
+		{ "avx", "AVX registers live", NULL, NULL, 0, !fpl_cpu_has(s->cpu, FPL_FEAT_AVX),
+		  "" },
 		{ "avx512", "AVX-512 registers live", NULL, NULL, 0,
-		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F) },
+		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F), "" },
 	};
 	struct fpl_repro_xs_case xc[] = {
 		{ "xsavec", "XSAVEC", NULL, "", "", "", { NULL, NULL }, 0 },
 		{ "xrstor-c", "XRSTOR of a compacted image", NULL, "", "", "", { NULL, NULL }, 0 },
 	};
 	bool avx512 = fpl_cpu_has(s->cpu, FPL_FEAT_AVX512F);
+	/* the report's cases this CPU lacks, and why (the table says so) */
+	static const char *const need_name[] = { "", "AVX", "AVX-512" };
 	struct fpl_repro_ctx_case kc[] = {
-		{ "init", "guest state init", NULL, NULL, 0, false },
+		{ "init", "guest state init", NULL, NULL, 0, false, "" },
 		{ avx512 ? "avx512" : "avx", avx512 ? "AVX-512 live in the guest" :
 		  "AVX live in the guest", NULL, NULL, 0, !fpl_bench_find("kvm") ||
-		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX) },
+		  !fpl_cpu_has(s->cpu, FPL_FEAT_AVX), "" },
 	};
 	const char *kvm_ab = avx512 ? "init,avx512" : "init,avx";
 	char kvm_label[128] = "";
 	bool ctx = fpl_bench_find("ctxsw"), xs = fpl_bench_find("xsave") && s->cpu->xcr0;
 	int err = 0;
 
+	for (size_t i = 1; i < FPL_ARRAY_SIZE(cc); i++)
+		if (cc[i].skip)
+			snprintf(cc[i].why, sizeof(cc[i].why), "no %s on this CPU (XCR0 0x%llx): "
+				 "ctxsw --ab init,%s cannot run here", need_name[i],
+				 (unsigned long long)s->cpu->xcr0, cc[i].state);
 	for (size_t i = 0; i < FPL_ARRAY_SIZE(kc); i++)
 		if (!(kc[i].v = calloc((size_t)n, sizeof(double))) ||
 		    !(kc[i].base = calloc((size_t)n, sizeof(double))))

@@ -22,6 +22,15 @@ int fpl_repro_add_case(struct fpl_result *r, const char *table, int case_no, con
 		       const char *unit, const char *method, const double *v, size_t n);
 
 /*
+ * A case of the report this CPU cannot measure (AVX-512 registers live on
+ * an AVX2 CPU): a skipped run of bench "repro" with params experiment=rfbm,
+ * table, report_case (its number in the report), label, and why; the table
+ * says it was left out and why. 0 or -ENOMEM.
+ */
+int fpl_repro_add_left_out(struct fpl_result *r, const char *table, int report_case,
+			   const char *label, const char *why);
+
+/*
  * The same for a case measured in the same runs as its baseline: base[i]
  * is the baseline's figure from the run that gave v[i] (metric "baseline",
  * base_method saying how the two shared the run), so that the table tests
@@ -44,6 +53,7 @@ struct fpl_repro_ctx_case {
 	double *base;			/* init's figure in the same run (wider states) */
 	size_t n;
 	bool skip;			/* not on this CPU (or the benchmark said so) */
+	char why[256];			/* then why, for the table's line */
 };
 
 /* RFBM's XSAVEC and XRSTOR of a compacted image, RFBM with and without the highest component. */

@@ -266,6 +266,19 @@ int fpl_session_start(struct fpl_session *s, struct fpl_diag *diag)
 	return 0;
 }
 
+int fpl_session_start_unmeasured(struct fpl_session *s, struct fpl_diag *diag)
+{
+	int err;
+
+	if (s->started)
+		return 0;
+	err = host_start(s, diag);
+	if (err)
+		return err;
+	s->started = true;
+	return 0;
+}
+
 void fpl_session_clock_line(const struct fpl_session *s, char *buf, size_t n)
 {
 	const struct fpl_clock *c = s->clock;
@@ -315,6 +328,20 @@ static int skip_whole(struct fpl_session *s, const char *bench, const char *why)
 	if (!run || fpl_run_skip(run, "%s", why ? why : "not supported on this CPU"))
 		return -ENOMEM;
 	return -ENOTSUP;
+}
+
+int fpl_session_skip(struct fpl_session *s, const char *bench, const struct fpl_optval *opts,
+		      size_t nopts, const char *why)
+{
+	struct fpl_run *run;
+	int err = skip_whole(s, bench, why);
+
+	/* the options as given, so that the skip says which configuration it was */
+	run = s->result->nruns ? s->result->runs[s->result->nruns - 1] : NULL;
+	for (size_t i = 0; err == -ENOTSUP && run && i < nopts; i++)
+		if (fpl_run_param_str(run, opts[i].name, opts[i].value ? opts[i].value : "yes"))
+			return -ENOMEM;
+	return err;
 }
 
 /* Every run it added skipped (a state or mask this CPU lacks): nothing could run. */
@@ -369,8 +396,15 @@ int fpl_session_run(struct fpl_session *s, const char *bench, const struct fpl_o
 	struct fpl_bench_call call;
 	int err = fpl_session_prepare(s, bench, opts, nopts, &call, diag);
 
+	/* Nothing it was asked for can run here: recorded as the skip it is. */
+	if (err == -ENOTSUP) {
+		err = fpl_session_skip(s, bench, opts, nopts, diag->msg[0] ? diag->msg : NULL);
+		diag->msg[0] = 0;
+		return err;
+	}
 	if (err)
 		return err;
+	diag->msg[0] = 0;
 	err = fpl_session_call(s, &call, diag);
 	fpl_bench_call_free(&call);
 	return err;
@@ -406,6 +440,10 @@ void fpl_session_finish(struct fpl_session *s)
 	if (!s->started || s->finished)
 		return;
 	s->finished = true;
+	if (!s->clock) {	/* fpl_session_start_unmeasured: nothing was timed */
+		json_object_set_new(s->result->host, "masks_end", masks_now(s->cpu));
+		return;
+	}
 	fpl_clock_finish(s->clock);
 	any = measured_any(s->result);
 	if (!any)

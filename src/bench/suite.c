@@ -26,6 +26,7 @@ static const struct preset {
 	{ "ctxsw", "ctxsw", NO_FEAT, 0, 6.0, { { NULL } } },
 	{ "signal", "signal-init", NO_FEAT, 0, 1.0, { { "state", "init" } } },
 	{ "signal", "signal-avx512", FPL_FEAT_AVX512F, 0, 1.0, { { "state", "avx512" } } },
+	{ "signal", "signal-avx512", FPL_FEAT_AVX, 0, 1.0, { { "state", "avx" } } },
 	/* 4 KiB do_2 is the kernel's calibration; the larger sizes show the caches */
 	{ "xor", "xor", NO_FEAT, 0, 4.0,
 	  { { "sizes", "4k,16k,64k,256k,1M" }, { "arities", "2" } } },

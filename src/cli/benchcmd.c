@@ -98,6 +98,9 @@ static int bench_cmd_once(const struct fpl_bench_cmd *cmd, int argc, char **argv
 	/* AMX asked before the benchmark's check reads the permitted mask, and before any sigaltstack. */
 	if (rc == FPL_EXIT_OK)
 		rc = fpl_cli_prepare(&c, b->name, opts, nopts, &call);
+	/* Nothing asked for can be measured here: the skip and its reason, nothing measured. */
+	if (rc == FPL_EXIT_UNSUPPORTED)
+		rc = fpl_cli_skip_unmeasured(&c, b->name, opts, nopts);
 	if (rc == FPL_EXIT_OK) {
 		rc = fpl_cli_start(&c);
 		if (rc == FPL_EXIT_OK)
@@ -173,6 +176,10 @@ void fpl_cli_bench_help(const char *bench, FILE *f)
 	}
 	fputs("\nSelf-checks and warnings go to stderr. Exit status: 0 ok, 1 failure, "
 	      "2 usage, 77 not supported on this CPU.\n", f);
+	fputs("A state, mask or implementation named that this CPU lacks is never replaced by\n"
+	      "a narrower one: when nothing asked for can be measured, exit 77 with the reason\n"
+	      "before anything is measured. 'widest' names the widest state here (avx512, else\n"
+	      "avx, else sse), said once on stderr.\n", f);
 }
 
 int fpl_cli_bench_main(const char *bench, int argc, char **argv)

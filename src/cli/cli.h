@@ -124,6 +124,8 @@ struct fpl_cli {
 	/* Optional, set before fpl_cli_start: progress on a terminal (fpulab run). */
 	void (*progress)(void *arg, const char *bench, double frac, const char *what);
 	void *progress_arg;
+	/* Why the last fpl_cli_prepare found nothing this CPU can measure (it returned 77). */
+	char skip_why[512];
 };
 
 void fpl_cli_init(struct fpl_cli *c, const char *cmd);
@@ -155,8 +157,20 @@ int fpl_cli_common_opt(struct fpl_cli *c, int argc, char **argv, int *i);
 /*
  * A benchmark's options checked and parsed before anything is measured
  * (fpl_session_prepare): the usage error naming the option, from c->cmd.
- * Exit code; fpl_bench_call_free(call) after FPL_EXIT_OK.
+ * Nothing asked for measurable on this CPU: FPL_EXIT_UNSUPPORTED, the
+ * reason in c->skip_why, not printed (the caller says it). A notice of the
+ * check (what "widest" is here) goes to stderr, once. Exit code;
+ * fpl_bench_call_free(call) after FPL_EXIT_OK.
  */
+/*
+ * After fpl_cli_prepare gave FPL_EXIT_UNSUPPORTED for every benchmark:
+ * the session started without a clock and bench recorded as skipped with
+ * c->skip_why (the others, if any, by fpl_session_skip), so that the
+ * output (table, JSON, -o) still says why, with nothing measured. The
+ * reason also goes to stderr where stdout shows no table. Exit code.
+ */
+int fpl_cli_skip_unmeasured(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+			    size_t nopts);
 int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
 		    size_t nopts, struct fpl_bench_call *call);
 /* Exit code: FPL_EXIT_OK, or an error after printing it. Installs the ending-signal handler. */

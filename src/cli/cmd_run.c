@@ -29,6 +29,7 @@ struct entry {
 	size_t first_run, nruns;	/* its runs in the result */
 	struct fpl_bench_call call;	/* its options checked and parsed, before any measurement */
 	bool prepared;
+	char *skip_why;			/* nothing it was asked for can run here (not run; 77) */
 };
 
 struct plan {
@@ -97,6 +98,7 @@ static void plan_free(struct plan *p)
 			free(p->e[i].names[k]);
 		if (p->e[i].prepared)
 			fpl_bench_call_free(&p->e[i].call);
+		free(p->e[i].skip_why);
 	}
 	free(p->e);
 }
@@ -111,6 +113,15 @@ static int prepare(struct plan *p, struct fpl_cli *c)
 			continue;
 		rc = fpl_cli_prepare(c, p->e[i].b->name, p->e[i].opts, p->e[i].nopts,
 				     &p->e[i].call);
+		/* Skipped where it would have run, with its reason; the others still run. */
+		if (rc == FPL_EXIT_UNSUPPORTED && !p->e[i].skip_why) {
+			p->e[i].skip_why = strdup(c->skip_why);
+			if (!p->e[i].skip_why)
+				return fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+			continue;
+		}
+		if (rc == FPL_EXIT_UNSUPPORTED)
+			continue;
 		if (rc)
 			return rc;
 		p->e[i].prepared = true;
@@ -249,7 +260,12 @@ static int run_all(struct plan *p, struct fpl_cli *s)
 		if (s->progress_tty)
 			progress(p, e->b->name, 0, "starting");
 		e->first_run = s->ls->result->nruns;
-		e->rc = fpl_cli_call(s, &e->call);
+		if (e->skip_why)
+			e->rc = fpl_session_skip(s->ls, e->b->name, e->opts, e->nopts,
+						 e->skip_why) == -ENOTSUP ?
+				FPL_EXIT_UNSUPPORTED : FPL_EXIT_FAIL;
+		else
+			e->rc = fpl_cli_call(s, &e->call);
 		e->nruns = s->ls->result->nruns - e->first_run;
 		e->ran = true;
 		e->took_s = now_s() - t0;
@@ -321,6 +337,14 @@ static int print_summary(const struct fpl_result *r, FILE *f, void *arg)
 	return err ? err : fpl_summary_ran(r, f);
 }
 
+static bool all_skipped(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->e[i].skip_why)
+			return false;
+	return p->n > 0;
+}
+
 static int run_once(int argc, char **argv)
 {
 	struct plan p = { 0 };
@@ -337,6 +361,26 @@ static int run_once(int argc, char **argv)
 	}
 	if (!p.named)
 		s.quick = true;
+	/* Named benchmarks none of which can measure anything here: 77, nothing measured. */
+	if (p.named && all_skipped(&p)) {
+		for (size_t i = 0; i < p.n; i++)
+			fprintf(stderr, "fpulab run: %s: skipped: %s\n", p.e[i].b->name,
+				p.e[i].skip_why);
+		s.skip_why[0] = 0;	/* each said above */
+		rc = fpl_cli_skip_unmeasured(&s, NULL, NULL, 0);
+		for (size_t i = 0; i < p.n && rc == FPL_EXIT_UNSUPPORTED; i++) {
+			p.e[i].rc = FPL_EXIT_UNSUPPORTED;
+			p.e[i].ran = true;
+			p.e[i].first_run = s.ls->result->nruns;
+			if (fpl_session_skip(s.ls, p.e[i].b->name, p.e[i].opts, p.e[i].nopts,
+					     p.e[i].skip_why) != -ENOTSUP)
+				rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+			p.e[i].nruns = s.ls->result->nruns - p.e[i].first_run;
+		}
+		if (rc == FPL_EXIT_UNSUPPORTED && note_ran(&p, s.ls->result))
+			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
+		goto end;
+	}
 	rc = fpl_cli_start(&s);
 	if (rc == FPL_EXIT_OK && !p.named && default_suite(&p, s.ls->cpu, s.amx_by[0] != 0))
 		rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
@@ -347,6 +391,7 @@ static int run_once(int argc, char **argv)
 		if (note_ran(&p, s.ls->result))
 			rc = fpl_cli_error("run", FPL_EXIT_FAIL, "out of memory");
 	}
+end:
 	p.document = s.out_path != NULL;
 	/* Without the summary (--json, --format json|csv) its warnings go to stderr. */
 	s.warn_stderr = s.json_stdout || (s.format_given && s.format != FPL_FMT_TABLE);

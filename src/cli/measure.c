@@ -207,10 +207,41 @@ int fpl_cli_prepare(struct fpl_cli *c, const char *bench, const struct fpl_optva
 
 	if (rc)
 		return rc;
+	c->skip_why[0] = 0;
 	err = fpl_session_prepare(c->ls, bench, opts, nopts, call, &diag);
 	if (err == -EINVAL || err == -ENOENT)
 		return fpl_cli_usage_error(c->cmd, "%s", fpl_cli_unprefix(c->cmd, diag.msg));
-	return err ? fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg) : FPL_EXIT_OK;
+	if (err == -ENOTSUP) {
+		snprintf(c->skip_why, sizeof(c->skip_why), "%s", diag.msg[0] ? diag.msg :
+			 "not supported on this CPU");
+		return FPL_EXIT_UNSUPPORTED;
+	}
+	if (err)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (diag.msg[0])
+		fprintf(stderr, "fpulab %s: %s%s%s\n", c->cmd, strcmp(c->cmd, bench) ? bench : "",
+			strcmp(c->cmd, bench) ? ": " : "", diag.msg);
+	return FPL_EXIT_OK;
+}
+
+int fpl_cli_skip_unmeasured(struct fpl_cli *c, const char *bench, const struct fpl_optval *opts,
+			    size_t nopts)
+{
+	struct fpl_diag diag = { "" };
+	int rc;
+
+	if (c->skip_why[0] && (c->json_stdout || c->format_given || c->quiet))
+		fprintf(stderr, "fpulab %s: skipped: %s\n", c->cmd, c->skip_why);
+	if (c->out_path) {
+		rc = fpl_cli_check_out_path(c->cmd, c->out_path);
+		if (rc)
+			return rc;
+	}
+	if (fpl_session_start_unmeasured(c->ls, &diag))
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "%s", diag.msg);
+	if (bench && fpl_session_skip(c->ls, bench, opts, nopts, c->skip_why) != -ENOTSUP)
+		return fpl_cli_error(c->cmd, FPL_EXIT_FAIL, "out of memory");
+	return FPL_EXIT_UNSUPPORTED;
 }
 
 /* The fraction only grows (benchmarks report per group or cell); no internal variant names. */

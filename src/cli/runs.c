@@ -427,6 +427,10 @@ static int one_run(struct runs_ctx *c, long k, long *skipped)
 		/* the first run refuses what every run would: before measuring */
 		fputs(ch.err ? ch.err : "", stderr);
 		worst = FPL_EXIT_USAGE;
+	} else if (code == FPL_EXIT_UNSUPPORTED && !ch.nout) {
+		/* nothing asked for measurable here: refused before measuring, as every run would be */
+		fputs(ch.err ? ch.err : "", stderr);
+		worst = FPL_EXIT_UNSUPPORTED;
 	} else if (code == FPL_EXIT_OK || code == FPL_EXIT_UNSUPPORTED || code == FPL_EXIT_FAIL) {
 		rc = merge(c, &ch, k, wall, started);
 		if (rc || code == FPL_EXIT_FAIL) {
@@ -492,7 +496,8 @@ int fpl_runs_main(const char *cmd, int argc, char **argv, const struct fpl_runs_
 		fprintf(stderr, "fpulab %s: interrupted before run 1 of %ld completed: no run "
 			"to report%s%s%s\n", cmd, o->n, c.s.out_path ? ", " : "",
 			c.s.out_path ? c.s.out_path : "", c.s.out_path ? " not written" : "");
-	else if (worst != FPL_EXIT_USAGE && (c.done || runs_stop)) {
+	else if (worst != FPL_EXIT_USAGE && (c.done || runs_stop) &&
+		 !(worst == FPL_EXIT_UNSUPPORTED && !c.done)) {
 		rc = emit(&c);
 		fpl_table_runs_warnings(c.merged, cmd, c.done, stderr);
 		if (rc)

@@ -252,6 +252,83 @@ static bool units_pick(const struct fpl_run *run, enum fpl_units u, FILE *f)
 	return has[u] && other;
 }
 
+static bool same_skip(const struct fpl_run *a, const struct fpl_run *b)
+{
+	return a->skipped && b->skipped && !strcmp(a->bench, b->bench) &&
+	       !strcmp(a->skip_reason ? a->skip_reason : "", b->skip_reason ? b->skip_reason : "");
+}
+
+/* A parameter's value as the table writes it. */
+static void param_text(const json_t *v, char *val, size_t n)
+{
+	if (json_is_string(v))
+		snprintf(val, n, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(val, n, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(val, n, "%g", json_real_value(v));
+	else
+		snprintf(val, n, "%s", json_is_true(v) ? "yes" : json_is_false(v) ? "no" : "?");
+}
+
+/*
+ * Skipped runs of one benchmark for one reason (every cell of an RFBM
+ * this CPU lacks): one line with their count and the parameters they
+ * differ in, "xsave: 10 runs skipped (insn xsave, xsavec; method
+ * throughput, latency): RFBM 0xe0 has ...". The first of them prints it.
+ */
+static void skip_group(const struct fpl_result *r, size_t first, size_t n, FILE *f)
+{
+	const struct fpl_run *run = r->runs[first];
+	char *line = NULL;
+	size_t len = 0, nk = 0;
+	FILE *m = open_memstream(&line, &len);
+	const char *key;
+	json_t *v;
+
+	if (!m)
+		return;
+	fprintf(m, "%s: %zu runs skipped", run->bench, n);
+	json_object_foreach(run->params, key, v) {
+		char vals[512] = "", val[128];
+		size_t nv = 0, vl = 0;
+
+		for (size_t i = first; i < r->nruns; i++) {
+			const json_t *w;
+
+			if (!same_skip(run, r->runs[i]) ||
+			    !(w = json_object_get(r->runs[i]->params, key)))
+				continue;
+			param_text(w, val, sizeof(val));
+			/* each value once, in the order met */
+			bool seen = false;
+
+			for (const char *p = vals; *p && !seen;) {
+				size_t l = strcspn(p, "\x1f");
+
+				seen = l == strlen(val) && !strncmp(p, val, l);
+				p += l + (p[l] != 0);
+			}
+			if (seen || vl >= sizeof(vals))
+				continue;
+			vl += (size_t)snprintf(vals + vl, sizeof(vals) - vl, "%s%s", nv ? "\x1f" : "",
+					       val);
+			nv++;
+		}
+		if (nv < 2)
+			continue;
+		for (char *p = vals; *p; p++)
+			if (*p == '\x1f')
+				*p = '|';
+		fprintf(m, "%s%s %s", nk++ ? "; " : " (", key, vals);
+	}
+	fprintf(m, "%s: %s", nk ? ")" : "", run->skip_reason ? run->skip_reason : "");
+	if (!fclose(m)) {
+		fpl_tbl_wrap(f, line, 4);
+	}
+	free(line);
+}
+
 int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, FILE *f)
 {
 	struct gen_table g = { { NULL, 0 }, { NULL, 0 }, false };
@@ -260,6 +337,21 @@ int fpl_emit_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 	for (size_t ri = 0; ri < r->nruns; ri++) {
 		const struct fpl_run *run = r->runs[ri];
 
+		if (run->skipped) {
+			size_t n = 0;
+			bool before = false;
+
+			for (size_t i = 0; i < r->nruns; i++) {
+				n += same_skip(run, r->runs[i]);
+				before |= i < ri && same_skip(run, r->runs[i]);
+			}
+			if (before)
+				continue;
+			if (n > 1) {
+				skip_group(r, ri, n, f);
+				continue;
+			}
+		}
 		fpl_tbl_params_text(run->params, params, sizeof(params), ' ');
 		if (asprintf(&line, "%s %s", run->bench, params) >= 0) {
 			fpl_tbl_wrap(f, line, 4);

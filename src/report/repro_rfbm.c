@@ -15,6 +15,23 @@
 #define TRIM_PCT 10.0
 #define CONF_PCT 95.0
 
+/* The cases of table the CPU could not measure: one line each, with why. */
+static void left_out(const struct fpl_result *r, const char *table, FILE *f)
+{
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct fpl_run *run = r->runs[i];
+		char b[96], t[200];
+
+		if (!run->skipped || !fpl_pick_match(run, FPL_REPRO_BENCH, "experiment=rfbm") ||
+		    strcmp(fpl_pick_param(run, "table", t, sizeof(t)), table))
+			continue;
+		fprintf(f, "(the report's case %lld, %s: left out: %s)\n",
+			fpl_run_param_get_int(run, "report_case", 0),
+			fpl_pick_param(run, "label", b, sizeof(b)),
+			run->skip_reason ? run->skip_reason : "not measured here");
+	}
+}
+
 static bool rfbm_run(const struct fpl_run *run)
 {
 	return !run->skipped && fpl_pick_match(run, FPL_REPRO_BENCH, "experiment=rfbm");
@@ -282,8 +299,8 @@ static void legend(const struct table_tests *tt, const struct fpl_run **cases, F
 		tt->t[1].nruns, tt->family, tt->family == 1 ? "" : "s");
 }
 
-static void one_table(const char *table, const struct fpl_run **cases,
-		      const struct table_tests *tt, FILE *f)
+static void one_table(const struct fpl_result *r, const char *table,
+		      const struct fpl_run **cases, const struct table_tests *tt, FILE *f)
 {
 	const struct fpl_metric *v = fpl_run_find_metric(cases[0], "value");
 	int d = decimals(tt->t[0].center);
@@ -313,6 +330,7 @@ static void one_table(const char *table, const struct fpl_run **cases,
 			fprintf(f, "; case 1 in its runs %.*f", d, t->base);
 		fputc('\n', f);
 	}
+	left_out(r, table, f);
 	legend(tt, cases, f);
 	meaning(tt, f);
 }
@@ -359,7 +377,7 @@ int fpl_repro_rfbm_write(const struct fpl_result *r, FILE *f, struct fpl_diag *d
 		tt = (struct table_tests){ .paired = all_paired(cases, n), .n = n };
 		err = tt.paired ? paired_tests(cases, n, &tt) : unpaired_tests(cases, n, &tt);
 		if (!err) {
-			one_table(fpl_pick_param(cases[0], "table", b, sizeof(b)), cases, &tt, f);
+			one_table(r, fpl_pick_param(cases[0], "table", b, sizeof(b)), cases, &tt, f);
 			fputc('\n', f);
 		}
 	}

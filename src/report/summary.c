@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/section_work.h"
+#include "fpulab/xstate.h"
 #include "summary.h"
 #include "pick.h"
 #include "table_internal.h"
@@ -19,6 +20,37 @@ static bool host_bool(const struct fpl_result *r, const char *a, const char *b)
 	if (b)
 		v = json_object_get(v, b);
 	return json_is_true(v);
+}
+
+/*
+ * Without AVX-512 the live-state rows (ctxsw, signal, kvm) measure the
+ * widest state the CPU has: said once, under the header, not per row.
+ */
+static void widest_line(const struct fpl_result *r, const char *xcr0, FILE *f)
+{
+	static const char *const benches[] = { "ctxsw", "signal", "kvm" };
+	static const char *const keys[] = { "state", "state_b" };
+	char which[64] = "";
+	uint64_t have = xcr0 ? strtoull(xcr0, NULL, 0) : 0, m;
+	const char *widest = fpl_xstate_widest(have, &m);
+	size_t len = 0;
+
+	if (!xcr0 || !strcmp(widest, "avx512"))
+		return;
+	for (size_t b = 0; b < FPL_ARRAY_SIZE(benches); b++) {
+		bool uses = false;
+
+		for (size_t i = 0; i < r->nruns && !uses; i++)
+			for (size_t k = 0; k < FPL_ARRAY_SIZE(keys) && !uses; k++)
+				uses = !r->runs[i]->skipped && !strcmp(r->runs[i]->bench, benches[b]) &&
+				       !strcmp(fpl_tbl_param_str(r->runs[i], keys[k]), widest);
+		if (uses && len < sizeof(which))
+			len += (size_t)snprintf(which + len, sizeof(which) - len, "%s%s",
+						len ? ", " : "", benches[b]);
+	}
+	if (len)
+		fprintf(f, "No AVX-512 here (XCR0 %s): %s measure %s, the widest state this CPU "
+			"has.\n", xcr0, which, widest);
 }
 
 static void header(const struct fpl_result *r, FILE *f)
@@ -38,6 +70,7 @@ static void header(const struct fpl_result *r, FILE *f)
 	if (ghz > 0)
 		fprintf(f, ", core clock %.2f GHz", ghz);
 	fputs(". Medians [quartiles] unless said.\n", f);
+	widest_line(r, xcr0, f);
 }
 
 static bool timelike(const char *unit)

@@ -64,9 +64,15 @@ int fpl_view_table(const struct fpl_result *r, const struct fpl_table_opts *o, F
 {
 	const struct fpl_view *v = fpl_view_find(only_bench(r));
 	struct fpl_table_opts with = *o;
+	/*
+	 * One run, skipped before it began (nothing asked for could run here:
+	 * fpl_session_skip, no observation): its reason, not an empty table.
+	 */
+	bool whole_skip = r->nruns == 1 && r->runs[0]->skipped &&
+			  !json_object_size(r->runs[0]->observed);
 
 	with.run_lines = fpl_view_run_lines;
-	return v && v->table ? v->table(r, &with, f) : fpl_emit_table(r, &with, f);
+	return v && v->table && !whole_skip ? v->table(r, &with, f) : fpl_emit_table(r, &with, f);
 }
 
 void fpl_views_summary(const struct fpl_result *r, FILE *f)

@@ -2,6 +2,7 @@
 /* Extended-state components from CPUID 0xD, their layouts, and component-mask parsing. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,10 +211,58 @@ static const struct {
 	{ "none", 0 },
 };
 
+const char *fpl_xstate_widest(uint64_t have, uint64_t *mask)
+{
+	static const struct {
+		const char *name;
+		uint64_t mask;
+	} order[] = {
+		{ "avx512", FPL_XFEATURE_MASK_AVX512 },
+		{ "avx", FPL_XFEATURE_MASK_YMM },
+		{ "sse", FPL_XFEATURE_MASK_SSE },
+	};
+
+	for (unsigned i = 0; i < FPL_ARRAY_SIZE(order); i++)
+		if ((have & order[i].mask) == order[i].mask) {
+			*mask = order[i].mask;
+			return order[i].name;
+		}
+	*mask = FPL_XFEATURE_MASK_FP;
+	return "x87";
+}
+
+bool fpl_xstate_names_widest(const char *s)
+{
+	for (const char *p = s; p && *p;) {
+		size_t n = strcspn(p, ",+");
+
+		if (n == 6 && !strncasecmp(p, "widest", 6))
+			return true;
+		p += n + (p[n] != 0);
+	}
+	return false;
+}
+
+const char *fpl_xstate_widest_note(uint64_t have, const char *what, char *buf, size_t n)
+{
+	uint64_t m;
+	const char *name = fpl_xstate_widest(have, &m);
+	int k = snprintf(buf, n, "state 'widest' here: %s (0x%" PRIx64 ")", name, m);
+
+	if (k >= 0 && (size_t)k < n && strcmp(name, "avx512"))
+		snprintf(buf + k, n - (size_t)k, ": no AVX-512%s in %s 0x%" PRIx64,
+			 strcmp(name, "avx") ? " or AVX" : "", what, have);
+	return buf;
+}
+
 static int parse_name(const struct fpl_xstate *xs, const char *s, size_t n, uint64_t *mask)
 {
 	if (n == 3 && !strncasecmp(s, "all", 3)) {
 		*mask = fpl_xstate_permitted(xs);
+		return 0;
+	}
+	if (n == 6 && !strncasecmp(s, "widest", 6)) {
+		fpl_xstate_widest(fpl_xstate_xcr0(xs), mask);
 		return 0;
 	}
 	for (unsigned i = 0; i < FPL_XFEATURE_MAX; i++) {
@@ -258,7 +307,7 @@ int fpl_xstate_parse_mask(const struct fpl_xstate *xs, const char *s, uint64_t *
 			return fpl_diag_set(diag, -EINVAL,
 					    "unknown component '%.*s' in mask '%s' (x87, sse, avx, "
 					    "opmask, zmm_hi256, hi16_zmm, avx512, pkru, tilecfg, "
-					    "tiledata, amx, apx, all, or a number)",
+					    "tiledata, amx, apx, all, widest, or a number)",
 					    (int)(e - p), p, s);
 		m |= one;
 		if (!*e)

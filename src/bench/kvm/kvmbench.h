@@ -21,6 +21,7 @@ struct fpl_kvm_cfg {
 	char names[FPL_KVM_STATES][64];
 	uint64_t mask[FPL_KVM_STATES];
 	bool all[FPL_KVM_STATES];	/* "all": every component the host can give a guest */
+	bool widest[FPL_KVM_STATES];	/* "widest": the widest vector state it can give one */
 	bool writes;			/* --guest writes */
 	int ring;			/* --ring: 0, 3, or -1 for auto */
 	unsigned cpuids;
