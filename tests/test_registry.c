@@ -60,16 +60,16 @@ static void test_default_budgets(void **state)
 	}
 	assert_non_null(ctxsw);
 	env.bench = ctxsw;
-	assert_true(fpl_bench_budget(&env, false) == ctxsw->budget.full_s);
-	assert_true(fpl_bench_budget(&env, true) == ctxsw->budget_ab.full_s);
+	assert_true(fpl_bench_budget(env.bench, &env, false) == ctxsw->budget.full_s);
+	assert_true(fpl_bench_budget(env.bench, &env, true) == ctxsw->budget_ab.full_s);
 	env.quick = true;
-	assert_true(fpl_bench_budget(&env, false) == ctxsw->budget.quick_s);
-	assert_true(fpl_bench_budget(&env, true) == ctxsw->budget_ab.quick_s);
+	assert_true(fpl_bench_budget(env.bench, &env, false) == ctxsw->budget.quick_s);
+	assert_true(fpl_bench_budget(env.bench, &env, true) == ctxsw->budget_ab.quick_s);
 	env.budget_s = 0.7;
-	assert_true(fpl_bench_budget(&env, true) == 0.7);
+	assert_true(fpl_bench_budget(env.bench, &env, true) == 0.7);
 	/* a benchmark without an --ab pair uses its one pair under ab too */
 	env = (struct fpl_bench_env){ .bench = fpl_bench_find("signal") };
-	assert_true(fpl_bench_budget(&env, true) == env.bench->budget.full_s);
+	assert_true(fpl_bench_budget(env.bench, &env, true) == env.bench->budget.full_s);
 }
 
 int main(void)

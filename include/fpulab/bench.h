@@ -149,10 +149,12 @@ int fpl_parse_sizes(const char *s, size_t lo, size_t hi, size_t unit, size_t *ou
 		    size_t *n, struct fpl_diag *diag);
 
 /*
- * The budget of this call: --budget where given, else the descriptor's
- * default for --quick or not (the --ab pair when ab and it has one).
+ * The budget of this call of benchmark b: --budget where given, else b's
+ * default for --quick or not (the --ab pair when ab and it has one). b is
+ * the benchmark's own descriptor, not env->bench: tests call a
+ * benchmark's parts with an env of their own making.
  */
-double fpl_bench_budget(const struct fpl_bench_env *env, bool ab);
+double fpl_bench_budget(const struct fpl_bench *b, const struct fpl_bench_env *env, bool ab);
 
 /* Report progress through env->progress if set. */
 void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char *what);

@@ -19,6 +19,9 @@
 #include "ktpass.h"
 #include "tasks.h"
 
+/* Defined at the end of this file; its default budgets are read before. */
+extern const struct fpl_bench fpl_bench_amx;
+
 #define AMX_MAX_SAMPLES	2000
 #define ALT_SMALL	8192		/* METHOD.md: refused after permission, accepted before */
 
@@ -327,7 +330,7 @@ static void record_masks(struct fpl_run *run, const struct amx_ctx *c, size_t n)
 
 static void amx_budget(const struct fpl_bench_env *env, double *budget, size_t *max)
 {
-	*budget = fpl_bench_budget(env, false);
+	*budget = fpl_bench_budget(&fpl_bench_amx, env, false);
 	*max = (size_t)fpl_bench_opt_int(env, "samples", env->quick ? 50 : 200);
 }
 

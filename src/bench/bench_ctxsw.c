@@ -20,6 +20,9 @@
 #include "pingpong.h"
 #include "runclock.h"
 
+/* Defined at the end of this file; its default budgets are read before. */
+extern const struct fpl_bench fpl_bench_ctxsw;
+
 #define BATCH_NS	1000000.0	/* auto batch: about 1 ms of round trips */
 #define WARMUP_S	0.2
 
@@ -548,8 +551,9 @@ static int base_len(const char *name)
 	return (int)(n > 3 && !strcmp(name + n - 3, "_ns") ? n - 3 : n);
 }
 
+/* The ns metrics from index first on, in TSC ticks and core cycles too. */
 static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
-		     const struct pp_metrics *m, const struct fpl_runclock *rc)
+		     const struct pp_metrics *m, const struct fpl_runclock *rc, size_t first)
 {
 	bool meas = m->ticks > 0 && m->ns > 0;
 	double hz = meas ? m->ticks / m->ns * 1e9 : env->clock->tsc_hz;
@@ -564,7 +568,7 @@ static int add_units(const struct fpl_bench_env *env, struct fpl_run *run,
 		 rate);
 	snprintf(from, sizeof(from), "from ns at %s, then ", rate);
 	fpl_runclock_cycles_text(env->clock, rc, from, cyc, sizeof(cyc));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = first; i < n; i++) {
 		const struct fpl_metric *src = run->metrics[i];
 
 		if (strcmp(src->unit, "ns"))
@@ -586,6 +590,7 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 		  double elapsed, const struct fpl_runclock *rc)
 {
 	char buf[32];
+	size_t n0;
 	int err = 0;
 
 	fpl_run_obs_int(run, "batch", (long long)n);
@@ -612,8 +617,12 @@ static int record(const struct fpl_bench_env *env, struct fpl_run *run, struct f
 			     (m->ticks > 0 && m->ns > 0 ? m->ns / m->ticks :
 			      1e9 / env->clock->tsc_hz));
 	if (!err)
+		err = add_units(env, run, m, rc, 0);
+	/* the anchor's metrics after the switch's, in every unit too */
+	n0 = run->nmetrics;
+	if (!err)
 		err = fpl_anchor_record(run, m->rounds, m->nrounds, c->ab ? 2 : 1);
-	return err ? err : add_units(env, run, m, rc);
+	return err ? err : add_units(env, run, m, rc, n0);
 }
 
 static int make_metrics(struct fpl_run *run, const struct ctxsw_cfg *c, const struct fpl_pp *pp,
@@ -685,7 +694,7 @@ static int states(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct f
 
 static int read_cfg(const struct fpl_bench_env *env, struct ctxsw_cfg *c, struct fpl_run *run)
 {
-	double def = fpl_bench_budget(env, fpl_bench_opt(env, "ab") != NULL);
+	double def = fpl_bench_budget(&fpl_bench_ctxsw, env, fpl_bench_opt(env, "ab") != NULL);
 	int err = states(env, c, run);
 
 	if (err)

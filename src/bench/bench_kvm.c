@@ -11,6 +11,9 @@
 #include "fpulab/harness.h"
 #include "kvm/kvmbench.h"
 
+/* Defined at the end of this file; its default budgets are read before. */
+extern const struct fpl_bench fpl_bench_kvm;
+
 static const char *const guests[] = { "set-once", "writes", NULL };
 static const char *const rings[] = { "auto", "0", "3", NULL };
 
@@ -133,7 +136,7 @@ static int kvm_check(const struct fpl_bench_env *env, void *cfg, struct fpl_diag
 static int read_cfg(const struct fpl_bench_env *env, struct fpl_kvm_cfg *c, struct fpl_run *run)
 {
 	struct fpl_diag diag = { "" };
-	double def = fpl_bench_budget(env, fpl_bench_opt(env, "ab") != NULL);
+	double def = fpl_bench_budget(&fpl_bench_kvm, env, fpl_bench_opt(env, "ab") != NULL);
 	int err = 0;
 
 	if (env->cfg)

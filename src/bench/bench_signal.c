@@ -23,6 +23,9 @@
 #include "runclock.h"
 #include "tasks.h"
 
+/* Defined at the end of this file; its default budgets are read before. */
+extern const struct fpl_bench fpl_bench_signal;
+
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ	51
 #endif
@@ -514,7 +517,7 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct fpl_run *run = fpl_result_add_run(res, "signal");
 	long long altsize = fpl_bench_opt_int(env, "altstack", 0);
 	unsigned long n = (unsigned long)fpl_bench_opt_int(env, "batch", SAMPLE_SIGNALS);
-	double budget = fpl_bench_budget(env, false);
+	double budget = fpl_bench_budget(&fpl_bench_signal, env, false);
 	struct fpl_diag diag = { "" };
 	struct sig_metrics m;
 	struct sigctx s;

@@ -11,6 +11,9 @@
 #include "fpulab/bench.h"
 #include "xsave/bench.h"
 
+/* Defined at the end of this file; its default budgets are read before. */
+extern const struct fpl_bench fpl_bench_xsave;
+
 
 /* What .check parses of the options: --mask, when given. */
 struct xsave_cfg {
@@ -146,7 +149,7 @@ int fpl_xs_setup(struct fpl_xs_bench *x, const struct fpl_bench_env *env, struct
 	x->insn = fpl_bench_opt(env, "insn");
 	s = fpl_bench_opt(env, "mask");
 	/* What is left of 10 s (2 s quick) after the clock, self-checks and output. */
-	x->budget = fpl_bench_budget(env, false);
+	x->budget = fpl_bench_budget(&fpl_bench_xsave, env, false);
 	if (env->cfg) {
 		/* parsed once, by .check */
 		x->has_one_mask = ((const struct xsave_cfg *)env->cfg)->has_mask;

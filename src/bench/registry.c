@@ -180,15 +180,15 @@ double fpl_bench_opt_real(const struct fpl_bench_env *env, const char *name, dou
 	return *s && !*end ? v : def;
 }
 
-double fpl_bench_budget(const struct fpl_bench_env *env, bool ab)
+double fpl_bench_budget(const struct fpl_bench *b, const struct fpl_bench_env *env, bool ab)
 {
-	const struct fpl_budget *b = &env->bench->budget;
+	const struct fpl_budget *d = &b->budget;
 
 	if (env->budget_s > 0)
 		return env->budget_s;
-	if (ab && env->bench->budget_ab.full_s > 0)
-		b = &env->bench->budget_ab;
-	return env->quick ? b->quick_s : b->full_s;
+	if (ab && b->budget_ab.full_s > 0)
+		d = &b->budget_ab;
+	return env->quick ? d->quick_s : d->full_s;
 }
 
 void fpl_bench_progress(const struct fpl_bench_env *env, double frac, const char *what)
