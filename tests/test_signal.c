@@ -209,6 +209,54 @@ static void test_bad_state_before_calibration(void **state)
 	tt_rejected_early("signal --state nosuchthing", "--state");
 }
 
+/*
+ * signal --ab (issue 32 item 5: a wider state read faster than a narrower
+ * from separate runs): two states in the same rounds, A B then B A; the
+ * difference per round is B's round trip minus A's of that round; each
+ * state verified in its own frames; "widest" measured as what it is here.
+ */
+static void test_ab_interleaved(void **state)
+{
+	const struct fpl_metric *a, *b, *d;
+	struct fpl_result *r;
+	const struct fpl_run *run;
+	int rc;
+
+	fpl_cpu_read(&tt_cpu);
+	r = tt_run("signal", 0.2, &rc, "ab", "init,widest", NULL);
+	assert_int_equal(rc, 0);
+	run = r->runs[0];
+	assert_string_equal(fpl_run_param_get_str(run, "state_a"), "init");
+	assert_string_equal(fpl_run_param_get_str(run, "state_b"),
+			    fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX512F) ? "avx512" :
+			    fpl_cpu_has(&tt_cpu, FPL_FEAT_AVX) ? "avx" : "sse");
+	a = fpl_run_find_metric(run, "round_trip_a");
+	b = fpl_run_find_metric(run, "round_trip_b");
+	d = fpl_run_find_metric(run, "difference");
+	assert_true(a && b && d);
+	assert_null(fpl_run_find_metric(run, "round_trip"));
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(d->n, a->n);
+	for (size_t i = 0; i < d->n; i++)
+		assert_true(d->samples[i] == b->samples[i] - a->samples[i]);
+	assert_true(fpl_metric_is_difference(d));
+	assert_non_null(json_object_get(d->extra, "paired"));
+	assert_non_null(fpl_run_obs_get_str(run, "b_minus_a_paired"));
+	assert_non_null(fpl_run_find_metric(run, "difference_ns"));
+	assert_non_null(fpl_run_find_metric(run, "delivery_b_cycles"));
+	assert_non_null(fpl_run_obs_get_str(run, "frame_xstate_bv_a"));
+	assert_non_null(fpl_run_obs_get_str(run, "frame_xstate_bv_b"));
+	assert_null(fpl_run_obs_get_str(run, "aa_control"));
+	if (fpl_cpu_has(&tt_cpu, FPL_FEAT_XGETBV1))
+		assert_string_equal(fpl_run_obs_get_str(run, "state_verified"), "yes");
+	fpl_result_free(r);
+	/* A/A: said as such */
+	r = tt_run("signal", 0.1, &rc, "ab", "init,init", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(fpl_run_obs_get_str(r->runs[0], "aa_control"));
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_frame_altstack_minimum),
 		cmocka_unit_test(test_state_live_in_frame),
+		cmocka_unit_test(test_ab_interleaved),
 		cmocka_unit_test(test_interrupt_wis),
 	};
 

@@ -386,6 +386,28 @@ static void summary_more_lines_name_their_place(void **state)
 	fpl_result_free(r);
 }
 
+/* A signal --ab run in the summary: both states from the same run, and its paired verdict. */
+static void summary_signal_ab(void **state)
+{
+	struct fpl_result *r = fpl_result_new();
+	struct fpl_run *run = fpl_result_add_run(r, "signal");
+	char *s;
+
+	assert_non_null(run);
+	assert_int_equal(fpl_run_param_str(run, "state_a", "init") ||
+			 fpl_run_param_str(run, "state_b", "avx"), 0);
+	add_samples(run, "round_trip_a_ns", "ns", 4000);
+	add_samples(run, "round_trip_b_ns", "ns", 4100);
+	assert_int_equal(fpl_run_obs_str(run, "b_minus_a_paired", "+2.50% (95% CI +1.00% .. "
+					 "+4.00%)"), 0);
+	s = summary_of(r);
+	assert_non_null(strstr(s, "  state init     4005 ["));
+	assert_non_null(strstr(s, "  state avx      4105 ["));
+	assert_non_null(strstr(s, "B minus A: +2.50% (95% CI +1.00% .. +4.00%) (paired per round"));
+	free(s);
+	fpl_result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_summary_no_empty_heading),
 		cmocka_unit_test(test_summary_says_widest_once),
 		cmocka_unit_test(summary_more_lines_name_their_place),
+		cmocka_unit_test(summary_signal_ab),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include "fpulab/stats.h"
 #include "fpulab/sysinfo.h"
 #include "abdiff.h"
+#include "abstate.h"
 #include "anchor.h"
 #include "ktpass.h"
 #include "pingpong.h"
@@ -66,79 +66,26 @@ struct ctxsw_cfg {
 	double budget_s;
 };
 
-/* One state name into the configuration's own buffer. */
-static int name_state(struct ctxsw_cfg *c, unsigned i, const char *name, size_t len,
-		      struct fpl_diag *diag)
-{
-	if (len >= sizeof(c->names[i]))
-		return fpl_diag_set(diag, -EINVAL, "'%.*s': not a state (too long)", (int)len, name);
-	memcpy(c->names[i], name, len);
-	c->names[i][len] = 0;
-	c->state_name[i] = c->names[i];
-	return 0;
-}
-
-/* "widest" recorded as what it is here ("avx"), so that runs compare with runs that named it. */
-static void widest_name(const struct fpl_xstate *xs, struct ctxsw_cfg *c, unsigned i)
-{
-	uint64_t m;
-
-	if (!strcasecmp(c->names[i], "widest"))
-		snprintf(c->names[i], sizeof(c->names[i]), "%s",
-			 fpl_xstate_widest(fpl_xstate_xcr0(xs), &m));
-}
-
-/* The states of --state or --ab; -EINVAL (bad value) or -ENOTSUP (not here) with diag. */
+/* The states of --state or --ab (abstate.c, shared with signal); -EINVAL or -ENOTSUP with diag. */
 static int parse_states(const struct fpl_bench_env *env, struct ctxsw_cfg *c,
 			struct fpl_diag *diag)
 {
-	const char *ab = fpl_bench_opt(env, "ab"), *comma;
+	struct fpl_ab_states st;
 	struct fpl_xstate xs;
-	int err;
+	int err = fpl_xstate_init(&xs, env->cpu);
 
-	err = fpl_xstate_init(&xs, env->cpu);
 	if (err)
 		return fpl_diag_set(diag, err, "xstate: CPUID leaf 0xD unreadable");
-	if (!ab) {
-		const char *st = fpl_bench_opt(env, "state");
-
-		err = name_state(c, 0, st, strlen(st), diag);
-		if (!err)
-			widest_name(&xs, c, 0);
-		if (!err)
-			err = fpl_live_parse(&xs, c->state_name[0], &c->none, &c->mask[0], diag);
-		return fpl_diag_prefix(diag, err, "--state");
+	err = fpl_ab_states_parse(&xs, fpl_bench_opt(env, "state"), fpl_bench_opt(env, "ab"), &st,
+				  diag);
+	c->ab = st.ab;
+	c->none = st.none;
+	for (unsigned i = 0; i < st.n; i++) {
+		snprintf(c->names[i], sizeof(c->names[i]), "%s", st.name[i]);
+		c->state_name[i] = c->names[i];
+		c->mask[i] = st.mask[i];
 	}
-	comma = strchr(ab, ',');
-	if (!comma || strchr(comma + 1, ','))
-		return fpl_diag_set(diag, -EINVAL, "--ab '%s': give two states as A,B (join "
-				    "components with '+')", ab);
-	c->ab = true;
-	err = name_state(c, 0, ab, (size_t)(comma - ab), diag);
-	if (!err)
-		err = name_state(c, 1, comma + 1, strlen(comma + 1), diag);
-	if (err)
-		return fpl_diag_prefix(diag, err, "--ab");
-	for (unsigned i = 0; i < 2; i++)
-		widest_name(&xs, c, i);
-	/*
-	 * Both names are checked before the CPU is asked: a state this CPU lacks
-	 * (-ENOTSUP) in A must not hide a name no CPU knows in B (-EINVAL).
-	 */
-	for (unsigned i = 0; i < 2; i++) {
-		struct fpl_diag d = { "" };
-		bool none;
-		int e = fpl_live_parse(&xs, c->state_name[i], &none, &c->mask[i], &d);
-
-		if (!e && none)
-			return fpl_diag_set(diag, -EINVAL,
-					    "--ab: 'none' cannot be compared; use init");
-		if (e && (!err || e == -EINVAL) && err != -EINVAL) {
-			err = e;
-			snprintf(diag->msg, sizeof(diag->msg), "%s", d.msg);
-		}
-	}
-	return fpl_diag_prefix(diag, err, "--ab");
+	return err;
 }
 
 /*

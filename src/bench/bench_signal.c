@@ -21,6 +21,8 @@
 #include "ktpass.h"
 #include "livestate.h"
 #include "runclock.h"
+#include "abstate.h"
+#include "signal_ab.h"
 #include "tasks.h"
 
 /* Defined at the end of this file; its default budgets are read before. */
@@ -40,6 +42,9 @@ static const struct fpl_opt signal_opts[] = {
 	  "run the handler on an alternate stack of this many bytes (0: the thread's stack); "
 	  "at least the larger of AT_MINSIGSTKSZ and MINSIGSTKSZ (2048)" },
 	{ "batch", FPL_OPT_INT, "64", 1, 1e6, NULL, "signals per sample" },
+	{ "ab", FPL_OPT_STR, NULL, 0, 0, NULL,
+	  "two states A,B (as --state, not none) in interleaved batches, A B then B A: their "
+	  "difference per round with its interval; X,X is an A/A control" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -50,7 +55,8 @@ static struct {
 	bool on_altstack;
 	uintptr_t alt_top;
 	struct fpl_sigframe_info fi;
-	uint64_t bv_and, bv_or;		/* XSTATE_BV in the frame, every signal */
+	unsigned cur;			/* the state of this batch (--ab: 0 A, 1 B) */
+	uint64_t bv_and[2], bv_or[2];	/* XSTATE_BV in the frame, every signal, per state */
 } hs;
 
 /*
@@ -96,8 +102,8 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	fp = (const unsigned char *)uc->uc_mcontext.fpregs;
 	if (fp && hs.fi.xsave)
 		bv = *(const volatile uint64_t *)(fp + FPL_XSAVE_HDR_OFFSET);
-	hs.bv_and &= bv;
-	hs.bv_or |= bv;
+	hs.bv_and[hs.cur] &= bv;
+	hs.bv_or[hs.cur] |= bv;
 	if (hs.probe)
 		probe_frame(uc);
 }
@@ -153,7 +159,7 @@ struct sigctx {
 	struct sigaction old_sa;
 	bool ss_set, sa_set;
 	long pid, tid;
-	uint64_t xin_and, xin_or, checks;
+	uint64_t xin_and[2], xin_or[2], checks[2];
 };
 
 static int install(struct sigctx *s, long long altsize, struct fpl_run *run)
@@ -205,16 +211,17 @@ struct sig_sample {
 	double deliver, ret, total;	/* TSC ticks per signal */
 };
 
-/* n signals: raw tgkill right after the XRSTOR, nothing in between but the TSC read. */
-static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
+/* n signals in state st: raw tgkill right after the XRSTOR, nothing in between but the TSC read. */
+static void sig_batch(struct sigctx *s, unsigned st, unsigned long n, struct sig_sample *out)
 {
 	uint64_t d = 0, r = 0;
 
+	hs.cur = st;
 	for (unsigned long i = 0; i < n; i++) {
 		uint64_t t0, t2;
 
 		if (s->nstates)
-			fpl_live_set(&s->live, 0);
+			fpl_live_set(&s->live, st);
 		t0 = fpl_tsc_begin();
 		fpl_sys3(SYS_tgkill, s->pid, s->tid, SIGUSR1);
 		t2 = fpl_tsc_end();
@@ -226,9 +233,9 @@ static void sig_batch(struct sigctx *s, unsigned long n, struct sig_sample *out)
 	if (s->nstates && s->live.xinuse) {
 		uint64_t x = fpl_xgetbv(1);
 
-		s->xin_and &= x;
-		s->xin_or |= x;
-		s->checks++;
+		s->xin_and[st] &= x;
+		s->xin_or[st] |= x;
+		s->checks[st]++;
 	}
 	/* Nothing computed with vector registers before the XINUSE read above. */
 	__asm__ volatile("" : "+r"(d), "+r"(r));
@@ -271,76 +278,98 @@ static void param_frame(struct fpl_run *run, const struct fpl_sigframe_info *fi,
 }
 
 /* What was wrong, in values and in words: components missing from the frame or extra in it. */
-static void verify_warn(struct fpl_run *run, const struct sigctx *s, uint64_t mask,
+static void verify_warn(struct fpl_run *run, const struct sigctx *s, unsigned st, uint64_t mask,
 			uint64_t others)
 {
-	uint64_t claimed = mask & ~FPL_XFEATURE_MASK_FPSSE;
+	uint64_t claimed = mask & ~FPL_XFEATURE_MASK_FPSSE, xa = s->xin_and[st];
 	char names[160], w1[400], w2[400], xin[480] = "";
 
-	if (s->live.xinuse && s->checks && ((mask & ~s->xin_and) || (s->xin_and & others)))
+	if (s->live.xinuse && s->checks[st] && ((mask & ~xa) || (xa & others)))
 		snprintf(xin, sizeof(xin), "; XINUSE after sigreturn and 0x%" PRIx64 ", or 0x%"
-			 PRIx64 "%s", s->xin_and, s->xin_or,
-			 fpl_live_diff_words(mask & ~s->xin_and, s->xin_and & others, w2,
-					     sizeof(w2)));
+			 PRIx64 "%s", xa, s->xin_or[st],
+			 fpl_live_diff_words(mask & ~xa, xa & others, w2, sizeof(w2)));
 	fpl_run_warn(run, "state 0x%" PRIx64 " (%s) not seen live in every signal frame: "
 		     "XSTATE_BV and 0x%" PRIx64 ", or 0x%" PRIx64 "%s%s",
-		     mask, fpl_xfeature_mask_names(mask, names, sizeof(names)), hs.bv_and,
-		     hs.bv_or, fpl_live_diff_words(claimed & ~hs.bv_and, hs.bv_and & others, w1,
-						   sizeof(w1)), xin);
+		     mask, fpl_xfeature_mask_names(mask, names, sizeof(names)), hs.bv_and[st],
+		     hs.bv_or[st], fpl_live_diff_words(claimed & ~hs.bv_and[st],
+						       hs.bv_and[st] & others, w1, sizeof(w1)),
+		     xin);
 }
 
-/* The frame's XSTATE_BV (every signal) and XINUSE after sigreturn (every sample). */
-static void verify(struct fpl_run *run, const struct sigctx *s, uint64_t mask)
+/*
+ * The frame's XSTATE_BV (every signal) and XINUSE after sigreturn (every
+ * sample) of state st; key suffix sfx ("" or an A/B run's "_a", "_b").
+ */
+static bool verify_one(struct fpl_run *run, const struct sigctx *s, unsigned st, uint64_t mask,
+		       const char *sfx)
 {
 	uint64_t others = s->live.rfbm & ~mask & ~FPL_XFEATURE_MASK_FPSSE;
-	char buf[96];
+	uint64_t ba = hs.bv_and[st], xa = s->xin_and[st];
+	char buf[96], key[48];
 	bool ok;
+
+	snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64, ba, hs.bv_or[st]);
+	snprintf(key, sizeof(key), "frame_xstate_bv%s", sfx);
+	fpl_run_obs_str(run, key, buf);
+	snprintf(key, sizeof(key), "frame_extra_in_use%s", sfx);
+	fpl_live_obs_extra(run, key, ba, hs.bv_or[st], others);
+	/* The kernel sets FP and SSE in every frame: only the other components tell. */
+	ok = (ba & mask & ~FPL_XFEATURE_MASK_FPSSE) == (mask & ~FPL_XFEATURE_MASK_FPSSE) &&
+	     fpl_live_extra_ok(ba, others);
+	if (s->live.xinuse && s->checks[st]) {
+		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
+			 xa, s->xin_or[st], s->checks[st]);
+		snprintf(key, sizeof(key), "xinuse_after_return%s", sfx);
+		fpl_run_obs_str(run, key, buf);
+		snprintf(key, sizeof(key), "xinuse_extra_in_use%s", sfx);
+		fpl_live_obs_extra(run, key, xa, s->xin_or[st], others);
+		ok = ok && (xa & mask) == mask && fpl_live_extra_ok(xa, others);
+	}
+	if (!ok)
+		verify_warn(run, s, st, mask, others);
+	return ok;
+}
+
+static void verify(struct fpl_run *run, const struct sigctx *s, const uint64_t *mask)
+{
+	bool ok = true;
 
 	if (!s->nstates)
 		return;
-	snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64, hs.bv_and, hs.bv_or);
-	fpl_run_obs_str(run, "frame_xstate_bv", buf);
-	fpl_live_obs_extra(run, "frame_extra_in_use", hs.bv_and, hs.bv_or, others);
-	/* The kernel sets FP and SSE in every frame: only the other components tell. */
-	ok = (hs.bv_and & mask & ~FPL_XFEATURE_MASK_FPSSE) == (mask & ~FPL_XFEATURE_MASK_FPSSE) &&
-	     fpl_live_extra_ok(hs.bv_and, others);
-	if (s->live.xinuse && s->checks) {
-		snprintf(buf, sizeof(buf), "and 0x%" PRIx64 " or 0x%" PRIx64 " n=%" PRIu64,
-			 s->xin_and, s->xin_or, s->checks);
-		fpl_run_obs_str(run, "xinuse_after_return", buf);
-		fpl_live_obs_extra(run, "xinuse_extra_in_use", s->xin_and, s->xin_or, others);
-		ok = ok && (s->xin_and & mask) == mask &&
-		     fpl_live_extra_ok(s->xin_and, others);
-	}
+	for (unsigned st = 0; st < s->nstates; st++)
+		ok &= verify_one(run, s, st, mask[st], s->nstates > 1 ? (st ? "_b" : "_a") : "");
 	fpl_run_obs_str(run, "state_verified", ok ? "yes" : "NO");
-	if (!ok)
-		verify_warn(run, s, mask, others);
 }
 
 struct sig_metrics {
 	struct fpl_metric *total, *deliver, *ret;
 };
 
-static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt)
+/* One state's three metrics; sfx "" or an A/B run's "_a", "_b". */
+static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned long n, bool alt,
+			const char *sfx)
 {
 	const struct fpl_metric_how how = { .reps = (long long)n, .clock = FPL_MCLOCK_TSC,
 					    .overhead = FPL_OVERHEAD_NONE, .conv = FPL_CONV_NONE };
-	char meth[400];
+	char meth[400], name[32];
 	const char *stack = alt ? "alternate stack" : "own stack";
 
 	snprintf(meth, sizeof(meth), "tgkill(SIGUSR1) to this thread, empty SA_SIGINFO handler on "
 		 "its %s, %lu signals per sample", stack, n);
-	m->total = fpl_run_add_metric(run, "round_trip", "tsc", NULL);
+	snprintf(name, sizeof(name), "round_trip%s", sfx);
+	m->total = fpl_run_add_metric(run, name, "tsc", NULL);
 	if (!m->total || fpl_metric_set_method(m->total, meth, NULL, "TSC ticks per signal, "
 					       "lfence;rdtsc before the system call, "
 					       "lfence;rdtsc;lfence after its return"))
 		return -ENOMEM;
 	snprintf(meth, sizeof(meth), "from before tgkill to the handler's first instruction "
 		 "(lfence;rdtsc), %lu signals per sample, %s", n, stack);
-	m->deliver = fpl_run_add_metric(run, "delivery", "tsc", meth);
+	snprintf(name, sizeof(name), "delivery%s", sfx);
+	m->deliver = fpl_run_add_metric(run, name, "tsc", meth);
 	snprintf(meth, sizeof(meth), "from the handler's first instruction through sigreturn "
 		 "to after tgkill returns, %lu signals per sample, %s", n, stack);
-	m->ret = fpl_run_add_metric(run, "return", "tsc", meth);
+	snprintf(name, sizeof(name), "return%s", sfx);
+	m->ret = fpl_run_add_metric(run, name, "tsc", meth);
 	if (!m->deliver || !m->ret)
 		return -ENOMEM;
 	fpl_metric_set_how(m->total, &how);
@@ -350,42 +379,62 @@ static int make_metrics(struct fpl_run *run, struct sig_metrics *m, unsigned lon
 }
 
 /*
- * The three in ns and core cycles too (NAME_ns, NAME_cycles), from the same
- * TSC samples: at the TSC rate measured over the run, and the core/TSC
- * ratio around it.
+ * Every TSC metric from index first on in ns and core cycles too
+ * (NAME_ns, NAME_cycles), from the same samples: at the TSC rate measured
+ * over the run, and the run's core/TSC figure.
  */
-static int other_units(const struct fpl_bench_env *env, struct fpl_run *run,
-		       const struct sig_metrics *m, const struct fpl_runclock *rc,
-		       double ns_per_tick)
+static int other_units(const struct fpl_bench_env *env, struct fpl_run *run, size_t first,
+		       const struct fpl_runclock *rc, double ns_per_tick)
 {
-	const struct fpl_metric *tsc[] = { m->total, m->deliver, m->ret };
-	char name[32], cyc[512];
+	size_t n = run->nmetrics;
+	char name[48], cyc[512];
 
 	fpl_runclock_cycles_text(env->clock, rc, "", cyc, sizeof(cyc));
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
-		snprintf(name, sizeof(name), "%s_ns", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "ns", ns_per_tick, "ns from TSC ticks "
-				       "at the TSC rate measured over this run against "
+	for (size_t i = first; i < n; i++) {
+		if (strcmp(run->metrics[i]->unit, "tsc"))
+			continue;
+		snprintf(name, sizeof(name), "%s_ns", run->metrics[i]->name);
+		if (!fpl_metric_scaled(run, run->metrics[i], name, "ns", ns_per_tick, "ns from TSC "
+				       "ticks at the TSC rate measured over this run against "
 				       "CLOCK_MONOTONIC_RAW (observed tsc_hz_measured)",
 				       FPL_CONV_NS_FROM_TSC))
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < FPL_ARRAY_SIZE(tsc); i++) {
-		snprintf(name, sizeof(name), "%s_cycles", tsc[i]->name);
-		if (!fpl_metric_scaled(run, tsc[i], name, "cycles", rc->ratio, cyc,
+	for (size_t i = first; i < n; i++) {
+		if (strcmp(run->metrics[i]->unit, "tsc"))
+			continue;
+		snprintf(name, sizeof(name), "%s_cycles", run->metrics[i]->name);
+		if (!fpl_metric_scaled(run, run->metrics[i], name, "cycles", rc->ratio, cyc,
 				       fpl_runclock_cycles_conv(env->clock)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
-		   struct sig_metrics *m, unsigned long n, double budget_s)
+/* One round: a batch per state, in A B, B A order so that a linear drift hits both alike. */
+static int round_of(struct sigctx *s, struct sig_metrics *m, unsigned nst, unsigned long round,
+		    unsigned long n)
 {
+	struct sig_sample smp;
+
+	for (unsigned k = 0; k < nst; k++) {
+		unsigned st = round & 1 ? nst - 1 - k : k;
+
+		sig_batch(s, st, n, &smp);
+		if (fpl_metric_add(m[st].total, smp.total) ||
+		    fpl_metric_add(m[st].deliver, smp.deliver) || fpl_metric_add(m[st].ret, smp.ret))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
+		   struct sig_metrics *m, unsigned long n, double budget_s, bool aa)
+{
+	unsigned nst = s->nstates > 1 ? 2 : 1;
 	struct fpl_runclock rc;
 	double t0, end, t1;
 	uint64_t c0, c1;
-	struct sig_sample smp;
 	int err = 0, e2;
 
 	fpl_runclock_begin(env->clock, &rc);
@@ -401,9 +450,7 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 		}
 		if (i >= 3 && now_ns() >= end)
 			break;
-		sig_batch(s, n, &smp);
-		if (fpl_metric_add(m->total, smp.total) || fpl_metric_add(m->deliver, smp.deliver) ||
-		    fpl_metric_add(m->ret, smp.ret))
+		if (round_of(s, m, nst, i, n))
 			return -ENOMEM;
 		if (!(i & 255))
 			fpl_bench_progress(env, (now_ns() - t0) / (end - t0), "signals");
@@ -413,8 +460,10 @@ static int measure(const struct fpl_bench_env *env, struct sigctx *s, struct fpl
 	/* TSC rate over the whole run against CLOCK_MONOTONIC_RAW, for the ns figures. */
 	fpl_run_obs_real(run, "tsc_hz_measured", (double)(c1 - c0) * 1e9 / (t1 - t0));
 	e2 = fpl_runclock_end(env->clock, &rc, run);
+	if (!e2 && nst > 1)
+		e2 = fpl_signal_ab_record(run, m[0].total, m[1].total, aa);
 	if (!e2)
-		e2 = other_units(env, run, m, &rc, (t1 - t0) / (double)(c1 - c0));
+		e2 = other_units(env, run, 0, &rc, (t1 - t0) / (double)(c1 - c0));
 	return e2 ? e2 : err;
 }
 
@@ -432,7 +481,7 @@ static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struc
 
 	if (!fpl_ktpass_begin(env, &p, run, "signal"))
 		return 0;
-	sig_batch(s, KT_SIGNALS, &smp);
+	sig_batch(s, 0, KT_SIGNALS, &smp);
 	return fpl_ktpass_end(env, &p, run, "batch", KT_SIGNALS, "signal", NULL);
 }
 
@@ -441,56 +490,54 @@ static int signal_trace(const struct fpl_bench_env *env, struct sigctx *s, struc
  * set), or why this CPU cannot have it (err -ENOTSUP: the run skips).
  */
 struct signal_cfg {
-	uint64_t mask;
-	bool none;
+	struct fpl_ab_states st;	/* --state or --ab, "widest" resolved */
 	int err;
 	char why[sizeof(((struct fpl_diag *)0)->msg)];
-	char name[64];		/* --state, "widest" as what it is here ("avx") */
 	char note[sizeof(((struct fpl_diag *)0)->msg)];	/* what "widest" is here, or "" */
 };
 
 static int parse_state(const struct fpl_bench_env *env, struct signal_cfg *c,
 		       struct fpl_diag *diag)
 {
-	const char *st = fpl_bench_opt(env, "state");
+	const char *st = fpl_bench_opt(env, "state"), *ab = fpl_bench_opt(env, "ab");
 	struct fpl_xstate xs;
-	uint64_t m;
 	int err = fpl_xstate_init(&xs, env->cpu);
 
-	snprintf(c->name, sizeof(c->name), "%s", st);
 	if (err)
 		return err;
-	if (!strcasecmp(st, "widest"))
-		snprintf(c->name, sizeof(c->name), "%s", fpl_xstate_widest(fpl_xstate_xcr0(&xs), &m));
-	if (fpl_xstate_names_widest(st))
+	if (fpl_xstate_names_widest(ab ? ab : st))
 		fpl_xstate_widest_note(fpl_xstate_xcr0(&xs), "XCR0", c->note, sizeof(c->note));
-	return fpl_live_parse(&xs, st, &c->none, &c->mask, diag);
+	return fpl_ab_states_parse(&xs, st, ab, &c->st, diag);
 }
 
 static int prepare(const struct fpl_bench_env *env, struct sigctx *s, struct fpl_run *run,
-		   uint64_t *mask)
+		   struct signal_cfg *c)
 {
 	struct fpl_diag diag = { "" };
-	struct signal_cfg c = { 0 };
 	int err;
 
 	if (env->cfg) {
-		c = *(const struct signal_cfg *)env->cfg;	/* parsed once, by .check */
-		err = c.err;
-		snprintf(diag.msg, sizeof(diag.msg), "%s", c.why);
+		*c = *(const struct signal_cfg *)env->cfg;	/* parsed once, by .check */
+		err = c->err;
+		snprintf(diag.msg, sizeof(diag.msg), "%s", c->why);
 	} else {
-		err = parse_state(env, &c, &diag);
+		err = parse_state(env, c, &diag);
 	}
-	fpl_run_param_str(run, "state", c.name[0] ? c.name : fpl_bench_opt(env, "state"));
-	*mask = c.mask;
-	if (!err && !c.none) {
-		s->nstates = 1;
-		err = fpl_live_init(&s->live, env->cpu, mask, 1, &diag);
+	if (c->st.ab) {
+		fpl_run_param_str(run, "state_a", c->st.name[0]);
+		fpl_run_param_str(run, "state_b", c->st.name[1]);
+	} else {
+		fpl_run_param_str(run, "state", c->st.name[0][0] ? c->st.name[0] :
+				  fpl_bench_opt(env, "state"));
+	}
+	if (!err && !c->st.none) {
+		s->nstates = c->st.n;
+		err = fpl_live_init(&s->live, env->cpu, c->st.mask, c->st.n, &diag);
 	}
 	if (err == -ENOTSUP)
 		fpl_run_skip(run, "%s", diag.msg);
 	else if (err)
-		fpl_run_warn(run, "--state: %s", diag.msg);
+		fpl_run_warn(run, "%s", diag.msg);
 	return err;
 }
 
@@ -507,7 +554,7 @@ static int signal_check(const struct fpl_bench_env *env, void *cfg, struct fpl_d
 	/* A state this CPU lacks: refused now (exit 77), before the clock is calibrated. */
 	err = parse_state(env, c, diag);
 	if (err)
-		return fpl_diag_prefix(diag, err, "--state");
+		return err;
 	snprintf(diag->msg, sizeof(diag->msg), "%s", c->note);
 	return 0;
 }
@@ -517,18 +564,18 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	struct fpl_run *run = fpl_result_add_run(res, "signal");
 	long long altsize = fpl_bench_opt_int(env, "altstack", 0);
 	unsigned long n = (unsigned long)fpl_bench_opt_int(env, "batch", SAMPLE_SIGNALS);
-	double budget = fpl_bench_budget(&fpl_bench_signal, env, false);
+	double budget = fpl_bench_budget(&fpl_bench_signal, env, fpl_bench_opt(env, "ab") != NULL);
 	struct fpl_diag diag = { "" };
-	struct sig_metrics m;
+	struct signal_cfg c = { 0 };
+	struct sig_metrics m[2];
 	struct sigctx s;
 	struct sig_sample smp;
-	uint64_t mask = 0;
 	int err;
 
 	if (!run)
 		return -ENOMEM;
 	memset(&s, 0, sizeof(s));
-	err = prepare(env, &s, run, &mask);
+	err = prepare(env, &s, run, &c);
 	if (err)
 		goto out;
 	fpl_run_param_int(run, "altstack", altsize);
@@ -542,28 +589,31 @@ static int signal_run(const struct fpl_bench_env *env, struct fpl_result *res)
 	}
 	s.pid = getpid();
 	s.tid = syscall(SYS_gettid);
-	s.xin_and = ~0ull;
+	s.xin_and[0] = s.xin_and[1] = ~0ull;
 	err = install(&s, altsize, run);
 	if (err)
 		goto out;
 	/* One probe signal reads the frame; then a short warm-up. */
 	hs.probe = true;
-	sig_batch(&s, 1, &smp);
+	sig_batch(&s, 0, 1, &smp);
 	hs.probe = false;
 	param_frame(run, &hs.fi, fpl_signal_at_minsigstksz());
 	for (double end = now_ns() + 0.05e9; now_ns() < end;)
-		sig_batch(&s, n, &smp);
-	hs.bv_and = ~0ull;
-	hs.bv_or = 0;
-	s.xin_and = ~0ull;
-	s.xin_or = s.checks = 0;
-	err = make_metrics(run, &m, n, altsize > 0);
+		for (unsigned st = 0; st < (s.nstates > 1 ? 2u : 1u); st++)
+			sig_batch(&s, st, n, &smp);
+	for (unsigned st = 0; st < 2; st++) {
+		hs.bv_and[st] = s.xin_and[st] = ~0ull;
+		hs.bv_or[st] = s.xin_or[st] = s.checks[st] = 0;
+	}
+	err = make_metrics(run, &m[0], n, altsize > 0, c.st.ab ? "_a" : "");
+	if (!err && c.st.ab)
+		err = make_metrics(run, &m[1], n, altsize > 0, "_b");
 	if (!err)
-		err = measure(env, &s, run, &m, n, budget);
+		err = measure(env, &s, run, m, n, budget, c.st.aa);
 	if (!err)
 		err = signal_trace(env, &s, run);
 	if (!err || err == -EINTR)
-		verify(run, &s, mask);
+		verify(run, &s, c.st.mask);
 out:
 	uninstall(&s);
 	fpl_live_free(&s.live);
@@ -573,6 +623,7 @@ out:
 const struct fpl_bench fpl_bench_signal = {
 	.name = "signal",
 	.budget = { 2, 0.5 },
+	.budget_ab = { 6, 2 },
 	.summary = "signal to self with an empty handler: delivery, return, frame size, live state",
 	.opts = signal_opts,
 	.cfg_size = sizeof(struct signal_cfg),

@@ -14,7 +14,7 @@ const struct fpl_view fpl_views[] = {
 	  .plots = FPL_PLOT_XSAVE },
 	{ .bench = "ctxsw", .run_lines = fpl_run_lines_ctxsw, .summary = fpl_summary_ctxsw,
 	  .series = fpl_series_ctxsw, .plots = FPL_PLOT_CTXSW },
-	{ .bench = "signal", .summary = fpl_summary_signal },
+	{ .bench = "signal", .run_lines = fpl_run_lines_signal, .summary = fpl_summary_signal },
 	{ .bench = "xor", .table = fpl_table_xor, .summary = fpl_summary_xor,
 	  .plots = FPL_PLOT_XOR },
 	{ .bench = "section", .table = fpl_table_section, .summary = fpl_summary_section },

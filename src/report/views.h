@@ -99,6 +99,8 @@ int fpl_table_kvm(const struct fpl_result *r, const struct fpl_table_opts *o, FI
 void fpl_summary_kvm(const struct fpl_result *r, FILE *f);
 int fpl_series_kvm(const struct fpl_result *r, FILE *f);
 void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f);
+/* signal --ab: B - A per round (paired, the figure to quote), Welch, Yuen; an A/A said so. */
+void fpl_run_lines_signal(const struct fpl_run *run, FILE *f);
 int fpl_series_ctxsw(const struct fpl_result *r, FILE *f);
 
 #endif
