@@ -68,7 +68,7 @@ static void test_default_budgets(void **state)
 	env.budget_s = 0.7;
 	assert_true(fpl_bench_budget(env.bench, &env, true) == 0.7);
 	/* a benchmark without an --ab pair uses its one pair under ab too */
-	env = (struct fpl_bench_env){ .bench = fpl_bench_find("signal") };
+	env = (struct fpl_bench_env){ .bench = fpl_bench_find("section") };
 	assert_true(fpl_bench_budget(env.bench, &env, true) == env.bench->budget.full_s);
 }
 
