@@ -27,9 +27,14 @@ static void test_schedstat_parse(void **state)
 	assert_int_equal(fpl_schedstat_parse("1 2\n", &s), -EINVAL);
 	assert_int_equal(fpl_schedstat_parse("1 2 3 4\n", &s), -EINVAL);
 	assert_int_equal(fpl_schedstat_parse("a b c\n", &s), -EINVAL);
-	/* this thread's own file: it has run, so its CPU time is not zero */
+	/*
+	 * this thread's own file: after a sleep (the kernel updates the figures
+	 * when a task leaves the CPU; a task that has not yet may read 0) it has
+	 * run and been switched out at least once
+	 */
+	usleep(2000);
 	assert_int_equal(fpl_schedstat_read(0, (int)syscall(SYS_gettid), &s), 0);
-	assert_true(s.run_ns > 0);
+	assert_true(s.run_ns > 0 && s.slices > 0);
 	assert_int_equal(fpl_schedstat_read(0, 0x7ffffff0, &s), -ENOENT);
 }
 
