@@ -78,7 +78,7 @@ void fpl_run_lines_ctxsw(const struct fpl_run *run, FILE *f)
 {
 	static const char *const keys[][2] = {
 		{ "b_minus_a_median", "B - A, batch medians (the figure to quote)" },
-		{ "b_minus_a_welch", "B - A, all batches (Welch)" },
+		{ "b_minus_a_welch", "B - A, batches of rounds that did not wait (Welch)" },
 		{ "b_minus_a_yuen", "B - A, 20% trimmed (Yuen)" },
 	};
 
