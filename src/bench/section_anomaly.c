@@ -210,7 +210,8 @@ static bool part_cause(const struct fpl_run *run, size_t i, char *buf, size_t si
 	 * differed by 100-1,700 cycles of an 85,000-cycle call that way.
 	 */
 	order = fpl_run_obs_get_str(run, "order");
-	snprintf(buf, size, "Cause, from the parts: none of them. Each costs more than nothing "
+	/* its length used: gcc -O1 checks unused snprintf results for truncation */
+	return snprintf(buf, size, "Cause, from the parts: none of them. Each costs more than nothing "
 		 "alone (%s), and %s. Likely cause%s: %s", parts, why, place,
 		 order && !strcmp(order, "shuffled") ?
 		 "interference that hit the modes unequally (the run's load and preemptions are "
@@ -218,8 +219,7 @@ static bool part_cause(const struct fpl_run *run, size_t i, char *buf, size_t si
 		 "loop, so neither the order nor code placement" :
 		 "the rounds' fixed order: each arm always ran right after the same one, which "
 		 "moves an arm's time (two copies of one arm differed by up to 2% of a call on "
-		 "Zen 3); fpulab now shuffles each round");
-	return true;
+		 "Zen 3); fpulab now shuffles each round") >= 0;
 }
 
 bool fpl_section_cost_anomalous(const struct fpl_result *r, const struct fpl_run *run, bool one)
