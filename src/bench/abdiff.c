@@ -9,6 +9,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "fpulab/result.h"
 #include "fpulab/stats.h"
 #include "abdiff.h"
 
@@ -161,4 +162,33 @@ json_t *fpl_abdiff_json(const struct fpl_abdiff *d, const char *unit)
 	if (o && d->step > 0)
 		json_object_set_new(o, "timer_step", json_real(d->step));
 	return o;
+}
+
+struct fpl_metric *fpl_abdiff_metric(struct fpl_run *run, const struct fpl_metric *a,
+				     const struct fpl_metric *b, const char *unit,
+				     const char *method)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+	struct fpl_metric *d = fpl_run_add_metric(run, "difference", unit, method);
+
+	if (!d || !(d->extra = json_object()))
+		return NULL;
+	fpl_metric_set_how(d, fpl_metric_how(a));
+	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
+	for (size_t i = 0; i < n; i++)
+		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
+			return NULL;
+	return d;
+}
+
+void fpl_abdiff_note(struct fpl_run *run, struct fpl_metric *d, const char *key,
+		     const char *obs_key, const struct fpl_abdiff *t, const char *unit)
+{
+	char text[600];
+
+	json_object_set_new(d->extra, key, fpl_abdiff_json(t, unit));
+	if (!obs_key)
+		return;
+	fpl_abdiff_verdict(t, text, sizeof(text));
+	fpl_run_obs_str(run, obs_key, text);
 }

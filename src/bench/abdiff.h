@@ -44,6 +44,24 @@ int fpl_abdiff_yuen(const double *a, size_t na, const double *b, size_t nb, doub
  */
 int fpl_abdiff_medians(const double *a, size_t na, const double *b, size_t nb, double step,
 		       double conf, struct fpl_abdiff *d);
+struct fpl_run;
+struct fpl_metric;
+/*
+ * An A/B run's "difference" metric: b's sample minus a's of the same round
+ * (as many as the shorter has), in unit, a's timing facts, kind
+ * difference, an empty extra for the tests the caller adds (the one A/B
+ * recording of ctxsw and signal). NULL on -ENOMEM.
+ */
+struct fpl_metric *fpl_abdiff_metric(struct fpl_run *run, const struct fpl_metric *a,
+				     const struct fpl_metric *b, const char *unit,
+				     const char *method);
+/*
+ * One test into the difference's extra as key, and, with obs_key, its
+ * verdict in words into the run's observed.
+ */
+void fpl_abdiff_note(struct fpl_run *run, struct fpl_metric *d, const char *key,
+		     const char *obs_key, const struct fpl_abdiff *t, const char *unit);
+
 /* True when the interval excludes 0. */
 int fpl_abdiff_resolved(const struct fpl_abdiff *d);
 /* {"test", "diff", "ci_lo", "ci_hi", "pct", "pct_lo", "pct_hi", "df", "conf", "verdict"} */

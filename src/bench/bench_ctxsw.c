@@ -425,7 +425,6 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	size_t n = a->n < b->n ? a->n : b->n, k;
 	double *ka = malloc((a->n + 1) * sizeof(*ka)), *kb = malloc((a->n + 1) * sizeof(*kb));
 	struct fpl_metric *d;
-	json_t *extra;
 	char meth[600];
 
 	if (!ka || !kb) {
@@ -447,45 +446,28 @@ static int add_ab(struct fpl_run *run, const struct pp_metrics *m, const char *m
 	snprintf(meth, sizeof(meth), "B - A per round (%s); Welch on the batches of the rounds "
 		 "whose tasks did not wait for the CPU in extra (observed welch_batches_kept)",
 		 method);
-	d = fpl_run_add_metric(run, "difference", "ns", meth);
-	extra = json_object();
-	if (!d || !extra) {
-		json_decref(extra);
+	d = fpl_abdiff_metric(run, a, b, "ns", meth);
+	if (!d)
 		return -ENOMEM;
-	}
-	fpl_metric_set_how(d, fpl_metric_how(a));
-	fpl_metric_set_kind(d, FPL_KIND_DIFFERENCE);
-	for (size_t i = 0; i < n; i++)
-		if (fpl_metric_add(d, b->samples[i] - a->samples[i]))
-			return -ENOMEM;
-	json_object_set_new(extra, "welch", fpl_abdiff_json(&w, "ns"));
-	/* The verdict where a table shows it: B - A as a percentage of A. */
-	fpl_abdiff_verdict(&w, meth, sizeof(meth));
-	fpl_run_obs_str(run, "b_minus_a_welch", meth);
-	json_object_set_new(extra, "paired", fpl_abdiff_json(&p, "ns"));
-	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 20, 0.95, &y)) {
-		json_object_set_new(extra, "yuen", fpl_abdiff_json(&y, "ns"));
-		fpl_abdiff_verdict(&y, meth, sizeof(meth));
-		fpl_run_obs_str(run, "b_minus_a_yuen", meth);
-	}
+	/* The verdicts where a table shows them: B - A as a percentage of A. */
+	fpl_abdiff_note(run, d, "welch", "b_minus_a_welch", &w, "ns");
+	fpl_abdiff_note(run, d, "paired", NULL, &p, "ns");
+	if (!fpl_abdiff_yuen(a->samples, a->n, b->samples, b->n, 20, 0.95, &y))
+		fpl_abdiff_note(run, d, "yuen", "b_minus_a_yuen", &y, "ns");
 	if (!fpl_abdiff_medians(m->med[0]->samples, m->med[0]->n, m->med[1]->samples,
-				m->med[1]->n, step_ns, 0.95, &y)) {
-		json_object_set_new(extra, "median_welch", fpl_abdiff_json(&y, "ns"));
-		fpl_abdiff_verdict(&y, meth, sizeof(meth));
-		fpl_run_obs_str(run, "b_minus_a_median", meth);
-	}
+				m->med[1]->n, step_ns, 0.95, &y))
+		fpl_abdiff_note(run, d, "median_welch", "b_minus_a_median", &y, "ns");
 	if (m->set[0] && !fpl_abdiff_welch(m->set[0]->samples, m->set[0]->n, m->set[1]->samples,
 					   m->set[1]->n, 0.95, &ws)) {
 		double diff = w.diff - ws.diff, se = sqrt(w.se * w.se + ws.se * ws.se);
 
-		json_object_set_new(extra, "set_cost_welch", fpl_abdiff_json(&ws, "ns"));
+		fpl_abdiff_note(run, d, "set_cost_welch", NULL, &ws, "ns");
 		/* Large df: the normal quantile is the t quantile here. */
-		json_object_set_new(extra, "minus_set_cost",
+		json_object_set_new(d->extra, "minus_set_cost",
 				    json_pack("{s:f, s:f, s:f, s:f}", "diff", diff,
 					      "ci_lo", diff - 1.96 * se, "ci_hi", diff + 1.96 * se,
 					      "pct", 100 * diff / w.mean_a));
 	}
-	d->extra = extra;
 	return 0;
 }
 
