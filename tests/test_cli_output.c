@@ -391,13 +391,57 @@ static void test_units_followed_ctxsw(void **state)
 }
 
 /* section's table with --units tsc: its columns in TSC ticks; in core cycles and us by default and with ns. */
+/* The estimate a section cell's table shows (extra.estimate, the median with its interval). */
+static double estimate_of(const struct fpl_run *run, const char *name)
+{
+	const struct fpl_metric *m = fpl_run_find_metric(run, name);
+
+	assert_non_null(m);
+	return json_real_value(json_object_get(m->extra, "estimate"));
+}
+
+/*
+ * The row of the one section cell is the document's figures (issue 33 item
+ * 4: the test found the columns' words only): inside and outside per call
+ * the medians of inside_cycles and outside_cycles, the speedup and the cost
+ * per section the estimates of speedup_pct and section_cycles.
+ */
+static void section_row_is_document(const char *table, const char *path)
+{
+	struct fpl_diag diag = { "" };
+	struct fpl_result *r = NULL;
+	const char *row = strstr(table, "\nxor      8regs");
+	double in, out, sp, per;
+
+	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
+	if (!row || sscanf(row + 1, "%*s %*s %*s %*s %*s %*s %*s %*s %lf %lf %lf [%*[^]]] %lf",
+			   &in, &out, &sp, &per) != 4)
+		fail_msg("no row of four figures:\n%s", table);
+	assert_true(fabs(in - fpl_metric_median(fpl_run_find_metric(r->runs[0],
+								    "inside_cycles"))) <= 0.5);
+	assert_true(fabs(out - fpl_metric_median(fpl_run_find_metric(r->runs[0],
+								     "outside_cycles"))) <= 0.5);
+	assert_true(fabs(sp - estimate_of(r->runs[0], "speedup_pct")) <= 0.05);
+	assert_true(fabs(per - estimate_of(r->runs[0], "section_cycles")) <= 0.5);
+	fpl_result_free(r);
+}
+
 static void test_units_followed_section(void **state)
 {
 	static const char *const sec[] = { "section", "--quick", "-q", "--budget", "0.05",
 					   "--workload", "xor", "--impl", "8regs", "--chunks",
 					   "4k", "--total", "16k", "--policy", "eager", NULL };
+	char *dir = tmpdir(), path[600];
+	const char *with_o[] = { "section", "--quick", "-q", "--budget", "0.05", "--workload",
+				 "xor", "--impl", "8regs", "--chunks", "4k", "--total", "16k",
+				 "--policy", "eager", "-o", path, NULL };
 	char *tsc = units_table(sec, "tsc"), *ns = units_table(sec, "ns");
-	char *cycles = units_table(sec, NULL);
+	char *cycles;
+
+	snprintf(path, sizeof(path), "%s/sec.json", dir);
+	cycles = units_table(with_o, NULL);
+	section_row_is_document(cycles, path);
+	tmpdir_done(dir);
 
 	assert_non_null(strstr(tsc, "FPU sections: times in TSC ticks"));
 	assert_non_null(strstr(tsc, "tsc/section [CI]"));
