@@ -411,7 +411,7 @@ static void section_row_is_document(const char *table, const char *path)
 	struct fpl_diag diag = { "" };
 	struct fpl_result *r = NULL;
 	const char *row = strstr(table, "\nxor      8regs");
-	double in, out, sp, per;
+	double in = 0, out = 0, sp = 0, per = 0;
 
 	assert_int_equal(fpl_result_load(path, &r, &diag), 0);
 	if (!row || sscanf(row + 1, "%*s %*s %*s %*s %*s %*s %*s %*s %lf %lf %lf [%*[^]]] %lf",
